@@ -1,0 +1,49 @@
+"""The ``briscola-lan`` command: one subcommand per module, the lobby when none is given.
+
+Each command module exposes ``configure(parser)`` to add its arguments and ``run(args) -> int``.
+Modules are imported only when their command runs, so ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module, one-line help). Keep in sync with README.md and docs/.
+COMMANDS: dict[str, tuple[str, str]] = {
+}
+
+DEFAULT_COMMAND = "play"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="briscola-lan",
+        description="Peer-to-peer Briscola for the local network, with a verifiable deal.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        module = importlib.import_module(module_name)
+        module.configure(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if (not args_list or args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")) and (
+        DEFAULT_COMMAND in COMMANDS
+    ):
+        args_list.insert(0, DEFAULT_COMMAND)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(COMMANDS[args.command][0])
+    try:
+        return int(module.run(args))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,62 @@
+"""The pure Briscola rules: cards, table options, hands, matches and per-seat views.
+
+No I/O and no randomness: the deck order is always an argument.
+"""
+
+from __future__ import annotations
+
+from briscola_lan.rules.cards import (
+    ALL_CARDS,
+    RANK_POINTS,
+    Card,
+    Rank,
+    Suit,
+    beats,
+    deck_for,
+    trick_winner_index,
+)
+from briscola_lan.rules.errors import IllegalPlay, MatchOver, NotYourTurn, OptionsError, RulesError
+from briscola_lan.rules.events import (
+    CardDealt,
+    CardPlayed,
+    Event,
+    HandEnded,
+    HandsExchanged,
+    TrickTaken,
+    UpcardTurned,
+)
+from briscola_lan.rules.hand import Hand, SeatView, replay_hand
+from briscola_lan.rules.match import HandResult, Match, hand_winner
+from briscola_lan.rules.options import MatchFormat, TableOptions, all_variants
+
+__all__ = [
+    "ALL_CARDS",
+    "RANK_POINTS",
+    "Card",
+    "CardDealt",
+    "CardPlayed",
+    "Event",
+    "Hand",
+    "HandEnded",
+    "HandResult",
+    "HandsExchanged",
+    "IllegalPlay",
+    "Match",
+    "MatchFormat",
+    "MatchOver",
+    "NotYourTurn",
+    "OptionsError",
+    "Rank",
+    "RulesError",
+    "SeatView",
+    "Suit",
+    "TableOptions",
+    "TrickTaken",
+    "UpcardTurned",
+    "all_variants",
+    "beats",
+    "deck_for",
+    "hand_winner",
+    "replay_hand",
+    "trick_winner_index",
+]

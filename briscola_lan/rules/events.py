@@ -1,0 +1,61 @@
+"""Facts a hand reports as it moves on, so that callers (the table, the fairness layer) can act.
+
+``CardDealt`` names the deck position each card came from: the fairness layer opens the
+commitment for exactly that position to exactly that seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from briscola_lan.rules.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    """A card from deck ``position`` went to ``seat`` (initial deal or a draw after a trick)."""
+
+    seat: int
+    card: Card
+    position: int
+    initial: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UpcardTurned:
+    """The upcard was turned face up: its suit is the briscola."""
+
+    card: Card
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """A trick completed: ``plays`` in play order, taken by ``winner`` for ``points``."""
+
+    winner: int
+    plays: tuple[tuple[int, Card], ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandsExchanged:
+    """4 players, stock exhausted: each seat showed ``shown[seat]`` to its partner."""
+
+    shown: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """All tricks played; card points per side (they sum to 120)."""
+
+    points: tuple[int, ...]
+
+
+Event = CardDealt | UpcardTurned | CardPlayed | TrickTaken | HandsExchanged | HandEnded

@@ -1,0 +1,138 @@
+"""A match: a sequence of hands, the deal passing left, decided by the table's match format.
+
+'hands' (rules text 002): a side with 61+ card points wins the hand, 60–60 is nobody's; the first
+side to win ``hands_to_win`` hands takes the match. 'points' (rules text 000): 2 hands, 3 with 3
+players so each player deals once; the most total card points wins. When the top totals tie, a
+tie-break hand is played by everyone and, among the tied sides, the one with the most points in it
+wins; if they tie again another tie-break hand follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.errors import MatchOver, RulesError
+from briscola_lan.rules.hand import Hand
+from briscola_lan.rules.options import MatchFormat, TableOptions
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of one finished hand."""
+
+    number: int
+    dealer: int
+    points: tuple[int, ...]
+    winner: int | None  # side that won the hand, None for 60–60 (or a tie in 'points')
+    tiebreak: bool
+
+
+def hand_winner(points: Sequence[int]) -> int | None:
+    """The side with strictly the most points, or None when the top is shared (60–60)."""
+    top = max(points)
+    leaders = [i for i, p in enumerate(points) if p == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+class Match:
+    """Match bookkeeping over finished hands; pure, with hands supplied from outside."""
+
+    def __init__(self, options: TableOptions, first_dealer: int = 0) -> None:
+        options.validate()
+        if not 0 <= first_dealer < options.players:
+            raise RulesError(f"first dealer must be a seat 0..{options.players - 1}")
+        self.options = options
+        self.first_dealer = first_dealer
+        self.results: list[HandResult] = []
+
+    @property
+    def next_dealer(self) -> int:
+        """The deal passes to the left after every hand."""
+        return (self.first_dealer + len(self.results)) % self.options.players
+
+    @property
+    def hand_number(self) -> int:
+        """Number (from 0) of the next hand to be played."""
+        return len(self.results)
+
+    @property
+    def next_is_tiebreak(self) -> bool:
+        return (
+            self.options.match_format is MatchFormat.POINTS
+            and len(self.results) >= self.options.base_hands
+        )
+
+    def new_hand(self, deck: Sequence[Card]) -> Hand:
+        """Start the next hand with the given deck order."""
+        if self.is_over:
+            raise MatchOver("the match is already decided")
+        return Hand(self.options, deck, self.next_dealer)
+
+    def record(self, hand: Hand) -> HandResult:
+        """Record a finished hand and return its result."""
+        if self.is_over:
+            raise MatchOver("the match is already decided")
+        if not hand.is_terminal:
+            raise RulesError("only a finished hand can be recorded")
+        return self.record_points(hand.returns(), hand.dealer)
+
+    def record_points(self, points: Sequence[int], dealer: int | None = None) -> HandResult:
+        """Record a finished hand by its points per side (used by replays and verifiers)."""
+        if self.is_over:
+            raise MatchOver("the match is already decided")
+        if len(points) != self.options.sides or sum(points) != 120:
+            raise RulesError(f"a hand scores 120 points over {self.options.sides} sides")
+        result = HandResult(
+            number=len(self.results),
+            dealer=self.next_dealer if dealer is None else dealer,
+            points=tuple(points),
+            winner=hand_winner(points),
+            tiebreak=self.next_is_tiebreak,
+        )
+        self.results.append(result)
+        return result
+
+    def hands_won(self) -> tuple[int, ...]:
+        won = [0] * self.options.sides
+        for r in self.results:
+            if r.winner is not None:
+                won[r.winner] += 1
+        return tuple(won)
+
+    def total_points(self) -> tuple[int, ...]:
+        """Card points per side over the regular hands (tie-breaks excluded)."""
+        tot = [0] * self.options.sides
+        for r in self.results:
+            if not r.tiebreak:
+                for i, p in enumerate(r.points):
+                    tot[i] += p
+        return tuple(tot)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that took the match, or None while it goes on."""
+        opts = self.options
+        if opts.match_format is MatchFormat.HANDS:
+            for side, n in enumerate(self.hands_won()):
+                if n >= opts.hands_to_win:
+                    return side
+            return None
+        if len(self.results) < opts.base_hands:
+            return None
+        totals = self.total_points()
+        top = max(totals)
+        tied = [i for i, p in enumerate(totals) if p == top]
+        if len(tied) == 1:
+            return tied[0]
+        for r in self.results[opts.base_hands :]:
+            best = max(r.points[i] for i in tied)
+            tied = [i for i in tied if r.points[i] == best]
+            if len(tied) == 1:
+                return tied[0]
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None

@@ -1,0 +1,142 @@
+"""Table options: every combination of players, match format and variants the two rules texts allow.
+
+Sources: ``000`` (pagat-style text: 2, 3, 4 players; 39 cards at 3; partner hand exchange at 4;
+"points" match of 2 hands, 3 with 3 players, most total points wins, tie-break hand) and ``002``
+(2 or 4 players; 61 of 120 wins a hand, 60–60 is nobody's; first side to N hands, N in 1..5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from briscola_lan.rules.cards import Suit
+from briscola_lan.rules.errors import OptionsError
+
+
+class MatchFormat(StrEnum):
+    """How a match is decided."""
+
+    HANDS = "hands"  # 002: first side to win N hands (61+ points), 60-60 is nobody's
+    POINTS = "points"  # 000: 2 hands (3 at 3 players), most total points, tie-break hand
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """The rules a table plays by. Construct, then ``validate()`` (``make`` does both)."""
+
+    players: int = 2
+    match_format: MatchFormat = MatchFormat.HANDS
+    hands_to_win: int = 2
+    partner_exchange: bool = True
+    removed_two: Suit = Suit.COINS
+
+    @staticmethod
+    def make(**kwargs: Any) -> TableOptions:
+        opts = TableOptions(**kwargs)
+        opts.validate()
+        return opts
+
+    def validate(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise OptionsError(f"Briscola is played by 2, 3 or 4 players, not {self.players}")
+        if not isinstance(self.match_format, MatchFormat):
+            raise OptionsError(f"unknown match format {self.match_format!r}: use hands or points")
+        if self.match_format is MatchFormat.HANDS:
+            if self.players == 3:
+                raise OptionsError(
+                    "the 'hands' match format (61 to win a hand) is for 2 or 4 players; "
+                    "3 players play the 'points' format"
+                )
+            if not 1 <= self.hands_to_win <= 5:
+                raise OptionsError(f"hands to win must be 1 to 5, not {self.hands_to_win}")
+        if not isinstance(self.removed_two, Suit):
+            raise OptionsError(f"removed_two must be a suit, not {self.removed_two!r}")
+
+    @property
+    def deck_size(self) -> int:
+        return 39 if self.players == 3 else 40
+
+    @property
+    def sides(self) -> int:
+        """Number of sides scoring separately: partnerships at 4 players."""
+        return 2 if self.players == 4 else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for: seats 0 and 2 against 1 and 3 at 4 players."""
+        return seat % 2 if self.players == 4 else seat
+
+    def partner_of(self, seat: int) -> int | None:
+        return (seat + 2) % 4 if self.players == 4 else None
+
+    @property
+    def exchange_enabled(self) -> bool:
+        return self.players == 4 and self.partner_exchange
+
+    @property
+    def base_hands(self) -> int:
+        """Hands in a 'points' match before any tie-break."""
+        return 3 if self.players == 3 else 2
+
+    def summary(self) -> str:
+        """A short human summary, e.g. ``4p hands:2 exchange``."""
+        parts = [f"{self.players}p"]
+        if self.match_format is MatchFormat.HANDS:
+            parts.append(f"hands:{self.hands_to_win}")
+        else:
+            parts.append(f"points:{self.base_hands}")
+        if self.players == 4:
+            parts.append("exchange" if self.partner_exchange else "no-exchange")
+        if self.players == 3:
+            parts.append(f"no-2{self.removed_two.letter}")
+        return " ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "match_format": str(self.match_format),
+            "hands_to_win": self.hands_to_win,
+            "partner_exchange": self.partner_exchange,
+            "removed_two": int(self.removed_two),
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> TableOptions:
+        try:
+            opts = TableOptions(
+                players=int(data["players"]),
+                match_format=MatchFormat(data["match_format"]),
+                hands_to_win=int(data.get("hands_to_win", 2)),
+                partner_exchange=bool(data.get("partner_exchange", True)),
+                removed_two=Suit(int(data.get("removed_two", 0))),
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise OptionsError(f"bad table options {data!r}: {exc}") from exc
+        opts.validate()
+        return opts
+
+    def with_(self, **changes: Any) -> TableOptions:
+        opts = replace(self, **changes)
+        opts.validate()
+        return opts
+
+
+def all_variants() -> list[TableOptions]:
+    """Every distinct combination of options the rules texts allow (used by tests and tools)."""
+    out: list[TableOptions] = []
+    for players in (2, 3, 4):
+        for fmt in MatchFormat:
+            if fmt is MatchFormat.HANDS and players == 3:
+                continue
+            hands = range(1, 6) if fmt is MatchFormat.HANDS else (2,)
+            exchanges = (True, False) if players == 4 else (True,)
+            twos = tuple(Suit) if players == 3 else (Suit.COINS,)
+            for n in hands:
+                for ex in exchanges:
+                    for two in twos:
+                        out.append(TableOptions.make(
+                            players=players, match_format=fmt, hands_to_win=n,
+                            partner_exchange=ex, removed_two=two,
+                        ))
+    return out

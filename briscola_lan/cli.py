@@ -12,8 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # name -> (module, one-line help). Keep in sync with README.md and docs/.
-COMMANDS: dict[str, tuple[str, str]] = {
-}
+COMMANDS: dict[str, tuple[str, str]] = {}
 
 DEFAULT_COMMAND = "play"
 
@@ -33,9 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if (not args_list or args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")) and (
-        DEFAULT_COMMAND in COMMANDS
-    ):
+    if (
+        not args_list or args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")
+    ) and (DEFAULT_COMMAND in COMMANDS):
         args_list.insert(0, DEFAULT_COMMAND)
     parser = build_parser()
     args = parser.parse_args(args_list)

@@ -43,7 +43,12 @@ class Suit(IntEnum):
 
 _SUIT_SYMBOLS = {Suit.COINS: "♦", Suit.CUPS: "♥", Suit.SWORDS: "♠", Suit.CLUBS: "♣"}
 _SUIT_LETTERS = {Suit.COINS: "d", Suit.CUPS: "h", Suit.SWORDS: "s", Suit.CLUBS: "c"}
-_SUIT_ITALIAN = {Suit.COINS: "denari", Suit.CUPS: "coppe", Suit.SWORDS: "spade", Suit.CLUBS: "bastoni"}
+_SUIT_ITALIAN = {
+    Suit.COINS: "denari",
+    Suit.CUPS: "coppe",
+    Suit.SWORDS: "spade",
+    Suit.CLUBS: "bastoni",
+}
 
 
 class Rank(IntEnum):

@@ -32,6 +32,23 @@ class TableOptions:
     partner_exchange: bool = True
     removed_two: Suit = Suit.COINS
 
+    def __post_init__(self) -> None:
+        # Accept plain strings and ints (from the CLI or the wire) for the enum fields.
+        if not isinstance(self.match_format, MatchFormat):
+            try:
+                object.__setattr__(self, "match_format", MatchFormat(self.match_format))
+            except ValueError:
+                raise OptionsError(
+                    f"unknown match format {self.match_format!r}: use hands or points"
+                ) from None
+        if not isinstance(self.removed_two, Suit):
+            try:
+                object.__setattr__(self, "removed_two", Suit(self.removed_two))
+            except ValueError:
+                raise OptionsError(
+                    f"removed_two must be a suit 0..3, not {self.removed_two!r}"
+                ) from None
+
     @staticmethod
     def make(**kwargs: Any) -> TableOptions:
         opts = TableOptions(**kwargs)
@@ -135,8 +152,13 @@ def all_variants() -> list[TableOptions]:
             for n in hands:
                 for ex in exchanges:
                     for two in twos:
-                        out.append(TableOptions.make(
-                            players=players, match_format=fmt, hands_to_win=n,
-                            partner_exchange=ex, removed_two=two,
-                        ))
+                        out.append(
+                            TableOptions.make(
+                                players=players,
+                                match_format=fmt,
+                                hands_to_win=n,
+                                partner_exchange=ex,
+                                removed_two=two,
+                            )
+                        )
     return out

@@ -1,0 +1,83 @@
+"""Match formats: 'hands' (first to N, 60-60 nobody's) and 'points' (totals, tie-break hands)."""
+
+from __future__ import annotations
+
+import pytest
+
+from briscola_lan.rules import Match, MatchOver, OptionsError, TableOptions, all_variants
+
+
+def test_hands_format_first_to_n_and_sixty_all_counts_for_nobody() -> None:
+    m = Match(TableOptions.make(players=2, hands_to_win=2), first_dealer=0)
+    assert m.record_points([60, 60]).winner is None
+    assert not m.is_over
+    m.record_points([61, 59])
+    assert not m.is_over
+    m.record_points([10, 110])
+    assert not m.is_over
+    m.record_points([70, 50])
+    assert m.is_over
+    assert m.winner == 0
+    assert m.hands_won() == (2, 1)
+    with pytest.raises(MatchOver):
+        m.record_points([60, 60])
+
+
+def test_deal_passes_left() -> None:
+    m = Match(TableOptions.make(players=4, hands_to_win=5), first_dealer=2)
+    dealers = []
+    for _ in range(5):
+        dealers.append(m.next_dealer)
+        m.record_points([60, 60])
+    assert dealers == [2, 3, 0, 1, 2]
+
+
+def test_points_format_three_players_three_hands_most_points_wins() -> None:
+    m = Match(TableOptions.make(players=3, match_format="points"))
+    m.record_points([40, 40, 40])
+    m.record_points([50, 30, 40])
+    assert not m.is_over
+    m.record_points([30, 40, 50])
+    assert m.total_points() == (120, 110, 130)
+    assert m.winner == 2
+
+
+def test_points_tie_needs_tiebreak_hand_and_only_tied_sides_count() -> None:
+    m = Match(TableOptions.make(players=3, match_format="points"))
+    m.record_points([50, 50, 20])
+    m.record_points([40, 40, 40])
+    m.record_points([30, 30, 60])  # totals 120, 120, 120: a three-way tie
+    assert not m.is_over
+    assert m.next_is_tiebreak
+    m.record_points([45, 45, 30])  # still tied between seats 0 and 1
+    assert not m.is_over
+    m.record_points([20, 30, 70])  # seat 2 is out of it; seat 1 beats seat 0
+    assert m.winner == 1
+
+
+def test_points_two_sides_tie_then_tiebreak() -> None:
+    m = Match(TableOptions.make(players=4, match_format="points"))
+    m.record_points([70, 50])
+    m.record_points([50, 70])
+    assert not m.is_over
+    m.record_points([60, 60])
+    assert not m.is_over
+    m.record_points([59, 61])
+    assert m.winner == 1
+    assert m.total_points() == (120, 120)
+
+
+def test_invalid_options_are_refused_with_a_reason() -> None:
+    with pytest.raises(OptionsError, match="2, 3 or 4"):
+        TableOptions.make(players=5)
+    with pytest.raises(OptionsError, match="3 players play the 'points'"):
+        TableOptions.make(players=3, match_format="hands")
+    with pytest.raises(OptionsError, match="1 to 5"):
+        TableOptions.make(players=2, hands_to_win=6)
+
+
+def test_every_variant_round_trips_through_dict() -> None:
+    variants = all_variants()
+    assert len(variants) == len(set(variants))
+    for opts in variants:
+        assert TableOptions.from_dict(opts.to_dict()) == opts

@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if (
-        not args_list or args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")
+        not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help"))
     ) and (DEFAULT_COMMAND in COMMANDS):
         args_list.insert(0, DEFAULT_COMMAND)
     parser = build_parser()

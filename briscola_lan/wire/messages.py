@@ -1,0 +1,365 @@
+"""Every message of the Briscola LAN protocol as a frozen, slotted dataclass (see protocol/SPEC.md).
+
+Host-to-client facts are named in the past tense, client-to-host commands in the imperative.
+Signed statements travel as exact bytes (``body``) with an Ed25519 signature (``sig``): their
+layout is defined in protocol/fairness.md and parsed by ``briscola_lan.fairness.statements``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from briscola_lan.rules.options import TableOptions
+
+PROTOCOL_VERSION = 1
+
+# A signed statement as it travels: (statement bytes, 64-byte Ed25519 signature).
+Record = tuple[bytes, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Public facts about one seat, as every connection sees them."""
+
+    seat: int
+    occupied: bool
+    name: str
+    public_key: bytes
+    ai: str | None  # AI level name when a bot plays the seat
+    connected: bool
+    ready: bool
+
+
+# --- client -> host: commands ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First message of a connection: protocol version, player name, identity key, resume token."""
+
+    version: int
+    name: str
+    public_key: bytes
+    resume_token: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetReady:
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SetAiSeat:
+    """Seat-0 owner only: put a bot of ``level`` in an empty seat, or free it (``level`` None)."""
+
+    seat: int
+    level: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StartMatch:
+    """Seat-0 owner only: start once every seat is filled and every human is ready."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommitSeed:
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RevealSeed:
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AckHand:
+    """The seat's signature over its transcript chain hash at the end of a hand."""
+
+    body: bytes
+    sig: bytes
+
+
+# --- host -> client: facts ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Answer to Hello: the table, its seats, the host key, this connection's seat if resumed."""
+
+    version: int
+    table_name: str
+    options: TableOptions
+    host_key: bytes
+    seats: tuple[SeatInfo, ...]
+    seat: int | None
+    resume_token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A refused command: a machine ``code`` (see SPEC) and a text a person can act on."""
+
+    code: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsChanged:
+    """The seat list after a lobby change, with one human-readable line saying what happened."""
+
+    seats: tuple[SeatInfo, ...]
+    event: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAssigned:
+    """Private: this connection now holds ``seat`` (None: no seat) and its resume token."""
+
+    seat: int | None
+    resume_token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """The host-signed match-start statement: game id, options, keys, first dealer."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """The host-signed commitment to its seed for a new hand (host-commit statement)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsCommitted:
+    """Every seat's signed seed commitment, in seat order, before anyone reveals."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsRevealed:
+    """Every seat's signed seed reveal, in seat order."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCommitted:
+    """The host-signed salted commitments to every deck position."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt:
+    """Private: the host-signed openings of the cards this seat just received."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class UpcardTurned:
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A seat's signed play, relayed, with the opening (position, salt) of the card."""
+
+    body: bytes
+    sig: bytes
+    position: int
+    salt: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerShown:
+    """Private, 4 players: host-signed openings of the partner's cards at the end of the stock."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenOver:
+    """Host-signed: an AI now plays a dropped seat, or the seat was handed back to its player."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The host-signed reveal of its seed and every salt, with the points per side."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class HandAcked:
+    """Every seat's signed acknowledgement of the transcript hash, in seat order."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandAborted:
+    """Host-signed: the hand was aborted and ``seat`` (or the host) is at fault."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over: the winning side (None when aborted), hands won and total points."""
+
+    winner: int | None
+    hands_won: tuple[int, ...]
+    points: tuple[int, ...]
+    aborted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerConnection:
+    """A seated player's connection dropped or came back."""
+
+    seat: int
+    connected: bool
+
+
+Message = (
+    Hello
+    | TakeSeat
+    | LeaveSeat
+    | SetReady
+    | SetAiSeat
+    | StartMatch
+    | CommitSeed
+    | RevealSeed
+    | PlayCard
+    | AckHand
+    | Welcome
+    | Error
+    | SeatsChanged
+    | SeatAssigned
+    | MatchStarted
+    | HandStarted
+    | SeedsCommitted
+    | SeedsRevealed
+    | DeckCommitted
+    | CardsDealt
+    | UpcardTurned
+    | CardPlayed
+    | TrickTaken
+    | PartnerShown
+    | SeatTakenOver
+    | HandEnded
+    | HandAcked
+    | HandAborted
+    | MatchEnded
+    | PlayerConnection
+)
+
+# Wire name of each message type, in the order of the SPEC index. Names never change meaning.
+MESSAGE_TYPES: dict[str, type[Message]] = {
+    "hello": Hello,
+    "take_seat": TakeSeat,
+    "leave_seat": LeaveSeat,
+    "set_ready": SetReady,
+    "set_ai_seat": SetAiSeat,
+    "start_match": StartMatch,
+    "commit_seed": CommitSeed,
+    "reveal_seed": RevealSeed,
+    "play_card": PlayCard,
+    "ack_hand": AckHand,
+    "welcome": Welcome,
+    "error": Error,
+    "seats_changed": SeatsChanged,
+    "seat_assigned": SeatAssigned,
+    "match_started": MatchStarted,
+    "hand_started": HandStarted,
+    "seeds_committed": SeedsCommitted,
+    "seeds_revealed": SeedsRevealed,
+    "deck_committed": DeckCommitted,
+    "cards_dealt": CardsDealt,
+    "upcard_turned": UpcardTurned,
+    "card_played": CardPlayed,
+    "trick_taken": TrickTaken,
+    "partner_shown": PartnerShown,
+    "seat_taken_over": SeatTakenOver,
+    "hand_ended": HandEnded,
+    "hand_acked": HandAcked,
+    "hand_aborted": HandAborted,
+    "match_ended": MatchEnded,
+    "player_connection": PlayerConnection,
+}
+TYPE_NAMES: dict[type[Message], str] = {cls: name for name, cls in MESSAGE_TYPES.items()}
+
+CLIENT_MESSAGES: frozenset[type[Message]] = frozenset(
+    {
+        Hello,
+        TakeSeat,
+        LeaveSeat,
+        SetReady,
+        SetAiSeat,
+        StartMatch,
+        CommitSeed,
+        RevealSeed,
+        PlayCard,
+        AckHand,
+    }
+)
+
+
+class ErrorCode:
+    """Machine codes carried by ``Error`` (the SPEC lists what each means)."""
+
+    BAD_MESSAGE = "bad_message"
+    BAD_VERSION = "bad_version"
+    HELLO_FIRST = "hello_first"
+    BAD_TOKEN = "bad_token"
+    NO_SUCH_SEAT = "no_such_seat"
+    SEAT_TAKEN = "seat_taken"
+    NOT_SEATED = "not_seated"
+    NOT_ALLOWED = "not_allowed"
+    WRONG_PHASE = "wrong_phase"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_PLAY = "illegal_play"
+    BAD_STATEMENT = "bad_statement"
+    BAD_SIGNATURE = "bad_signature"
+    NOT_READY = "not_ready"

@@ -1,0 +1,305 @@
+"""The async client library: connect to a table over pinned TLS, keep the session, reconnect.
+
+A ``TableClient`` wraps the pure ``ClientSession``: bytes from the host go through the codec into
+``session.receive`` and its automatic replies go back; commands are sent with ``send``. When the
+connection drops it reconnects with exponential backoff and says hello again with the session's
+resume token, so the host gives back the seat, the hand and the verification state. A UI or a bot
+awaits ``wait_change`` / ``wait_for`` and reads ``session.state``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from briscola_lan.net import transport
+from briscola_lan.net.discovery import DiscoveryError, TableAd, find_table
+from briscola_lan.net.tls import (
+    CertificateMismatch,
+    KnownTables,
+    check_pin,
+    client_context,
+    normalize_fingerprint,
+    peer_fingerprint,
+)
+from briscola_lan.net.transport import Decoder, Encoder, FrameConnection
+
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT = 5.0
+BACKOFF_FIRST = 0.05
+BACKOFF_MAX = 2.0
+
+
+class SessionLike(Protocol):
+    """The pure client session's shape (``briscola_lan.table.client.ClientSession``)."""
+
+    @property
+    def state(self) -> Any: ...
+    def hello(self, resume_token: Any = None) -> list[Any]: ...
+    def receive(self, message: Any) -> list[Any]: ...
+
+
+class ConnectError(Exception):
+    """The table could not be reached; the message says what to try."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a table is: an address, and optionally its mDNS name for re-discovery."""
+
+    host: str
+    port: int
+    name: str | None = None
+    fingerprint: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The known_tables key: the table name when known, else ``host:port``."""
+        return self.name if self.name else f"{self.host}:{self.port}"
+
+    @staticmethod
+    def from_ad(ad: TableAd) -> Target:
+        return Target(ad.addresses[0], ad.port, ad.name, ad.fingerprint or None)
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` or ``[V6]:PORT`` -> (host, port); None when ``text`` is not an address."""
+    text = text.strip()
+    if text.startswith("["):
+        host, sep, rest = text[1:].partition("]:")
+        return (host, int(rest)) if sep and rest.isdigit() else None
+    host, sep, port = text.rpartition(":")
+    if sep and port.isdigit() and host and ":" not in host:
+        return host, int(port)
+    return None
+
+
+async def resolve_target(
+    where: str,
+    *,
+    interfaces: Sequence[str],
+    timeout: float = 5.0,
+    fingerprint: str | None = None,
+) -> Target:
+    """A table given as ``HOST:PORT`` or by its name (found over mDNS)."""
+    addr = parse_address(where)
+    if addr is not None:
+        return Target(addr[0], addr[1], None, fingerprint)
+    ad = await find_table(interfaces, where, timeout)
+    target = Target.from_ad(ad)
+    if fingerprint is not None:
+        target = Target(target.host, target.port, target.name, fingerprint)
+    return target
+
+
+class TableClient:
+    """One player's connection to one table, reconnecting by itself until closed."""
+
+    def __init__(
+        self,
+        session: SessionLike,
+        target: Target,
+        *,
+        known_tables: KnownTables | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        codec: tuple[Encoder, Callable[[], Decoder]] | None = None,
+        reconnect: bool = True,
+        interfaces: Sequence[str] = (),
+        backoff_max: float = BACKOFF_MAX,
+        give_up_after: float | None = 120.0,
+    ) -> None:
+        self.session = session
+        self.target = target
+        self.known_tables = known_tables
+        self.ssl_context = ssl_context or client_context()
+        self.encode, self.make_decoder = codec or transport.default_codec()
+        self.reconnect = reconnect
+        self.interfaces = list(interfaces)
+        self.backoff_max = backoff_max
+        self.give_up_after = give_up_after
+        self.conn: FrameConnection | None = None
+        self.connected = asyncio.Event()
+        self.closed = False
+        self.error: Exception | None = None
+        self.reconnects = 0
+        self.pinned = ""
+        self.version = 0
+        self._changed = asyncio.Condition()
+        self._runner: asyncio.Task[None] | None = None
+        self.on_change: Callable[[], None] | None = None
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect and say hello; raises ConnectError / CertificateMismatch on the first try."""
+        conn = await self._open(self.target)
+        self._attach(conn, self.session.hello())
+        self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        """Stop reconnecting and close the connection."""
+        self.closed = True
+        if self.conn is not None:
+            self.conn.close("client closed")
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+            self._runner = None
+        if self.conn is not None:
+            await self.conn.wait_closed()
+        await self._bump()
+
+    async def __aenter__(self) -> TableClient:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- commands and changes -------------------------------------------------------------------
+
+    def send(self, *messages: Any) -> bool:
+        """Send messages now; False when disconnected (the caller may retry after a change)."""
+        conn = self.conn
+        if conn is None or conn.closed:
+            return False
+        return all(conn.send(m) for m in messages)
+
+    async def wait_change(self, timeout: float | None = None) -> bool:
+        """Wait for the next change of state or connection; False on timeout."""
+        seen = self.version
+        return await self.wait_for(lambda: self.version != seen, timeout)
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = None) -> bool:
+        """Wait until ``predicate()`` holds (checked at each change); False on timeout/close."""
+        async with self._changed:
+            try:
+                await asyncio.wait_for(
+                    self._changed.wait_for(lambda: predicate() or self._finished()), timeout
+                )
+            except TimeoutError:
+                return False
+        return bool(predicate())
+
+    def _finished(self) -> bool:
+        return self.closed or self.error is not None
+
+    async def _bump(self) -> None:
+        self.version += 1
+        if self.on_change is not None:
+            self.on_change()
+        async with self._changed:
+            self._changed.notify_all()
+
+    # --- internals ------------------------------------------------------------------------------
+
+    async def _open(self, target: Target) -> FrameConnection:
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(
+                    target.host, target.port, ssl=self.ssl_context, server_hostname=None
+                ),
+                CONNECT_TIMEOUT,
+            )
+        except (OSError, TimeoutError, ssl.SSLError) as exc:
+            raise ConnectError(
+                f"cannot reach table at {target.host}:{target.port}: {exc or 'timed out'}. Is the "
+                "host running, and is the address right?"
+            ) from exc
+        try:
+            sslobj = writer.get_extra_info("ssl_object")
+            actual = peer_fingerprint(sslobj)
+            if target.fingerprint:
+                check_pin(actual, target.fingerprint, table=target.key)
+            if self.known_tables is not None:
+                self.known_tables.check_and_remember(target.key, actual)
+            self.pinned = actual
+        except Exception:
+            writer.transport.abort()
+            raise
+        return FrameConnection(reader, writer, encode=self.encode, decoder=self.make_decoder())
+
+    def _attach(self, conn: FrameConnection, hello: list[Any]) -> None:
+        self.conn = conn
+        for message in hello:
+            conn.send(message)
+        self.connected.set()
+
+    async def _run(self) -> None:
+        while not self.closed:
+            conn = self.conn
+            assert conn is not None
+            try:
+                await self._read(conn)
+            except (ConnectionError, ssl.SSLError, OSError) as exc:
+                log.debug("connection lost: %s", exc)
+            except Exception as exc:  # codec errors: broken frames from the host
+                log.warning("dropping connection: %s", exc)
+            conn.close("lost")
+            self.connected.clear()
+            await self._bump()
+            if self.closed or not self.reconnect:
+                return
+            if not await self._reconnect():
+                return
+
+    async def _read(self, conn: FrameConnection) -> None:
+        while True:
+            messages = await conn.read()
+            if not messages:
+                return
+            for message in messages:
+                replies = self.session.receive(message)
+                for reply in replies:
+                    conn.send(reply)
+            await self._bump()
+
+    async def _reconnect(self) -> bool:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        delay = BACKOFF_FIRST
+        while not self.closed:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.backoff_max)
+            try:
+                conn = await self._open(self.target)
+            except CertificateMismatch as exc:
+                self.error = exc
+                await self._bump()
+                return False
+            except ConnectError as exc:
+                log.debug("reconnect failed: %s", exc)
+                await self._rediscover()
+                if self.give_up_after is not None and loop.time() - started > self.give_up_after:
+                    self.error = exc
+                    await self._bump()
+                    return False
+                continue
+            token = getattr(self.session.state, "resume_token", None)
+            self.reconnects += 1
+            self._attach(conn, self.session.hello(resume_token=token))
+            await self._bump()
+            return True
+        return False
+
+    async def _rediscover(self) -> None:
+        """A table found by name may come back on another port: look it up again."""
+        if not self.target.name or not self.interfaces:
+            return
+        with contextlib.suppress(DiscoveryError, OSError):
+            ad = await find_table(self.interfaces, self.target.name, 1.0)
+            fp = self.target.fingerprint
+            if ad.fingerprint and fp and normalize_fingerprint(ad.fingerprint) != fp.lower():
+                return
+            self.target = Target(ad.addresses[0], ad.port, ad.name, fp or ad.fingerprint)

@@ -1,0 +1,275 @@
+"""The asyncio host: serves one or more pure table coordinators over TLS and advertises them.
+
+Each table listens on its own port. Every connection gets an id; bytes become messages through
+the codec and go to ``HostTable.receive``; whatever the table returns is written to the named
+connections at once (one write per frame, never awaiting a slow peer). A timer drives
+``HostTable.tick``. After every change the table's snapshot is written to disk (when a state
+path is set) and the mDNS TXT record is refreshed when the table's public info changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import ssl
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from briscola_lan.net import transport
+from briscola_lan.net.discovery import Advertiser, build_txt
+from briscola_lan.net.transport import Decoder, Encoder, FrameConnection
+
+log = logging.getLogger(__name__)
+
+TICK_INTERVAL = 0.05
+IDLE_TIMEOUT: float | None = None  # clients may be silent for long: TCP keepalive finds dead ones
+
+
+class TableLike(Protocol):
+    """The pure coordinator's shape (``briscola_lan.table.host.HostTable``)."""
+
+    def connect(self, conn: int) -> list[Any]: ...
+    def receive(self, conn: int, message: Any) -> list[Any]: ...
+    def disconnect(self, conn: int) -> list[Any]: ...
+    def tick(self, now: float) -> list[Any]: ...
+    def info(self) -> Any: ...
+    def snapshot(self) -> bytes: ...
+
+
+@dataclass(eq=False)
+class HostedTable:
+    """A table served by a HostServer: its listening socket, connections and files."""
+
+    key: str
+    table: TableLike
+    state_path: Path | None
+    server: asyncio.Server | None = None
+    port: int = 0
+    conns: dict[int, FrameConnection] = field(default_factory=dict)
+    last_txt: dict[str, bytes] = field(default_factory=dict)
+    instance: str = ""
+    dirty: bool = False
+
+
+def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
+    """The TXT record of a table from ``HostTable.info()``."""
+    info = table.info()
+    options = getattr(info, "options", None)
+    players = int(getattr(options, "players", 0) or getattr(info, "players", 0))
+    free = getattr(info, "free_seats", getattr(info, "free", ()))
+    free_n = len(free) if isinstance(free, (tuple, list, set, frozenset)) else int(free)
+    seated = getattr(info, "seated", None)
+    if seated is None:
+        seated_n = players - free_n
+    elif isinstance(seated, (tuple, list, set, frozenset)):
+        seated_n = len(seated)
+    else:
+        seated_n = int(seated)
+    rules = str(getattr(info, "rules", "") or (options.summary() if options is not None else ""))
+    return build_txt(
+        name=str(getattr(info, "name", "")),
+        fingerprint=fingerprint,
+        version=str(getattr(info, "version", "")),
+        players=players,
+        seated=seated_n,
+        free=free_n,
+        rules=rules,
+        phase=str(getattr(info, "phase", "")),
+    )
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a kill at any moment leaves the old or new file."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+class HostServer:
+    """Serves tables over TLS on the given addresses, with optional mDNS advertising."""
+
+    def __init__(
+        self,
+        ssl_context: ssl.SSLContext,
+        *,
+        hosts: Sequence[str],
+        fingerprint: str,
+        advertiser: Advertiser | None = None,
+        codec: tuple[Encoder, Callable[[], Decoder]] | None = None,
+        tick_interval: float = TICK_INTERVAL,
+        idle_timeout: float | None = IDLE_TIMEOUT,
+        max_send_buffer: int = transport.MAX_SEND_BUFFER,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.ssl_context = ssl_context
+        self.hosts = list(hosts)
+        self.fingerprint = fingerprint
+        self.advertiser = advertiser
+        self.encode, self.make_decoder = codec or transport.default_codec()
+        self.tick_interval = tick_interval
+        self.idle_timeout = idle_timeout
+        self.max_send_buffer = max_send_buffer
+        self.clock = clock
+        self.tables: dict[str, HostedTable] = {}
+        self._next_conn = 1
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def add_table(
+        self, key: str, table: TableLike, *, port: int = 0, state_path: Path | None = None
+    ) -> HostedTable:
+        """Start serving ``table`` on ``port`` (0: any free port) and advertise it."""
+        hosted = HostedTable(key, table, state_path)
+
+        async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await self._serve(hosted, reader, writer)
+
+        hosted.server = await asyncio.start_server(
+            on_client, host=self.hosts, port=port, ssl=self.ssl_context, reuse_address=True
+        )
+        hosted.port = hosted.server.sockets[0].getsockname()[1]
+        self.tables[key] = hosted
+        self._save(hosted)
+        if self.advertiser is not None:
+            hosted.last_txt = txt_for(table, self.fingerprint)
+            name = str(getattr(table.info(), "name", key))
+            hosted.instance = await self.advertiser.async_register(
+                key, name, hosted.port, hosted.last_txt
+            )
+        if self._ticker is None:
+            self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+        return hosted
+
+    async def close(self) -> None:
+        """Unregister from mDNS, close every connection and listening socket."""
+        self._closing = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+            self._ticker = None
+        if self.advertiser is not None:
+            await self.advertiser.async_close()
+        for hosted in self.tables.values():
+            if hosted.server is not None:
+                hosted.server.close()
+            for conn in list(hosted.conns.values()):
+                conn.close("host shutting down")
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        for hosted in self.tables.values():
+            if hosted.server is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(hosted.server.wait_closed(), 2.0)
+
+    # --- connections ----------------------------------------------------------------------------
+
+    async def _serve(
+        self, hosted: HostedTable, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        conn = FrameConnection(
+            reader,
+            writer,
+            encode=self.encode,
+            decoder=self.make_decoder(),
+            max_send_buffer=self.max_send_buffer,
+            sndbuf=transport.KERNEL_SNDBUF,
+        )
+        cid = self._next_conn
+        self._next_conn += 1
+        hosted.conns[cid] = conn
+        try:
+            if self._closing:
+                return
+            self._dispatch(hosted, hosted.table.connect(cid))
+            await self._read_loop(hosted, cid, conn)
+        except (ConnectionError, ssl.SSLError, OSError, asyncio.IncompleteReadError) as exc:
+            log.debug("connection %d: %s", cid, exc)
+        finally:
+            hosted.conns.pop(cid, None)
+            if not self._closing:
+                self._dispatch(hosted, hosted.table.disconnect(cid))
+            conn.close("disconnected")
+            await conn.wait_closed()
+
+    async def _read_loop(self, hosted: HostedTable, cid: int, conn: FrameConnection) -> None:
+        from briscola_lan.wire.codec import FrameError, MessageError
+        from briscola_lan.wire.messages import Error, ErrorCode
+
+        while not conn.closed:
+            try:
+                async with asyncio.timeout(self.idle_timeout):
+                    messages = await conn.read()
+            except TimeoutError:
+                log.info("connection %d idle for %s s: dropped", cid, self.idle_timeout)
+                return
+            except FrameError as exc:
+                log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
+                return
+            if not messages:
+                return
+            for message in messages:
+                if isinstance(message, MessageError):
+                    conn.send(Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}"))
+                    continue
+                try:
+                    out = hosted.table.receive(cid, message)
+                except Exception:  # a coordinator bug must not stop the other players
+                    log.exception("table %s: receive failed", hosted.key)
+                    conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
+                    continue
+                self._dispatch(hosted, out)
+
+    def _dispatch(self, hosted: HostedTable, outgoing: list[Any]) -> None:
+        if not outgoing:
+            return
+        for out in outgoing:
+            conn = hosted.conns.get(out.conn)
+            if conn is None:
+                continue
+            conn.send(out.message)
+            if out.close:
+                conn.close("closed by the table")
+        self._changed(hosted)
+
+    def _changed(self, hosted: HostedTable) -> None:
+        self._save(hosted)
+        if self.advertiser is not None and hosted.instance:
+            txt = txt_for(hosted.table, self.fingerprint)
+            if txt != hosted.last_txt:
+                hosted.last_txt = txt
+                self._spawn(self.advertiser.async_update(hosted.key, txt))
+
+    def _save(self, hosted: HostedTable) -> None:
+        if hosted.state_path is not None:
+            write_atomic(hosted.state_path, hosted.table.snapshot())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_interval)
+            now = self.clock()
+            for hosted in list(self.tables.values()):
+                try:
+                    self._dispatch(hosted, hosted.table.tick(now))
+                except Exception:
+                    log.exception("table %s: tick failed", hosted.key)

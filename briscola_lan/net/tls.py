@@ -1,0 +1,186 @@
+"""TLS for tables: the host's self-signed certificate, SSL contexts, fingerprint pinning and TOFU.
+
+The host keeps one certificate in the config directory; its SHA-256 fingerprint (64 lowercase hex
+digits of the DER bytes) is published in the mDNS TXT record. Clients do not use a CA: they pin
+the fingerprint they were given or found, and remember it per table in ``known_tables``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import os
+import ssl
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+CERT_FILE = "host-cert.pem"
+KEY_FILE = "host-key.pem"
+KNOWN_TABLES_FILE = "known_tables"
+
+
+class TlsError(Exception):
+    """Base for certificate and pinning problems a user can meet."""
+
+
+class CertificateMismatch(TlsError):
+    """The table presented a certificate other than the pinned one."""
+
+
+class CertificateChanged(CertificateMismatch):
+    """A table we trusted before now shows a different certificate (trust on first use)."""
+
+
+def config_dir() -> Path:
+    """``$XDG_CONFIG_HOME/briscola-lan`` or ``~/.config/briscola-lan``."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "briscola-lan"
+
+
+def fingerprint_of(der: bytes) -> str:
+    """The pinning fingerprint of a DER certificate: SHA-256, 64 lowercase hex digits."""
+    return hashlib.sha256(der).hexdigest()
+
+
+def normalize_fingerprint(text: str) -> str:
+    """Accept ``AB:CD:..`` or plain hex in any case; return 64 lowercase hex digits."""
+    cleaned = text.strip().replace(":", "").replace(" ", "").lower()
+    if len(cleaned) != 64 or any(c not in "0123456789abcdef" for c in cleaned):
+        raise TlsError(
+            f"not a certificate fingerprint: {text!r} (expected the 64 hex digits of a SHA-256, "
+            "as shown by 'briscola-lan host' or 'briscola-lan tables')"
+        )
+    return cleaned
+
+
+@dataclass(frozen=True, slots=True)
+class HostCertificate:
+    """Paths of the host certificate and key, and the certificate's fingerprint."""
+
+    cert_path: Path
+    key_path: Path
+    fingerprint: str
+
+
+def load_or_create_certificate(directory: Path | None = None) -> HostCertificate:
+    """Load the host certificate from ``directory`` (the config dir), creating it on first use."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    directory = config_dir() if directory is None else directory
+    cert_path, key_path = directory / CERT_FILE, directory / KEY_FILE
+    if not (cert_path.exists() and key_path.exists()):
+        directory.mkdir(parents=True, exist_ok=True)
+        key = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "briscola-lan table")])
+        now = datetime.datetime.now(datetime.UTC)
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=3650))
+            .sign(key, hashes.SHA256())
+        )
+        key_bytes = key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        tmp_key = key_path.with_suffix(".tmp")
+        fd = os.open(tmp_key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key_bytes)
+        os.replace(tmp_key, key_path)
+        tmp_cert = cert_path.with_suffix(".tmp")
+        tmp_cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        os.replace(tmp_cert, cert_path)
+    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    der = cert.public_bytes(serialization.Encoding.DER)
+    return HostCertificate(cert_path, key_path, fingerprint_of(der))
+
+
+def server_context(cert: HostCertificate) -> ssl.SSLContext:
+    """A TLS 1.3 server context presenting the host certificate."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    ctx.load_cert_chain(cert.cert_path, cert.key_path)
+    return ctx
+
+
+def client_context() -> ssl.SSLContext:
+    """A TLS 1.3 client context without CA checks: the certificate is pinned after the handshake."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_3
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def peer_fingerprint(ssl_object: ssl.SSLObject | ssl.SSLSocket) -> str:
+    """The fingerprint of the certificate the peer presented in this TLS session."""
+    der = ssl_object.getpeercert(binary_form=True)
+    if not der:
+        raise CertificateMismatch("the table presented no certificate")
+    return fingerprint_of(der)
+
+
+def check_pin(actual: str, expected: str, *, table: str) -> None:
+    """Compare fingerprints in constant time; raise CertificateMismatch with an actionable text."""
+    if not hmac.compare_digest(actual.encode(), normalize_fingerprint(expected).encode()):
+        raise CertificateMismatch(
+            f"table {table!r} presented certificate {actual[:16]}… but {expected[:16]}… was "
+            "expected: this may not be the table you meant (or someone is in between). Check the "
+            "fingerprint the host prints and pass it with --fingerprint."
+        )
+
+
+class KnownTables:
+    """Trust on first use: the fingerprint each table showed first, one ``key fp`` line each."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = config_dir() / KNOWN_TABLES_FILE if path is None else path
+
+    def _load(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return out
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and not line.startswith("#"):
+                out[urllib.parse.unquote(parts[0])] = parts[1]
+        return out
+
+    def get(self, table: str) -> str | None:
+        return self._load().get(table)
+
+    def remember(self, table: str, fingerprint: str) -> None:
+        entries = self._load()
+        entries[table] = normalize_fingerprint(fingerprint)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        lines = [f"{urllib.parse.quote(k, safe='')} {v}" for k, v in sorted(entries.items())]
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    def check_and_remember(self, table: str, fingerprint: str) -> None:
+        """Accept a first sighting and remember it; refuse a fingerprint that changed."""
+        fp = normalize_fingerprint(fingerprint)
+        known = self.get(table)
+        if known is None:
+            self.remember(table, fp)
+            return
+        if not hmac.compare_digest(known.encode(), fp.encode()):
+            raise CertificateChanged(
+                f"the certificate of table {table!r} changed: it was {known[:16]}…, now it is "
+                f"{fp[:16]}…. Refusing to connect. If the host really made a new certificate, "
+                f"delete the line for this table from {self.path} and join again."
+            )

@@ -1,0 +1,162 @@
+"""Frames over asyncio streams: one write per frame, a bounded send buffer, TCP keepalive.
+
+The framing itself (length prefix + msgpack) is the pure codec's; this module only moves its
+bytes. A peer that does not read is dropped once its pending output passes ``max_send_buffer``
+so that it can never hold up the host; a broken frame drops the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable
+from typing import Any, Protocol
+
+# Defaults (normative values in protocol/transport.md).
+MAX_SEND_BUFFER = 256 * 1024
+READ_CHUNK = 64 * 1024
+KEEPALIVE_IDLE = 5
+KEEPALIVE_INTERVAL = 2
+KEEPALIVE_COUNT = 3
+KERNEL_SNDBUF = 128 * 1024  # fixed on the host's sockets: bounds what a non-reader can hold
+USER_TIMEOUT_MS = 11_000  # unacknowledged data for this long: the peer is gone
+
+
+class Decoder(Protocol):
+    """The incremental frame decoder shape (``wire.codec.FrameDecoder``)."""
+
+    def feed(self, data: bytes) -> list[Any]: ...
+
+
+Encoder = Callable[[Any], bytes]
+
+
+def default_codec() -> tuple[Encoder, Callable[[], Decoder]]:
+    """The project codec: ``wire.codec.encode_frame`` and ``wire.codec.FrameDecoder``."""
+    from briscola_lan.wire import codec
+
+    return codec.encode_frame, codec.FrameDecoder
+
+
+def set_keepalive(sock: socket.socket | None, sndbuf: int | None = None) -> None:
+    """Enable TCP keepalive so that a vanished peer is noticed within ~11 s even when idle."""
+    if sock is None:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        if sndbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, KEEPALIVE_IDLE)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, KEEPALIVE_INTERVAL)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, KEEPALIVE_COUNT)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS)
+
+
+class FrameConnection:
+    """One framed connection: ``send`` never blocks; ``read`` returns decoded messages."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        encode: Encoder,
+        decoder: Decoder,
+        max_send_buffer: int = MAX_SEND_BUFFER,
+        sndbuf: int | None = None,
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.encode = encode
+        self.decoder = decoder
+        self.max_send_buffer = max_send_buffer
+        self.closed = False
+        self.close_reason = ""
+        set_keepalive(writer.get_extra_info("socket"), sndbuf)
+
+    @property
+    def peer(self) -> str:
+        addr = self.writer.get_extra_info("peername")
+        if isinstance(addr, tuple) and len(addr) >= 2:
+            return f"{addr[0]}:{addr[1]}"
+        return str(addr)
+
+    def send(self, message: Any) -> bool:
+        """Queue one frame in ONE write; drop the peer if its unread output passes the limit."""
+        if self.closed:
+            return False
+        return self.send_bytes(self.encode(message))
+
+    def send_bytes(self, frame: bytes) -> bool:
+        if self.closed:
+            return False
+        transport = self.writer.transport
+        if transport.is_closing():
+            self.closed = True
+            return False
+        self.writer.write(frame)
+        if self.pending_bytes() > self.max_send_buffer:
+            self.abort(f"peer is not reading: over {self.max_send_buffer} bytes unsent")
+            return False
+        return True
+
+    def pending_bytes(self) -> int:
+        """Bytes written but not yet handed to the kernel, TLS layer and TCP transport together.
+
+        asyncio's TLS transport counts only its own buffer; the encrypted bytes wait in the TCP
+        transport underneath, reached through a private attribute (with a safe fallback).
+        """
+        transport = self.writer.transport
+        total = transport.get_write_buffer_size()
+        inner = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None)
+        if inner is not None:
+            total += int(inner.get_write_buffer_size())
+        return total
+
+    async def read(self) -> list[Any]:
+        """The next decoded messages; ``[]`` at end of stream.
+
+        A well-framed but invalid message comes back in place as its ``MessageError`` so that
+        the caller can answer it; a ``FrameError`` (broken stream) propagates.
+        """
+        while True:
+            data = await self.reader.read(READ_CHUNK)
+            if not data:
+                return []
+            out = self.decode(data)
+            if out:
+                return out
+
+    def decode(self, data: bytes) -> list[Any]:
+        """Feed bytes to the decoder; invalid messages are returned as their exceptions."""
+        from briscola_lan.wire.codec import MessageError
+
+        out: list[Any] = []
+        while True:
+            try:
+                out.extend(self.decoder.feed(data))
+                return out
+            except MessageError as exc:
+                pending = getattr(self.decoder, "pending", [])
+                out.extend(pending)
+                pending.clear()
+                out.append(exc)
+                data = b""
+
+    def close(self, reason: str = "closed") -> None:
+        """Close after the queued frames are written."""
+        if not self.closed:
+            self.closed = True
+            self.close_reason = reason
+            self.writer.close()
+
+    def abort(self, reason: str) -> None:
+        """Drop at once, discarding unsent frames."""
+        self.closed = True
+        self.close_reason = reason
+        self.writer.transport.abort()
+
+    async def wait_closed(self, timeout: float = 1.0) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), timeout)

@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 
 # name -> (module, one-line help). Keep in sync with README.md and docs/.
-COMMANDS: dict[str, tuple[str, str]] = {}
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("briscola_lan.tui.command", "open the full-screen client: lobby, tables, practice"),
+}
 
 DEFAULT_COMMAND = "play"
 

@@ -1,0 +1,58 @@
+"""Adapters that fill the client's ``TableModel`` from a rules ``SeatView`` (and a ``Match``).
+
+The table screen reads only ``TableModel``; each source of game state gets one small adapter here.
+"""
+
+from __future__ import annotations
+
+from briscola_lan.rules import Match, SeatView
+from briscola_lan.tui.state import TableModel
+
+
+def partner_cards_visible(view: SeatView) -> tuple[bool, int]:
+    """Whether the partner's shown cards are still on display, and how many plays I made since.
+
+    They are shown once the stock is gone (4 players, exchange on) and hidden again after my next
+    play, as at a real table where partners glance at each other's hands and switch back.
+    """
+    if view.partner_shown is None or view.partner_exchange_trick is None:
+        return False, 0
+    mine = sum(
+        1
+        for t in view.tricks[view.partner_exchange_trick :]
+        for seat, _ in t.plays
+        if seat == view.seat
+    )
+    mine += sum(1 for seat, _ in view.trick if seat == view.seat)
+    return mine == 0, mine
+
+
+def apply_seat_view(model: TableModel, view: SeatView, match: Match | None = None) -> None:
+    """Copy what one seat may see into the model (never anything the seat may not see)."""
+    model.started = True
+    model.my_seat = view.seat
+    model.options = view.options
+    model.dealer = view.dealer
+    model.hand = view.hand
+    model.trump = view.trump
+    model.upcard = view.upcard
+    model.upcard_taken_by = view.upcard_taken_by
+    model.stock_left = view.stock_left
+    model.trick = view.trick
+    model.last_trick = view.tricks[-1] if view.tricks else None
+    model.to_play = view.to_play
+    sides = view.options.sides
+    won = [0] * sides
+    for t in view.tricks:
+        won[view.options.side_of(t.winner)] += 1
+    model.tricks_won = tuple(won)
+    model.points = view.points
+    visible, _ = partner_cards_visible(view)
+    model.partner_shown = view.partner_shown if visible else None
+    model.hand_over = view.to_play is None
+    if match is not None:
+        model.hands_won = match.hands_won()
+        model.total_points = match.total_points()
+        model.match_winner = match.winner
+        model.match_over = match.is_over
+    model.changes += 1

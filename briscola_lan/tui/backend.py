@@ -1,0 +1,227 @@
+"""Sources of table state the client can drive: the base interface and offline practice vs bots.
+
+A backend owns a ``TableModel``, updates it as the game moves and calls its listener after each
+change; the app only calls ``play``, ``next_hand`` and ``close``. ``PracticeBackend`` runs the
+rules engine in-process against bots (no network at all).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable
+from typing import Protocol
+
+from briscola_lan.rules import (
+    Card,
+    Hand,
+    IllegalPlay,
+    Match,
+    NotYourTurn,
+    SeatView,
+    TableOptions,
+    TrickTaken,
+    deck_for,
+)
+from briscola_lan.tui.adapters import apply_seat_view
+from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, Verification
+
+
+class Chooser(Protocol):
+    """Anything that picks a card from a seat's view (the ``ai`` bots have this shape)."""
+
+    def choose(self, view: SeatView) -> Card: ...
+
+
+class RandomChooser:
+    """A fallback bot: any legal card, drawn with ``secrets`` (never predictable)."""
+
+    def choose(self, view: SeatView) -> Card:
+        legal = view.legal_plays
+        return legal[secrets.randbelow(len(legal))]
+
+
+def make_chooser(level: str, seed: int | None = None) -> Chooser:
+    """A bot of the given level from ``briscola_lan.ai``, or a random chooser if that is absent."""
+    try:
+        from briscola_lan.ai import make_bot  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return RandomChooser()
+    bot: Chooser = make_bot(level, seed if seed is not None else secrets.randbits(32))
+    return bot
+
+
+class TableBackend:
+    """Base of every backend: a model, a listener and the three actions the app needs."""
+
+    def __init__(self, model: TableModel) -> None:
+        self.model = model
+        self.listener: Callable[[], None] | None = None
+
+    def notify(self) -> None:
+        self.model.changes += 1
+        if self.listener is not None:
+            self.listener()
+
+    async def start(self) -> None:
+        """Begin: connect, or deal the first hand."""
+
+    def play(self, card: Card) -> None:
+        """Play one of my cards (errors go to ``model.error``)."""
+        raise NotImplementedError
+
+    def next_hand(self) -> None:
+        """Acknowledge the end of a hand and go on to the next one."""
+
+    async def close(self) -> None:
+        """Leave the table and release everything."""
+
+
+def shuffled_deck(options: TableOptions) -> list[Card]:
+    """A uniformly shuffled pack from the OS random source (offline practice only)."""
+    deck = list(deck_for(options.players, options.removed_two))
+    for i in range(len(deck) - 1, 0, -1):
+        j = secrets.randbelow(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+class PracticeBackend(TableBackend):
+    """Offline practice: the rules engine in this process, me at seat 0, bots in the other seats."""
+
+    def __init__(
+        self,
+        options: TableOptions,
+        name: str,
+        bot_levels: list[str],
+        *,
+        delay: float = 0.5,
+        ascii_only: bool = False,
+        title: str = "Practice vs AI",
+        deck_source: Callable[[TableOptions], list[Card]] = shuffled_deck,
+    ) -> None:
+        model = TableModel(title=title, my_seat=0, options=options, connection="local")
+        super().__init__(model)
+        self.options = options
+        self.delay = delay
+        self.ascii_only = ascii_only
+        self.deck_source = deck_source
+        n = options.players
+        levels = [*bot_levels, *["random"] * n][: n - 1]
+        self.bots: dict[int, Chooser] = {
+            seat: make_chooser(level) for seat, level in zip(range(1, n), levels, strict=True)
+        }
+        model.seats = [SeatInfo(0, name)] + [
+            SeatInfo(seat, f"Bot {seat}", is_ai=True, level=f"AI:{level}")
+            for seat, level in zip(range(1, n), levels, strict=True)
+        ]
+        # The last seat deals the first hand, so that I lead it.
+        self.match = Match(options, first_dealer=n - 1)
+        self.hand: Hand | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def _label(self, card: Card) -> str:
+        return card.label(ascii_only=self.ascii_only)
+
+    async def start(self) -> None:
+        self.model.add_log(f"Practice table: {self.options.summary()}")
+        self._deal()
+
+    def _deal(self) -> None:
+        self.hand = self.match.new_hand(self.deck_source(self.options))
+        self.model.hand_number = self.match.hand_number
+        tb = " (tie-break)" if self.match.next_is_tiebreak else ""
+        dealer = self.model.who(self.hand.dealer)
+        verb = "deal" if self.hand.dealer == self.model.my_seat else "deals"
+        upcard = self._label(self.hand.upcard)
+        self.model.add_log(
+            f"Hand {self.match.hand_number + 1}{tb}: {dealer} {verb}; the briscola is {upcard}"
+        )
+        self._refresh()
+        self._kick()
+
+    def _refresh(self) -> None:
+        assert self.hand is not None
+        apply_seat_view(self.model, self.hand.view(self.model.my_seat), self.match)
+        self.notify()
+
+    def _kick(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        while self.hand is not None and not self.hand.is_terminal:
+            seat = self.hand.current_player
+            if seat is None or seat == self.model.my_seat:
+                return
+            if self.delay > 0:
+                await asyncio.sleep(self.delay)
+            if self.hand is None or self.hand.current_player != seat:
+                return
+            view = self.hand.view(seat)
+            card = await asyncio.to_thread(self.bots[seat].choose, view)
+            if self.hand is None or self.hand.current_player != seat:
+                return
+            self._apply(seat, card)
+
+    def _apply(self, seat: int, card: Card) -> None:
+        assert self.hand is not None
+        events = self.hand.play(seat, card)
+        for ev in events:
+            if isinstance(ev, TrickTaken):
+                self.model.add_log(
+                    f"{self.model.who(ev.winner)} took the trick "
+                    f"({' '.join(self._label(c) for _, c in ev.plays)}) for {ev.points}"
+                )
+        if self.hand.is_terminal:
+            self._finish_hand()
+        else:
+            self._refresh()
+
+    def _finish_hand(self) -> None:
+        assert self.hand is not None
+        result = self.match.record(self.hand)
+        summary = HandSummary(
+            number=result.number,
+            points=result.points,
+            winner=result.winner,
+            tiebreak=result.tiebreak,
+            verification=Verification(
+                ok=None,
+                summary="not applicable (offline practice)",
+                details=[
+                    "Offline practice runs the rules engine on this machine only.",
+                    "Tables hosted on the network commit to every deck position; their",
+                    "deals are checked at the end of each hand.",
+                ],
+            ),
+        )
+        self.model.hand_results.append(summary)
+        self._refresh()
+        if self.match.is_over:
+            self.model.add_log(f"Match over: {self.model.side_name(self.match.winner or 0)} won")
+        self.notify()
+
+    def play(self, card: Card) -> None:
+        self.model.error = None
+        if self.hand is None or self.hand.is_terminal:
+            self.model.error = "the hand is over: press n for the next hand"
+        else:
+            try:
+                self._apply(self.model.my_seat, card)
+            except (NotYourTurn, IllegalPlay) as exc:
+                self.model.error = str(exc)
+            else:
+                self._kick()
+        self.notify()
+
+    def next_hand(self) -> None:
+        if self.hand is not None and self.hand.is_terminal and not self.match.is_over:
+            self._deal()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

@@ -1,0 +1,74 @@
+"""The ``play`` command (the default): open the full-screen client on the lobby."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import locale
+import os
+import sys
+from pathlib import Path
+
+from briscola_lan.tui.state import AI_LEVELS
+
+
+def wants_ascii(explicit: bool, environ: dict[str, str] | None = None) -> bool:
+    """ASCII mode when asked, when NO_COLOR is set, or when the locale is not UTF-8."""
+    env = os.environ if environ is None else environ
+    if explicit or "NO_COLOR" in env:
+        return True
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(var)
+        if value:
+            return "utf-8" not in value.lower() and "utf8" not in value.lower()
+    encoding = locale.getpreferredencoding(False) or ""
+    return encoding.lower().replace("-", "") != "utf8"
+
+
+def default_name() -> str:
+    return os.environ.get("BRISCOLA_NAME") or os.environ.get("USER") or "Player"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default=None, help="your name at the table (default: $USER)")
+    parser.add_argument(
+        "--ascii", action="store_true",
+        help="plain ASCII, no colour (automatic when NO_COLOR is set or the locale is not UTF-8)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--interfaces", default=None,
+        help="comma-separated interface addresses for discovery (default: the LAN interfaces)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ai-level", choices=AI_LEVELS, default="rules", help="level of the AI players"
+    )
+    parser.add_argument(
+        "--ai-delay", type=float, default=0.6, help="seconds an AI waits before it plays"
+    )
+    parser.add_argument("--games", type=Path, default=None, help="directory of saved games")
+
+
+def build_config(args: argparse.Namespace) -> object:
+    from briscola_lan.tui.app import ClientConfig
+
+    interfaces = [i.strip() for i in args.interfaces.split(",")] if args.interfaces else None
+    return ClientConfig(
+        name=args.name or default_name(),
+        ascii_only=wants_ascii(args.ascii),
+        ai_level=args.ai_level,
+        ai_delay=max(0.0, args.ai_delay),
+        interfaces=interfaces,
+        games=args.games,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from briscola_lan.tui.app import ClientApp, ClientConfig
+
+    if not sys.stdin.isatty() and "BRISCOLA_FORCE_TUI" not in os.environ:
+        print("briscola-lan: the client needs a terminal (stdin is not a tty)", file=sys.stderr)
+        return 2
+    config = build_config(args)
+    assert isinstance(config, ClientConfig)
+    app = ClientApp(config)
+    return asyncio.run(app.run_async())

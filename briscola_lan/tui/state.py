@@ -1,0 +1,199 @@
+"""UI state of the terminal client, kept apart from the layout: plain data the screens read.
+
+``TableModel`` is what the table screen shows (filled by adapters from a rules ``SeatView`` or a
+network ``ClientSession``); ``UiState`` is everything else the app remembers (screen, cursors,
+overlays, the lobby list and the host form).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions, TrickTaken
+
+AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+
+
+class Screen(StrEnum):
+    """The screens of the client."""
+
+    LOBBY = "lobby"
+    HOST_FORM = "host"
+    TABLE = "table"
+    LEARN = "learn"
+    SAVED = "saved"
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """One seat at the table as the client knows it."""
+
+    seat: int
+    name: str
+    is_ai: bool = False
+    level: str = ""
+    connected: bool = True
+    occupied: bool = True
+
+
+@dataclass(slots=True)
+class Verification:
+    """The deal verification result for one hand: verified, or what failed and whose fault.
+
+    ``ok`` is None when there is nothing to check (offline practice).
+    """
+
+    ok: bool | None
+    summary: str
+    details: list[str] = field(default_factory=list)
+    fault_seat: int | None = None
+
+
+@dataclass(slots=True)
+class HandSummary:
+    """A finished hand as the end-of-hand panel shows it."""
+
+    number: int
+    points: tuple[int, ...]
+    winner: int | None
+    tiebreak: bool = False
+    verification: Verification | None = None
+
+
+@dataclass(slots=True)
+class TableModel:
+    """Everything the table screen shows; the adapters keep it up to date."""
+
+    title: str = "Table"
+    my_seat: int = 0
+    options: TableOptions = field(default_factory=TableOptions)
+    seats: list[SeatInfo] = field(default_factory=list)
+    started: bool = False
+    hand_number: int = 0
+    dealer: int = 0
+    hand: tuple[Card, ...] = ()
+    trump: Suit | None = None
+    upcard: Card | None = None
+    upcard_taken_by: int | None = None
+    stock_left: int = 0
+    trick: tuple[tuple[int, Card], ...] = ()
+    last_trick: TrickTaken | None = None
+    to_play: int | None = None
+    tricks_won: tuple[int, ...] = ()
+    points: tuple[int, ...] = ()
+    partner_shown: tuple[Card, ...] | None = None
+    hands_won: tuple[int, ...] = ()
+    total_points: tuple[int, ...] = ()
+    hand_results: list[HandSummary] = field(default_factory=list)
+    hand_over: bool = False
+    match_winner: int | None = None
+    match_over: bool = False
+    connection: str = "local"  # "local", "connected", "reconnecting", "closed"
+    log: list[str] = field(default_factory=list)
+    error: str | None = None
+    changes: int = 0
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.started and not self.hand_over and self.to_play == self.my_seat
+
+    @property
+    def last_result(self) -> HandSummary | None:
+        return self.hand_results[-1] if self.hand_results else None
+
+    def name_of(self, seat: int) -> str:
+        for info in self.seats:
+            if info.seat == seat:
+                return info.name
+        return f"seat {seat}"
+
+    def side_name(self, side: int) -> str:
+        """A side as a person reads it: 'You', a name, or 'You + Bea' at four players."""
+        opts = self.options
+        if opts.players == 4:
+            members = [s for s in range(4) if opts.side_of(s) == side]
+            names = [self.who(s) for s in members]
+            return " + ".join(names)
+        return self.who(side)
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.my_seat else self.name_of(seat)
+
+    def add_log(self, line: str) -> None:
+        self.log.append(line)
+        del self.log[:-200]
+        self.changes += 1
+
+
+@dataclass(slots=True)
+class LobbyEntry:
+    """A table seen on the network (or the local 'practice' entry)."""
+
+    key: str
+    name: str
+    host: str
+    summary: str
+    seated: int
+    players: int
+    open_seats: int
+    address: str = ""
+
+
+@dataclass(slots=True)
+class HostForm:
+    """The 'host a table' form: every table option plus seat fillers and the table name."""
+
+    table_name: str = "Briscola"
+    players: int = 2
+    match_format: MatchFormat = MatchFormat.HANDS
+    hands_to_win: int = 2
+    partner_exchange: bool = True
+    removed_two: Suit = Suit.COINS
+    # Per other seat (1..players-1): "open" for a person, or an AI level.
+    fillers: list[str] = field(default_factory=lambda: ["rules", "rules", "rules"])
+    row: int = 0
+    error: str | None = None
+
+    def options(self) -> TableOptions:
+        fmt = self.match_format
+        if self.players == 3:
+            fmt = MatchFormat.POINTS
+        return TableOptions.make(
+            players=self.players,
+            match_format=fmt,
+            hands_to_win=self.hands_to_win,
+            partner_exchange=self.partner_exchange,
+            removed_two=self.removed_two,
+        )
+
+    def seat_fillers(self) -> list[str]:
+        """Fillers for seats 1..players-1 (seat 0 is the host)."""
+        return self.fillers[: self.players - 1]
+
+
+@dataclass(slots=True)
+class UiState:
+    """Everything the app remembers besides the table model."""
+
+    screen: Screen = Screen.LOBBY
+    ascii_only: bool = False
+    player_name: str = "Player"
+    lobby: list[LobbyEntry] = field(default_factory=list)
+    lobby_index: int = 0
+    lobby_status: str = "Looking for tables on the network..."
+    form: HostForm = field(default_factory=HostForm)
+    card_index: int = 0
+    show_help: bool = False
+    show_last_trick: bool = False
+    show_verify_details: bool = False
+    confirm_quit: bool = False
+    status: str = ""
+    learn_step: int = 0
+    saved_files: list[str] = field(default_factory=list)
+    saved_index: int = 0
+    saved_report: list[str] = field(default_factory=list)

@@ -1,0 +1,61 @@
+"""Helpers to drive the client headless: a pipe for keys, DummyOutput, polling on state."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from briscola_lan.tui.app import ClientApp, ClientConfig
+
+RIGHT = "\x1b[C"
+LEFT = "\x1b[D"
+UP = "\x1b[A"
+DOWN = "\x1b[B"
+ENTER = "\r"
+ESC = "\x1b"
+
+
+async def wait_for(cond: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what or cond}")
+        await asyncio.sleep(0.005)
+
+
+class Driver:
+    """A running client with a key pipe."""
+
+    def __init__(self, client: ClientApp, pipe: PipeInput, task: asyncio.Task[int]) -> None:
+        self.client = client
+        self.pipe = pipe
+        self.task = task
+
+    async def keys(self, *data: str) -> None:
+        for d in data:
+            self.pipe.send_text(d)
+            await asyncio.sleep(0.03)
+
+
+@contextlib.asynccontextmanager
+async def running(config: ClientConfig | None = None) -> AsyncIterator[Driver]:
+    cfg = config or ClientConfig(name="Tess", ai_level="random", ai_delay=0.0)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        client = ClientApp(cfg)
+        client.app.ttimeoutlen = 0.01
+        client.app.timeoutlen = 0.01
+        task = asyncio.create_task(client.run_async())
+        await wait_for(lambda: client.app.is_running, what="app start")
+        driver = Driver(client, pipe, task)
+        try:
+            yield driver
+        finally:
+            if not task.done():
+                client.app.exit(result=0)
+            await asyncio.wait_for(task, 5)

@@ -27,6 +27,8 @@ from briscola_lan.net.transport import Decoder, Encoder, FrameConnection
 log = logging.getLogger(__name__)
 
 TICK_INTERVAL = 0.05
+HANDSHAKE_TIMEOUT = 10.0
+MAX_CONNECTIONS = 64  # per table: players, spectators and reconnect overlaps
 IDLE_TIMEOUT: float | None = None  # clients may be silent for long: TCP keepalive finds dead ones
 
 
@@ -134,7 +136,12 @@ class HostServer:
             await self._serve(hosted, reader, writer)
 
         hosted.server = await asyncio.start_server(
-            on_client, host=self.hosts, port=port, ssl=self.ssl_context, reuse_address=True
+            on_client,
+            host=self.hosts,
+            port=port,
+            ssl=self.ssl_context,
+            reuse_address=True,
+            ssl_handshake_timeout=HANDSHAKE_TIMEOUT,
         )
         hosted.port = hosted.server.sockets[0].getsockname()[1]
         self.tables[key] = hosted
@@ -190,6 +197,10 @@ class HostServer:
             max_send_buffer=self.max_send_buffer,
             sndbuf=transport.KERNEL_SNDBUF,
         )
+        if len(hosted.conns) >= MAX_CONNECTIONS:
+            log.warning("table %s: connection limit reached, refusing %s", hosted.key, conn.peer)
+            conn.abort("too many connections")
+            return
         cid = self._next_conn
         self._next_conn += 1
         hosted.conns[cid] = conn

@@ -116,3 +116,25 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_go_on(tmp_path:
         sleeper.writer.transport.abort()
     finally:
         await server.close()
+
+
+async def test_host_connections_use_keepalive_and_a_bounded_kernel_buffer(tmp_path: Path) -> None:
+    from briscola_lan.net import transport
+
+    table = LobbyTable()
+    server, port, _ = await start_host(tmp_path, table)
+    try:
+        peer = await RawPeer.open(port)
+        peer.send(HELLO)
+        await peer.next()
+        (conn,) = server.tables["t"].conns.values()
+        sock = conn.writer.get_extra_info("socket")
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == transport.KEEPALIVE_IDLE
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == (
+            transport.USER_TIMEOUT_MS
+        )
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * transport.KERNEL_SNDBUF
+        await peer.close()
+    finally:
+        await server.close()

@@ -62,7 +62,7 @@ def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
         out.append((style, f"{info.seat} {name[:16]:<16}"))
         tags = []
         if opts.players == 4:
-            tags.append("side " + "AB"[opts.side_of(info.seat)])
+            tags.append("AB"[opts.side_of(info.seat)])
         if info.is_ai:
             tags.append(info.level or "AI")
         if not info.occupied:
@@ -74,14 +74,15 @@ def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
         out.append(("class:dim", " " + " ".join(tags)))
         _nl(out)
     if opts.players == 4:
-        out.append(("class:dim", f"Partners: {model.side_name(0)} vs {model.side_name(1)}"))
+        out.append(("class:dim", "Partners: A = seats 0+2, B = seats 1+3"))
         _nl(out)
     return out
 
 
 def _side_label(model: TableModel, side: int) -> str:
     if model.options.players == 4:
-        return "Us" if model.options.side_of(model.my_seat) == side else "Them"
+        us = model.options.side_of(model.my_seat) == side
+        return f"{'AB'[side]} ({'us' if us else 'them'})"
     return model.who(side)
 
 

@@ -1,0 +1,169 @@
+"""Adapters and rendering: what a seat may see, the partner exchange display, ASCII mode."""
+
+from __future__ import annotations
+
+from briscola_lan.rules import ALL_CARDS, Card, Hand, MatchFormat, Suit, TableOptions
+from briscola_lan.tui import render
+from briscola_lan.tui.adapters import apply_seat_view, partner_cards_visible
+from briscola_lan.tui.command import wants_ascii
+from briscola_lan.tui.learn import LEARN_TRICKS, describe
+from briscola_lan.tui.state import (
+    HandSummary,
+    HostForm,
+    SeatInfo,
+    TableModel,
+    UiState,
+    Verification,
+)
+
+
+def _four_player_hand(exchange: bool = True) -> Hand:
+    opts = TableOptions.make(players=4, partner_exchange=exchange)
+    return Hand(opts, list(ALL_CARDS), dealer=3)
+
+
+def _play_to_exchange(hand: Hand) -> None:
+    while hand.exchange_shown is None:
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, hand.legal_plays()[0])
+
+
+def _text(frags: render.Frag) -> str:
+    return "".join(f[1] for f in frags)
+
+
+def test_model_holds_only_my_cards_and_public_facts() -> None:
+    hand = _four_player_hand()
+    for _ in range(9):
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, hand.legal_plays()[-1])
+    model = TableModel()
+    apply_seat_view(model, hand.view(1))
+    assert model.hand == tuple(hand.hands[1])
+    others = {c for s in (0, 2, 3) for c in hand.hands[s]}
+    assert not others & set(model.hand)
+    assert model.partner_shown is None
+    assert sum(model.tricks_won) == len(hand.tricks)
+    assert model.points == tuple(hand.points)
+
+
+def test_partner_cards_shown_after_exchange_then_hidden_after_my_play() -> None:
+    hand = _four_player_hand()
+    _play_to_exchange(hand)
+    leader = hand.current_player
+    assert leader is not None
+    partner = (leader + 2) % 4
+    model = TableModel()
+    apply_seat_view(model, hand.view(leader))
+    assert model.partner_shown == tuple(hand.hands[partner])
+    ui = UiState()
+    shown = _text(render.hand_lines(model, ui))
+    assert "Partner's hand" in shown
+    # the partner's cards disappear once I have played my next card
+    hand.play(leader, hand.legal_plays()[0])
+    apply_seat_view(model, hand.view(leader))
+    assert model.partner_shown is None
+    assert partner_cards_visible(hand.view(leader)) == (False, 1)
+    # the partner still sees mine until it plays
+    assert partner_cards_visible(hand.view(partner))[0] is True
+
+
+def test_no_partner_cards_when_exchange_is_off() -> None:
+    hand = _four_player_hand(exchange=False)
+    while hand.stock_left:
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, hand.legal_plays()[0])
+    model = TableModel()
+    apply_seat_view(model, hand.view(0))
+    assert model.partner_shown is None
+
+
+def _sample_model() -> TableModel:
+    hand = _four_player_hand()
+    _play_to_exchange(hand)
+    seat = hand.current_player
+    assert seat is not None
+    model = TableModel(title="Test")
+    model.seats = [SeatInfo(s, f"P{s}", is_ai=s != seat, level="AI:rules") for s in range(4)]
+    apply_seat_view(model, hand.view(seat))
+    model.add_log("P1 joined")
+    return model
+
+
+def test_ascii_mode_renders_no_unicode() -> None:
+    ui = UiState(ascii_only=True)
+    model = _sample_model()
+    texts = [
+        render.seat_lines(model, True),
+        render.score_lines(model),
+        render.table_lines(model, ui),
+        render.hand_lines(model, ui),
+        render.log_lines(model),
+        render.title_text(model, ui),
+        render.help_lines(ui),
+        render.form_lines(HostForm(players=3), True),
+    ]
+    model.hand_over = True
+    model.hand_results.append(
+        HandSummary(0, (70, 50), 0, verification=Verification(False, "position 7 mismatch", [], 2))
+    )
+    texts.append(render.table_lines(model, ui))
+    joined = "".join(_text(t) for t in texts)
+    assert all(ord(ch) < 128 for ch in joined), [ch for ch in joined if ord(ch) >= 128]
+    assert "Deal check FAILED: position 7 mismatch" in joined
+    for trick in LEARN_TRICKS:
+        assert all(ord(ch) < 128 for ch in describe(trick, True))
+
+
+def test_unicode_mode_shows_suit_symbols_and_styles() -> None:
+    model = _sample_model()
+    frags = render.hand_lines(model, UiState())
+    suits = [f for f in frags if "class:suit." in f[0]]
+    assert suits, "cards are coloured by suit"
+    assert any(sym in _text(frags) for sym in "♦♥♠♣")
+
+
+def test_end_of_hand_shows_points_result_standing_and_verification() -> None:
+    model = TableModel(options=TableOptions.make(players=2, match_format=MatchFormat.POINTS))
+    model.seats = [SeatInfo(0, "Tess"), SeatInfo(1, "Bot 1", is_ai=True)]
+    model.started = True
+    model.hand_over = True
+    model.total_points = (70, 50)
+    model.hand_results.append(HandSummary(0, (70, 50), 0, verification=Verification(True, "ok")))
+    text = _text(render.table_lines(model, UiState()))
+    assert "Points: You 70, Bot 1 50" in text
+    assert "You win the hand!" in text
+    assert "Match points 70-50 (2 hands)" in text
+    assert "Deal verified: ok" in text
+
+
+def test_ascii_is_automatic_without_utf8_or_with_no_color() -> None:
+    assert wants_ascii(False, {"LANG": "C"}) is True
+    assert wants_ascii(False, {"LANG": "en_US.UTF-8"}) is False
+    assert wants_ascii(False, {"LC_ALL": "C.utf8", "LANG": "C"}) is False
+    assert wants_ascii(False, {"LANG": "en_US.UTF-8", "NO_COLOR": "1"}) is True
+    assert wants_ascii(True, {"LANG": "en_US.UTF-8"}) is True
+
+
+def test_learn_descriptions_come_from_the_engine() -> None:
+    got = [(t.winner_card, t.points) for t in LEARN_TRICKS]
+    assert got == [
+        (Card.parse("A♥"), 21),
+        (Card.parse("2♣"), 4),
+        (Card.parse("7♠"), 3),
+        (Card.parse("3♣"), 12),
+    ]
+    assert describe(LEARN_TRICKS[0], False) == "A♥ wins the trick. You win 11 + 10 = 21 points."
+
+
+def test_form_rows_follow_the_options() -> None:
+    form = HostForm()
+    assert render.form_rows(form) == ["name", "players", "format", "hands", "seat1", "start"]
+    form.match_format = MatchFormat.POINTS
+    assert "hands" not in render.form_rows(form)
+    form.players = 3
+    opts = form.options()
+    assert opts.match_format is MatchFormat.POINTS and opts.removed_two is Suit.COINS

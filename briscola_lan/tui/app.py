@@ -814,11 +814,20 @@ class ClientApp:
 
     # --- running ---------------------------------------------------------------------------
 
+    async def _start_lobby(self, source: LobbySource) -> None:
+        where = ", ".join(self.config.interfaces) if self.config.interfaces else "the LAN"
+        self.ui.lobby_status = f"Looking for tables on {where}..."
+        try:
+            await source.start(self.set_lobby)
+        except Exception as exc:
+            self.ui.lobby_status = f"Discovery is off: {exc}"
+        self.app.invalidate()
+
     async def run_async(self) -> int:
         """Run the app until the user quits; starts and stops discovery around it."""
         source = self.config.lobby_source
         if source is not None:
-            self._spawn(source.start(self.set_lobby))
+            self._spawn(self._start_lobby(source))
         else:
             self.ui.lobby_status = "Network discovery is not available in this build."
         try:

@@ -8,8 +8,12 @@ import locale
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from briscola_lan.tui.state import AI_LEVELS
+
+if TYPE_CHECKING:
+    from briscola_lan.tui.app import ClientConfig
 
 
 def wants_ascii(explicit: bool, environ: dict[str, str] | None = None) -> bool:
@@ -36,8 +40,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="plain ASCII, no colour (automatic when NO_COLOR is set or the locale is not UTF-8)",
     )  # fmt: skip
     parser.add_argument(
-        "--interfaces", default=None,
-        help="comma-separated interface addresses for discovery (default: the LAN interfaces)",
+        "--interfaces", nargs="+", metavar="ADDR", default=None,
+        help="IP addresses of this machine for discovery (default: every LAN interface; "
+        "127.0.0.1 for this machine only); commas also separate",
     )  # fmt: skip
     parser.add_argument(
         "--ai-level", choices=AI_LEVELS, default="rules", help="level of the AI players"
@@ -48,11 +53,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=Path, default=None, help="directory of saved games")
 
 
-def build_config(args: argparse.Namespace) -> object:
+def build_config(args: argparse.Namespace) -> ClientConfig:
+    """The app's configuration from the command line, with the network parts plugged in."""
     from briscola_lan.tui.app import ClientConfig
 
-    interfaces = [i.strip() for i in args.interfaces.split(",")] if args.interfaces else None
-    return ClientConfig(
+    interfaces = None
+    if args.interfaces:
+        interfaces = [p.strip() for item in args.interfaces for p in item.split(",") if p.strip()]
+    config = ClientConfig(
         name=args.name or default_name(),
         ascii_only=wants_ascii(args.ascii),
         ai_level=args.ai_level,
@@ -60,15 +68,17 @@ def build_config(args: argparse.Namespace) -> object:
         interfaces=interfaces,
         games=args.games,
     )
+    from briscola_lan.tui import netplay
+
+    netplay.install(config)
+    return config
 
 
 def run(args: argparse.Namespace) -> int:
-    from briscola_lan.tui.app import ClientApp, ClientConfig
+    from briscola_lan.tui.app import ClientApp
 
     if not sys.stdin.isatty() and "BRISCOLA_FORCE_TUI" not in os.environ:
         print("briscola-lan: the client needs a terminal (stdin is not a tty)", file=sys.stderr)
         return 2
-    config = build_config(args)
-    assert isinstance(config, ClientConfig)
-    app = ClientApp(config)
+    app = ClientApp(build_config(args))
     return asyncio.run(app.run_async())

@@ -302,6 +302,9 @@ def lobby_lines(ui: UiState) -> Frag:
     if not ui.lobby:
         out.append(("class:dim", "No tables found yet. They appear here as they are announced."))
         _nl(out)
+        return out
+    out.append(("class:dim", f"  {'TABLE':<22} {'HOST':<14} {'RULES':<20} SEATS"))
+    _nl(out)
     for i, entry in enumerate(ui.lobby):
         sel = i == ui.lobby_index
         style = "class:selected" if sel else ""

@@ -1,0 +1,72 @@
+"""The saved-game file: a canonical JSON list of signed statement records (protocol/fairness.md §9).
+
+The file is exactly ``{"format":"briscola-lan-transcript","version":1,"records":[`` then one
+``["<body hex>","<signature hex>"]`` per line, comma-separated, then ``]}`` and a newline; lower
+case hex. Anything else, even a harmless-looking whitespace change, is refused, so no byte of a
+saved game can change without the verifier noticing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+FORMAT = "briscola-lan-transcript"
+VERSION = 1
+SUFFIX = ".briscola.json"
+
+Record = tuple[bytes, bytes]
+
+
+class TranscriptFileError(ValueError):
+    """A saved game that is not a well-formed transcript file."""
+
+
+def dumps(records: Sequence[Record]) -> bytes:
+    lines = ",\n".join(f'["{b.hex()}","{s.hex()}"]' for b, s in records)
+    head = f'{{"format":"{FORMAT}","version":{VERSION},"records":[\n'
+    return (head + lines + "\n]}\n").encode("ascii")
+
+
+def loads(data: bytes) -> list[Record]:
+    try:
+        obj = json.loads(data.decode("ascii"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TranscriptFileError(f"not a transcript file: {exc}") from exc
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+        raise TranscriptFileError(f"not a {FORMAT} file")
+    if obj.get("version") != VERSION:
+        raise TranscriptFileError(f"unsupported transcript version {obj.get('version')!r}")
+    raw = obj.get("records")
+    if not isinstance(raw, list):
+        raise TranscriptFileError("records must be a list")
+    records: list[Record] = []
+    for i, item in enumerate(raw):
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or not all(isinstance(x, str) for x in item)
+        ):
+            raise TranscriptFileError(f"record {i} must be [body hex, signature hex]")
+        try:
+            records.append((bytes.fromhex(item[0]), bytes.fromhex(item[1])))
+        except ValueError as exc:
+            raise TranscriptFileError(f"record {i} is not hex: {exc}") from exc
+    if dumps(records) != data:
+        raise TranscriptFileError("file is not in the canonical transcript form (edited?)")
+    return records
+
+
+def save(path: Path, records: Sequence[Record]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(dumps(records))
+    tmp.replace(path)
+
+
+def load(path: Path) -> list[Record]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TranscriptFileError(f"cannot read {path}: {exc}") from exc
+    return loads(data)

@@ -1,0 +1,578 @@
+"""The pure client session: messages from the host in, automatic replies and commands out.
+
+``ClientSession`` keeps an observable ``state`` (everything a UI or a bot needs: seats, the
+current ``SeatView``, standings, a log, per-hand verification results) and the client's own
+transcript. Seed commits, reveals and acknowledgements are answered automatically and signed
+with the player's identity. Every statement received goes through the same ``TranscriptChecker``
+the offline verifier uses, and each card is checked at once against the commitment at the
+position the public deal schedule says; the first problem is recorded with the seat at fault.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from briscola_lan.fairness.encoding import seed_commitment
+from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
+from briscola_lan.fairness.statements import (
+    Abort,
+    Ack,
+    Deal,
+    DeckCommit,
+    Exchange,
+    HostCommit,
+    HostReveal,
+    MatchStart,
+    Play,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    StatementError,
+    Takeover,
+    Upcard,
+    decode,
+)
+from briscola_lan.fairness.transcript import save
+from briscola_lan.fairness.verify import HOST, Fault, TranscriptChecker, Violation, options_of
+from briscola_lan.rules.cards import Card, trick_winner_index
+from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
+from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.match import Match
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import PROTOCOL_VERSION, Message, Record, SeatInfo
+
+
+@dataclass(slots=True)
+class HandCheck:
+    """Verification of one hand as this client sees it."""
+
+    hand: int
+    status: str = "in progress"  # "in progress", "verified", "failed", "aborted"
+    fault: Fault | None = None
+    acks_match: bool | None = None  # every seat acknowledged the same history
+
+    @property
+    def summary(self) -> str:
+        if self.fault is not None:
+            return f"hand {self.hand + 1}: {self.status} — {self.fault.describe()}"
+        return f"hand {self.hand + 1}: {self.status}"
+
+
+@dataclass(slots=True)
+class ClientState:
+    """Everything the UI shows; ``version`` grows on every change."""
+
+    phase: str = "disconnected"  # disconnected, lobby, playing, over
+    version: int = 0
+    table_name: str = ""
+    host_fingerprint: str = ""
+    options: TableOptions | None = None
+    seat: int | None = None
+    resume_token: str | None = None
+    seats: tuple[SeatInfo, ...] = ()
+    game_id: str = ""
+    hand_number: int = -1
+    view: SeatView | None = None
+    hands_won: tuple[int, ...] = ()
+    total_points: tuple[int, ...] = ()
+    last_hand_points: tuple[int, ...] | None = None
+    match_over: bool = False
+    match_aborted: bool = False
+    winner: int | None = None
+    checks: list[HandCheck] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    errors: list[m.Error] = field(default_factory=list)
+    last_trick: RulesTrickTaken | None = None
+
+    @property
+    def verification(self) -> HandCheck | None:
+        return self.checks[-1] if self.checks else None
+
+
+class _Tracker:
+    """The public mirror of one hand: what every seat may know, plus this seat's own cards."""
+
+    def __init__(self, options: TableOptions, dealer: int, seat: int | None) -> None:
+        n = options.players
+        self.options, self.dealer, self.seat, self.n = options, dealer, seat, n
+        self.hand: list[Card] = []
+        self.my_positions: dict[int, int] = {}  # card code -> position
+        self.commitments: tuple[bytes, ...] = ()
+        self.deck_size = options.deck_size
+        self.upcard: Card | None = None
+        self.upcard_taken_by: int | None = None
+        self.trick: list[tuple[int, Card]] = []
+        self.leader = (dealer + 1) % n
+        self.to_play: int | None = None
+        self.tricks: list[RulesTrickTaken] = []
+        self.points = [0] * options.sides
+        self.hand_sizes = [0] * n
+        self.dealt: dict[int, int] = {}  # position -> seat, by the public schedule
+        self.played_positions: set[int] = set()
+        self.draw_order = [*range(3 * n + 1, self.deck_size), 3 * n]
+        self.next_draw = 0
+        self.expected: dict[int, list[int]] = {}  # seat -> positions it must receive next
+        self.partner_shown: tuple[Card, ...] | None = None
+        self.exchange_trick: int | None = None
+        self.exchange_due = False
+        for r in range(3):
+            for i in range(n):
+                s = (dealer + 1 + i) % n
+                self.dealt[r * n + i] = s
+                if s == seat:
+                    self.expected.setdefault(s, []).append(r * n + i)
+                self.hand_sizes[s] += 1
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.draw_order) - self.next_draw
+
+    def view(self) -> SeatView | None:
+        if self.seat is None or self.upcard is None:
+            return None
+        return SeatView(
+            seat=self.seat,
+            options=self.options,
+            dealer=self.dealer,
+            hand=tuple(self.hand),
+            trump=self.upcard.suit,
+            upcard=self.upcard,
+            upcard_taken_by=self.upcard_taken_by,
+            stock_left=self.stock_left,
+            trick=tuple(self.trick),
+            leader=self.leader,
+            to_play=self.to_play,
+            tricks=tuple(self.tricks),
+            hand_sizes=tuple(self.hand_sizes),
+            points=tuple(self.points),
+            partner_shown=self.partner_shown,
+            partner_exchange_trick=self.exchange_trick,
+        )
+
+    def receive_cards(self, deal: Deal) -> str | None:
+        """Take my dealt cards; a problem description if they break the schedule."""
+        want = self.expected.get(deal.seat, [])
+        got = [o.position for o in deal.openings]
+        if deal.seat != self.seat or got != want:
+            return f"dealt positions {got}, but the schedule gives seat {deal.seat} {want}"
+        self.expected[deal.seat] = []
+        for o in deal.openings:
+            card = Card.from_code(o.card)
+            self.hand.append(card)
+            self.my_positions[o.card] = o.position
+        return None
+
+    def play(
+        self, seat: int, card: Card, position: int
+    ) -> tuple[str | None, RulesTrickTaken | None]:
+        if seat != self.to_play:
+            return f"seat {seat} played out of turn", None
+        if self.dealt.get(position) != seat or position in self.played_positions:
+            return f"position {position} is not a card seat {seat} holds", None
+        if self.expected.get(seat):
+            return f"seat {seat} played before receiving its cards", None
+        self.played_positions.add(position)
+        self.hand_sizes[seat] -= 1
+        if seat == self.seat:
+            if card not in self.hand:
+                return "the host played a card I do not hold", None
+            self.hand.remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < self.n:
+            self.to_play = (seat + 1) % self.n
+            return None, None
+        assert self.upcard is not None
+        cards = [c for _, c in self.trick]
+        winner = self.trick[trick_winner_index(cards, self.upcard.suit)][0]
+        pts = sum(c.points for c in cards)
+        self.points[self.options.side_of(winner)] += pts
+        taken = RulesTrickTaken(winner, tuple(self.trick), pts)
+        self.tricks.append(taken)
+        self.trick = []
+        self.leader = winner
+        if self.stock_left > 0:
+            for i in range(self.n):
+                s = (winner + i) % self.n
+                pos = self.draw_order[self.next_draw]
+                self.next_draw += 1
+                self.dealt[pos] = s
+                self.hand_sizes[s] += 1
+                if pos == 3 * self.n:
+                    self.upcard_taken_by = s
+                if s == self.seat:
+                    self.expected.setdefault(s, []).append(pos)
+            if self.stock_left == 0 and self.options.exchange_enabled:
+                self.exchange_due = True
+                self.exchange_trick = len(self.tricks)
+        self.to_play = winner if any(self.hand_sizes) else None
+        return None, taken
+
+    def partner(self, ex: Exchange) -> str | None:
+        if ex.seat != self.seat or ex.partner != self.options.partner_of(ex.seat):
+            return "exchange addressed to the wrong seats"
+        held = {p for p, s in self.dealt.items() if s == ex.partner} - self.played_positions
+        shown = {o.position for o in ex.openings}
+        if not self.exchange_due or shown != held or len(ex.openings) != len(shown):
+            return f"shown cards are not the cards seat {ex.partner} holds"
+        self.partner_shown = tuple(Card.from_code(o.card) for o in ex.openings)
+        self.exchange_due = False
+        return None
+
+
+class ClientSession:
+    """One player's side of the protocol, without I/O."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        name: str,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
+        on_change: Callable[[ClientState], None] | None = None,
+    ) -> None:
+        self.identity = identity
+        self.name = name
+        self.entropy = entropy
+        self.on_change = on_change
+        self.state = ClientState()
+        self.records: list[Record] = []
+        self.host_key = b""
+        self._checker = TranscriptChecker()
+        self._match: Match | None = None
+        self._ms: MatchStart | None = None
+        self._tracker: _Tracker | None = None
+        self._seeds: dict[int, bytes] = {}
+        self._sent: dict[tuple[str, int], Message] = {}
+        self._chain_at_reveal = b""
+
+    # --- commands ------------------------------------------------------------------------------
+
+    def hello(self, resume_token: str | None = None) -> list[Message]:
+        token = resume_token if resume_token is not None else self.state.resume_token
+        return [m.Hello(PROTOCOL_VERSION, self.name, self.identity.public_key, token)]
+
+    def take_seat(self, seat: int) -> list[Message]:
+        return [m.TakeSeat(seat)]
+
+    def leave_seat(self) -> list[Message]:
+        return [m.LeaveSeat()]
+
+    def ready(self, ready: bool = True) -> list[Message]:
+        return [m.SetReady(ready)]
+
+    def set_ai_seat(self, seat: int, level: str | None) -> list[Message]:
+        return [m.SetAiSeat(seat, level)]
+
+    def start(self) -> list[Message]:
+        return [m.StartMatch()]
+
+    def play(self, card: Card) -> list[Message]:
+        """A signed PlayCard for ``card`` (the host refuses it if it is not legal now)."""
+        t, ms = self._tracker, self._ms
+        if t is None or ms is None or self.state.seat is None:
+            raise ValueError("no hand in progress: there is nothing to play")
+        st = Play(
+            ms.game_id,
+            self.state.hand_number,
+            self.state.seat,
+            sum(len(x.plays) for x in t.tricks) + len(t.trick),
+            card.code,
+        )
+        return [self._signed(m.PlayCard, st)]
+
+    def connection_lost(self) -> None:
+        """The transport is gone: if a hand was dealt and not revealed, the host withheld it."""
+        self.state.phase = "disconnected" if not self.state.match_over else "over"
+        check = self.state.verification
+        t = self._tracker
+        if check is not None and check.status == "in progress" and t is not None and t.commitments:
+            check.status = "failed"
+            check.fault = Fault(
+                None,
+                "connection",
+                HOST,
+                "the host left before revealing its seed (hand not verified)",
+            )
+        self._changed("connection lost")
+
+    def save(self, path: str) -> None:
+        """Save this client's transcript (public statements plus its own private ones)."""
+        from pathlib import Path
+
+        save(Path(path), self.records)
+
+    @property
+    def view(self) -> SeatView | None:
+        return self.state.view
+
+    # --- incoming ------------------------------------------------------------------------------
+
+    def receive(self, msg: Message) -> list[Message]:
+        """Apply one host message; returns the automatic replies to send."""
+        out: list[Message] = []
+        handler = getattr(self, "_on_" + type(msg).__name__, None)
+        if handler is None:
+            self._changed(f"ignored unexpected {type(msg).__name__}")
+            return out
+        handler(msg, out)
+        self._refresh()
+        return out
+
+    def _changed(self, line: str | None = None) -> None:
+        if line:
+            self.state.log.append(line)
+        self.state.version += 1
+        if self.on_change is not None:
+            self.on_change(self.state)
+
+    def _refresh(self) -> None:
+        self.state.view = self._tracker.view() if self._tracker is not None else None
+        self._changed()
+
+    def _signed(
+        self,
+        cls: type[m.CommitSeed] | type[m.RevealSeed] | type[m.PlayCard] | type[m.AckHand],
+        st: Statement,
+    ) -> Message:
+        body = st.encode()
+        return cls(body, self.identity.sign(body))
+
+    def _fail(self, fault: Fault) -> None:
+        check = self.state.verification
+        if check is not None and check.fault is None:
+            check.status, check.fault = "failed", fault
+        self.state.log.append(f"verification failed: {fault.describe()}")
+
+    def _record(self, rec: Record) -> Statement | None:
+        """Keep a record and run it through the checker; None if it broke verification."""
+        self.records.append(rec)
+        try:
+            self._checker.add(*rec)
+            return decode(rec[0])
+        except Violation as v:
+            if self.state.verification is not None and self.state.verification.fault is None:
+                self._fail(v.fault)
+            return None
+        except StatementError as exc:
+            self._fail(Fault(len(self.records) - 1, "record", HOST, str(exc)))
+            return None
+
+    # lobby -------------------------------------------------------------------------------------
+
+    def _on_Welcome(self, msg: m.Welcome, out: list[Message]) -> None:
+        s = self.state
+        s.phase = "lobby" if s.phase in ("disconnected", "lobby") else s.phase
+        s.table_name, s.options, s.seats = msg.table_name, msg.options, msg.seats
+        if self.host_key and msg.host_key != self.host_key:
+            self._fail(Fault(None, "welcome", HOST, "the host's identity key changed"))
+        self.host_key = msg.host_key
+        s.host_fingerprint = fingerprint(msg.host_key)
+        if msg.seat is not None:
+            s.seat, s.resume_token = msg.seat, msg.resume_token
+            self._reset_match()  # the host replays this seat's messages next
+        self._changed(f"joined table {msg.table_name!r} ({msg.options.summary()})")
+
+    def _reset_match(self) -> None:
+        self.records, self._checker = [], TranscriptChecker()
+        self._tracker, self._match, self._ms = None, None, None
+        self.state.checks = []
+
+    def _on_SeatsChanged(self, msg: m.SeatsChanged, out: list[Message]) -> None:
+        self.state.seats = msg.seats
+        self.state.log.append(msg.event)
+
+    def _on_SeatAssigned(self, msg: m.SeatAssigned, out: list[Message]) -> None:
+        self.state.seat, self.state.resume_token = msg.seat, msg.resume_token
+
+    def _on_Error(self, msg: m.Error, out: list[Message]) -> None:
+        self.state.errors.append(msg)
+        self.state.log.append(f"error ({msg.code}): {msg.text}")
+
+    def _on_PlayerConnection(self, msg: m.PlayerConnection, out: list[Message]) -> None:
+        self.state.log.append(
+            f"seat {msg.seat} {'reconnected' if msg.connected else 'lost its connection'}"
+        )
+        self.state.seats = tuple(
+            SeatInfo(
+                i.seat,
+                i.occupied,
+                i.name,
+                i.public_key,
+                i.ai,
+                msg.connected if i.seat == msg.seat else i.connected,
+                i.ready,
+            )
+            for i in self.state.seats
+        )
+
+    # the match ---------------------------------------------------------------------------------
+
+    def _on_MatchStarted(self, msg: m.MatchStarted, out: list[Message]) -> None:
+        self._reset_match()
+        st = self._record((msg.body, msg.sig))
+        if not isinstance(st, MatchStart) or st.host_key != self.host_key:
+            self._fail(Fault(0, "match-start", HOST, "match-start not signed by this table's host"))
+            return
+        if not verify_signature(st.host_key, msg.body, msg.sig):
+            return
+        self._ms = st
+        opts = options_of(st)
+        self._match = Match(opts, st.first_dealer)
+        s = self.state
+        s.options, s.game_id, s.phase = opts, st.game_id.hex(), "playing"
+        s.match_over, s.match_aborted, s.winner = False, False, None
+        s.hands_won = s.total_points = (0,) * opts.sides
+        if s.seat is not None and st.seat_keys[s.seat] != self.identity.public_key:
+            self._fail(Fault(0, "match-start", HOST, "my seat is listed with another key"))
+        self.state.log.append("the match started: " + ", ".join(st.names))
+
+    def _on_HandStarted(self, msg: m.HandStarted, out: list[Message]) -> None:
+        ms = self._ms
+        st = decode(msg.body)
+        if not isinstance(st, HostCommit) or ms is None:
+            self._fail(Fault(len(self.records), "hand-start", HOST, "not a host commitment"))
+            return
+        self.state.checks.append(HandCheck(st.hand))
+        self._record((msg.body, msg.sig))
+        self.state.hand_number = st.hand
+        self.state.last_trick = None
+        self._tracker = _Tracker(options_of(ms), st.dealer, self.state.seat)
+        self.state.log.append(f"hand {st.hand + 1} started, seat {st.dealer} deals")
+        seat = self.state.seat
+        if seat is None:
+            return
+        seed = self._seeds.setdefault(st.hand, self.entropy(32))
+        commit = SeedCommit(
+            ms.game_id, st.hand, seat, seed_commitment(ms.game_id, st.hand, seat, seed)
+        )
+        out.append(self._signed(m.CommitSeed, commit))
+
+    def _on_SeatTakenOver(self, msg: m.SeatTakenOver, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        if isinstance(st, Takeover):
+            who = "an AI now plays" if st.ai else "its player is back in"
+            self.state.log.append(f"{who} seat {st.seat}")
+
+    def _on_SeedsCommitted(self, msg: m.SeedsCommitted, out: list[Message]) -> None:
+        for rec in msg.records:
+            self._record(rec)
+        ms, seat, hand = self._ms, self.state.seat, self.state.hand_number
+        if ms is None or seat is None or hand not in self._seeds:
+            return
+        if self._mine_host_played(seat):
+            return
+        reveal = SeedReveal(ms.game_id, hand, seat, self._seeds[hand])
+        out.append(self._signed(m.RevealSeed, reveal))
+
+    def _mine_host_played(self, seat: int) -> bool:
+        return seat in self._checker._taken_over  # the host plays my seat: it holds the seed
+
+    def _on_SeedsRevealed(self, msg: m.SeedsRevealed, out: list[Message]) -> None:
+        for rec in msg.records:
+            self._record(rec)
+
+    def _on_DeckCommitted(self, msg: m.DeckCommitted, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        if isinstance(st, DeckCommit) and self._tracker is not None:
+            self._tracker.commitments = st.commitments
+
+    def _on_CardsDealt(self, msg: m.CardsDealt, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        if isinstance(st, Deal) and self._tracker is not None:
+            problem = self._tracker.receive_cards(st)
+            if problem:
+                self._fail(Fault(len(self.records) - 1, Deal.KIND, HOST, problem))
+
+    def _on_UpcardTurned(self, msg: m.UpcardTurned, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        t = self._tracker
+        if isinstance(st, Upcard) and t is not None:
+            t.upcard = Card.from_code(st.opening.card)
+            t.to_play = t.leader
+
+    def _on_CardPlayed(self, msg: m.CardPlayed, out: list[Message]) -> None:
+        index = len(self.records)
+        st = self._record((msg.body, msg.sig))
+        t, ms = self._tracker, self._ms
+        if not isinstance(st, Play) or t is None or ms is None:
+            return
+        from briscola_lan.fairness.statements import Opening
+        from briscola_lan.fairness.verify import opening_matches
+
+        opening = Opening(msg.position, st.card, msg.salt)
+        if not opening_matches(ms.game_id, st.hand, t.commitments, opening):
+            self._fail(
+                Fault(
+                    index, Play.KIND, HOST, f"the opening of position {msg.position} does not match"
+                )
+            )
+        problem, taken = t.play(st.seat, Card.from_code(st.card), msg.position)
+        if problem:
+            self._fail(Fault(index, Play.KIND, HOST, problem))
+        if taken is not None:
+            self.state.last_trick = taken
+
+    def _on_TrickTaken(self, msg: m.TrickTaken, out: list[Message]) -> None:
+        last = self.state.last_trick
+        if last is None or (last.winner, last.points) != (msg.winner, msg.points):
+            self._fail(Fault(None, "trick", HOST, "the host announced another trick winner"))
+
+    def _on_PartnerShown(self, msg: m.PartnerShown, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        if isinstance(st, Exchange) and self._tracker is not None:
+            problem = self._tracker.partner(st)
+            if problem:
+                self._fail(Fault(len(self.records) - 1, Exchange.KIND, HOST, problem))
+
+    def _on_HandEnded(self, msg: m.HandEnded, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        check = self.state.verification
+        if not isinstance(st, HostReveal) or self._ms is None:
+            return
+        if check is not None and check.fault is None:
+            rep = self._checker.report.hands[-1] if self._checker.report.hands else None
+            check.status = "verified" if rep is not None and rep.verified else "failed"
+        self._chain_at_reveal = self._checker.chain
+        self.state.last_hand_points = st.points
+        if self._match is not None and not self._match.is_over:
+            self._match.record_points(st.points)
+            self.state.hands_won = self._match.hands_won()
+            self.state.total_points = self._match.total_points()
+        seat = self.state.seat
+        if seat is not None and not self._mine_host_played(seat):
+            ack = Ack(self._ms.game_id, st.hand, seat, self._chain_at_reveal)
+            out.append(self._signed(m.AckHand, ack))
+        self.state.log.append(f"hand {st.hand + 1} ended: points {list(st.points)}")
+
+    def _on_HandAcked(self, msg: m.HandAcked, out: list[Message]) -> None:
+        ok = True
+        for rec in msg.records:
+            before = self.state.verification.fault if self.state.verification else None
+            self._record(rec)
+            after = self.state.verification.fault if self.state.verification else None
+            if after is not None and after is not before:
+                ok = False
+        check = self.state.verification
+        if check is not None:
+            check.acks_match = ok and len(msg.records) == len(self.state.seats or msg.records)
+
+    def _on_HandAborted(self, msg: m.HandAborted, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        check = self.state.verification
+        if isinstance(st, Abort) and check is not None:
+            rep = self._checker.report.hands[-1]
+            check.status, check.fault = "aborted", rep.fault
+            self.state.log.append(f"hand aborted: {st.reason}")
+
+    def _on_MatchEnded(self, msg: m.MatchEnded, out: list[Message]) -> None:
+        s = self.state
+        s.phase, s.match_over, s.match_aborted = "over", True, msg.aborted
+        s.winner, s.hands_won, s.total_points = msg.winner, msg.hands_won, msg.points
+        if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
+            self._fail(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
+        s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
+
+
+__all__ = ["ClientSession", "ClientState", "HandCheck"]

@@ -1,0 +1,888 @@
+"""The pure table coordinator (host side): connection messages in, messages to send out.
+
+Theory of operation. The network layer gives every transport connection an integer id and calls
+``connect``, ``receive``, ``disconnect`` and ``tick``; each returns ``Outgoing`` messages to write.
+Nothing here blocks, sleeps or touches a socket. Phases of a match::
+
+    LOBBY --start--> COMMIT --all seeds committed--> REVEAL --all revealed--> PLAY
+    PLAY --last trick--> ACK --all acks (or timeout)--> COMMIT (next hand) | OVER
+    COMMIT/REVEAL --deadline with a seat missing--> OVER (hand aborted, seat named)
+
+Every fact of the hand is a signed statement (``fairness.statements``) appended to ``records``,
+the host's full transcript; public ones are broadcast, private ones (a seat's cards, the partner
+exchange) go only to that seat. Bad input never raises: the sender gets an ``Error`` and the state
+does not change. AI seats play from their ``SeatView`` only, with host-held keys and seeds.
+"""
+
+from __future__ import annotations
+
+import pickle
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from briscola_lan.fairness.encoding import (
+    CHAIN_START,
+    HOST_PARTY,
+    card_commitment,
+    chain_next,
+    deck_seed,
+    seed_commitment,
+)
+from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
+from briscola_lan.fairness.shuffle import deal_deck
+from briscola_lan.fairness.statements import (
+    Abort,
+    Ack,
+    Deal,
+    DeckCommit,
+    Exchange,
+    HostCommit,
+    HostReveal,
+    MatchStart,
+    Opening,
+    Play,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    StatementError,
+    Takeover,
+    Upcard,
+    decode,
+)
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.errors import IllegalPlay, NotYourTurn, RulesError
+from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
+from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
+from briscola_lan.rules.hand import Hand, SeatView
+from briscola_lan.rules.match import Match
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import PROTOCOL_VERSION, ErrorCode, Message, Record, SeatInfo
+
+SNAPSHOT_VERSION = 1
+MAX_NAME = 32
+
+
+class Bot(Protocol):
+    def choose(self, view: SeatView) -> Card: ...
+
+
+BotFactory = Callable[[str, int], Bot]
+
+
+class SnapshotError(ValueError):
+    """A snapshot file that this version cannot restore."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message for one connection; ``close`` asks the transport to close it after writing."""
+
+    conn: int
+    message: Message
+    close: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """What discovery advertises about a table."""
+
+    name: str
+    options: TableOptions
+    seated: int
+    free_seats: tuple[int, ...]
+    rules: str
+    version: str
+    host_fingerprint: str
+    phase: str
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    PLAY = "play"
+    ACK = "ack"
+    OVER = "over"
+
+
+@dataclass(slots=True)
+class _Seat:
+    occupied: bool = False
+    name: str = ""
+    key: bytes = b""
+    ai: str | None = None
+    ai_identity: Identity | None = None
+    conn: int | None = None
+    token: str | None = None
+    ready: bool = False
+    dropped_at: float | None = None
+    taken_over: bool = False
+    log: list[Message] = field(default_factory=list)  # match messages sent, for resuming
+
+
+@dataclass(slots=True)
+class _Conn:
+    hello: bool = False
+    seat: int | None = None
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code, self.text = code, text
+
+
+class _FirstLegalBot:
+    """Stand-in when no AI package is installed: plays the first legal card."""
+
+    def choose(self, view: SeatView) -> Card:
+        return view.legal_plays[0]
+
+
+def default_bot_factory(level: str, seed: int) -> Bot:
+    try:
+        from briscola_lan.ai import make_bot
+    except ImportError:  # the AI package is optional for the protocol core
+        return _FirstLegalBot()
+    bot: Bot = make_bot(level, seed)
+    return bot
+
+
+class HostTable:
+    """One table: lobby, the commit-reveal deal, play, acknowledgements, AI seats, resuming."""
+
+    def __init__(
+        self,
+        options: TableOptions,
+        *,
+        name: str,
+        identity: Identity,
+        ai_seats: Mapping[int, str] | None = None,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
+        bot_factory: BotFactory | None = None,
+        grace: float = 30.0,
+        timeout: float = 60.0,
+        ai_delay: float = 0.0,
+    ) -> None:
+        options.validate()
+        self.options = options
+        self.name = name[:MAX_NAME]
+        self.identity = identity
+        self.entropy = entropy
+        self.bot_factory: BotFactory = bot_factory or default_bot_factory
+        self.grace, self.timeout, self.ai_delay = grace, timeout, ai_delay
+        self.seats = [_Seat() for _ in range(options.players)]
+        self.conns: dict[int, _Conn] = {}
+        self.phase = Phase.LOBBY
+        self.now = 0.0
+        self.records: list[Record] = []  # the host's full transcript (public and private)
+        self.chain = CHAIN_START
+        self.game_id = b""
+        self.match: Match | None = None
+        self.hand: Hand | None = None
+        self.hand_number = -1
+        self.internal_errors: list[str] = []
+        self._bots: dict[int, Bot] = {}
+        self._reset_hand_state()
+        for seat, level in (ai_seats or {}).items():
+            self._put_ai(seat, level)
+
+    # --- the interface the network layer uses -------------------------------------------------
+
+    def connect(self, conn: int) -> list[Outgoing]:
+        self.conns[conn] = _Conn()
+        return []
+
+    def receive(self, conn: int, message: Message) -> list[Outgoing]:
+        """Handle one message; bad input gets an Error for ``conn`` and changes nothing."""
+        if conn not in self.conns:
+            self.conns[conn] = _Conn()
+        out: list[Outgoing] = []
+        try:
+            self._dispatch(conn, message, out)
+        except _Refused as r:
+            return [Outgoing(conn, m.Error(r.code, r.text), close=r.code == ErrorCode.BAD_VERSION)]
+        except (StatementError, ValueError) as exc:
+            return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
+        return out
+
+    def disconnect(self, conn: int) -> list[Outgoing]:
+        c = self.conns.pop(conn, None)
+        out: list[Outgoing] = []
+        if c is None or c.seat is None:
+            return out
+        seat = self.seats[c.seat]
+        seat.conn, seat.dropped_at = None, self.now
+        if self.phase is Phase.LOBBY:
+            seat.ready = False
+            self._seats_changed(out, f"{seat.name} left the table (seat {c.seat} kept)")
+        else:
+            self._broadcast(out, m.PlayerConnection(c.seat, False), log=False)
+        return out
+
+    def tick(self, now: float) -> list[Outgoing]:
+        """Time-driven work: AI moves, grace periods, deadlines."""
+        self.now = now
+        out: list[Outgoing] = []
+        try:
+            self._tick(out)
+        except (RulesError, StatementError, ValueError) as exc:  # a bug, never bad input
+            self.internal_errors.append(repr(exc))
+        return out
+
+    def info(self) -> TableInfo:
+        free = tuple(i for i, s in enumerate(self.seats) if not s.occupied)
+        return TableInfo(
+            name=self.name,
+            options=self.options,
+            seated=len(self.seats) - len(free),
+            free_seats=free,
+            rules=self.options.summary(),
+            version=str(PROTOCOL_VERSION),
+            host_fingerprint=self.identity.fingerprint,
+            phase=str(self.phase),
+        )
+
+    def snapshot(self) -> bytes:
+        """Everything needed to continue after the host process dies (a trusted local file)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in _NOT_SNAPSHOTTED}
+        return pickle.dumps({"version": SNAPSHOT_VERSION, "state": state}, protocol=5)
+
+    @classmethod
+    def restore(
+        cls,
+        data: bytes,
+        *,
+        identity: Identity,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
+        bot_factory: BotFactory | None = None,
+    ) -> HostTable:
+        """Rebuild a table from ``snapshot()``; every connection is treated as dropped."""
+        try:
+            obj = pickle.loads(data)
+        except Exception as exc:
+            raise SnapshotError(f"not a table snapshot: {exc}") from exc
+        if not isinstance(obj, dict) or obj.get("version") != SNAPSHOT_VERSION:
+            raise SnapshotError("snapshot from another version: start a new table")
+        table = cls.__new__(cls)
+        table.__dict__.update(obj["state"])
+        if identity.public_key != table.identity.public_key:
+            raise SnapshotError("snapshot belongs to another host identity")
+        table.entropy = entropy
+        table.bot_factory = bot_factory or default_bot_factory
+        table._bots = {}
+        table.conns = {}
+        for seat in table.seats:
+            if seat.conn is not None:
+                seat.conn, seat.dropped_at = None, table.now
+        return table
+
+    # --- methods the host's own CLI may call ---------------------------------------------------
+
+    def set_ai_seat(self, seat: int, level: str | None) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        try:
+            self._set_ai(seat, level, out)
+        except _Refused as r:
+            raise ValueError(r.text) from None
+        return out
+
+    def start(self) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        try:
+            self._start_match(out)
+        except _Refused as r:
+            raise ValueError(r.text) from None
+        return out
+
+    @property
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        return tuple(
+            SeatInfo(
+                i, s.occupied, s.name, s.key, s.ai, s.ai is not None or s.conn is not None, s.ready
+            )
+            for i, s in enumerate(self.seats)
+        )
+
+    # --- dispatch -------------------------------------------------------------------------------
+
+    def _dispatch(self, conn: int, msg: Message, out: list[Outgoing]) -> None:
+        c = self.conns[conn]
+        if not c.hello:
+            if not isinstance(msg, m.Hello):
+                raise _Refused(ErrorCode.HELLO_FIRST, "send Hello first")
+            self._hello(conn, c, msg, out)
+            return
+        if isinstance(msg, m.Hello):
+            raise _Refused(ErrorCode.WRONG_PHASE, "already said hello on this connection")
+        if isinstance(msg, m.TakeSeat):
+            self._take_seat(conn, c, msg.seat, out)
+        elif isinstance(msg, m.LeaveSeat):
+            self._leave_seat(c, out)
+        elif isinstance(msg, m.SetReady):
+            s = self._my_seat(c)
+            self._need_phase(Phase.LOBBY)
+            self.seats[s].ready = msg.ready
+            self._seats_changed(out, f"{self.seats[s].name} is {'' if msg.ready else 'not '}ready")
+        elif isinstance(msg, m.SetAiSeat):
+            self._need_owner(c)
+            self._set_ai(msg.seat, msg.level, out)
+        elif isinstance(msg, m.StartMatch):
+            self._need_owner(c)
+            self._start_match(out)
+        elif isinstance(msg, m.CommitSeed):
+            self._on_commit(self._my_seat(c), msg.body, msg.sig, out)
+        elif isinstance(msg, m.RevealSeed):
+            self._on_reveal(self._my_seat(c), msg.body, msg.sig, out)
+        elif isinstance(msg, m.PlayCard):
+            self._on_play(self._my_seat(c), msg.body, msg.sig, out)
+        elif isinstance(msg, m.AckHand):
+            self._on_ack(self._my_seat(c), msg.body, msg.sig, out)
+        else:
+            raise _Refused(ErrorCode.BAD_MESSAGE, f"{type(msg).__name__} is not sent by clients")
+
+    def _my_seat(self, c: _Conn) -> int:
+        if c.seat is None:
+            raise _Refused(ErrorCode.NOT_SEATED, "take a seat first")
+        return c.seat
+
+    def _need_owner(self, c: _Conn) -> None:
+        if c.seat != 0:
+            raise _Refused(ErrorCode.NOT_ALLOWED, "only the player in seat 0 manages the table")
+
+    def _need_phase(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise _Refused(
+                ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase"
+            )
+
+    def _hello(self, conn: int, c: _Conn, msg: m.Hello, out: list[Outgoing]) -> None:
+        if msg.version != PROTOCOL_VERSION:
+            raise _Refused(
+                ErrorCode.BAD_VERSION,
+                f"this table speaks protocol version {PROTOCOL_VERSION}, your client speaks "
+                f"{msg.version}: update briscola-lan on the older side",
+            )
+        if len(msg.public_key) != 32:
+            raise _Refused(ErrorCode.BAD_MESSAGE, "public_key must be a 32-byte Ed25519 key")
+        name = msg.name.strip()[:MAX_NAME] or "player"
+        seat_no: int | None = None
+        if msg.resume_token is not None:
+            for i, s in enumerate(self.seats):
+                if s.token is not None and secrets.compare_digest(s.token, msg.resume_token):
+                    seat_no = i
+            if seat_no is None:
+                raise _Refused(ErrorCode.BAD_TOKEN, "unknown resume token: join as a new player")
+            if self.seats[seat_no].key != msg.public_key:
+                raise _Refused(ErrorCode.BAD_TOKEN, "resume token belongs to another identity")
+        c.hello = True
+        out.append(
+            Outgoing(
+                conn,
+                m.Welcome(
+                    PROTOCOL_VERSION,
+                    self.name,
+                    self.options,
+                    self.identity.public_key,
+                    self.seat_infos,
+                    seat_no,
+                    None if seat_no is None else self.seats[seat_no].token,
+                ),
+            )
+        )
+        c_name = name
+        if seat_no is None:
+            self._pending_names[conn] = (c_name, msg.public_key)
+            return
+        seat = self.seats[seat_no]
+        old = seat.conn
+        if old is not None and old in self.conns:
+            self.conns[old].seat = None
+            out.append(Outgoing(old, m.Error(ErrorCode.BAD_TOKEN, "resumed elsewhere"), close=True))
+        c.seat, seat.conn, seat.dropped_at = seat_no, conn, None
+        self._pending_names[conn] = (seat.name, seat.key)
+        for logged in seat.log:
+            out.append(Outgoing(conn, logged))
+        if self.phase is Phase.LOBBY:
+            self._seats_changed(out, f"{seat.name} is back")
+        else:
+            self._broadcast(out, m.PlayerConnection(seat_no, True), log=False)
+
+    def _take_seat(self, conn: int, c: _Conn, seat_no: int, out: list[Outgoing]) -> None:
+        self._need_phase(Phase.LOBBY)
+        if not 0 <= seat_no < len(self.seats):
+            raise _Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
+        if c.seat == seat_no:
+            return
+        if self.seats[seat_no].occupied:
+            raise _Refused(ErrorCode.SEAT_TAKEN, f"seat {seat_no} is taken: choose a free seat")
+        name, key = self._pending_names.get(conn, ("player", b""))
+        if any(s.occupied and s.key == key for s in self.seats if s.ai is None) and c.seat is None:
+            raise _Refused(ErrorCode.NOT_ALLOWED, "this identity already holds a seat")
+        if c.seat is not None:
+            self.seats[c.seat] = _Seat()
+        token = self.entropy(16).hex()
+        self.seats[seat_no] = _Seat(True, name, key, None, None, conn, token)
+        c.seat = seat_no
+        out.append(Outgoing(conn, m.SeatAssigned(seat_no, token)))
+        self._seats_changed(out, f"{name} took seat {seat_no}")
+
+    def _leave_seat(self, c: _Conn, out: list[Outgoing]) -> None:
+        self._need_phase(Phase.LOBBY)
+        s = self._my_seat(c)
+        name = self.seats[s].name
+        self.seats[s] = _Seat()
+        conn = next(k for k, v in self.conns.items() if v is c)
+        c.seat = None
+        out.append(Outgoing(conn, m.SeatAssigned(None, None)))
+        self._seats_changed(out, f"{name} left seat {s}")
+
+    def _put_ai(self, seat_no: int, level: str) -> None:
+        ident = Identity.generate(self.entropy(32))
+        self.seats[seat_no] = _Seat(
+            True, f"AI {level} {seat_no}", ident.public_key, level, ident, None, None, True
+        )
+
+    def _set_ai(self, seat_no: int, level: str | None, out: list[Outgoing]) -> None:
+        self._need_phase(Phase.LOBBY)
+        if not 0 <= seat_no < len(self.seats):
+            raise _Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
+        seat = self.seats[seat_no]
+        if level is None:
+            if seat.ai is None:
+                raise _Refused(ErrorCode.NOT_ALLOWED, f"seat {seat_no} has no AI to remove")
+            self.seats[seat_no] = _Seat()
+            self._seats_changed(out, f"AI removed from seat {seat_no}")
+            return
+        if seat.occupied and seat.ai is None:
+            raise _Refused(ErrorCode.SEAT_TAKEN, f"a player sits in seat {seat_no}")
+        if len(level) > MAX_NAME:
+            raise _Refused(ErrorCode.BAD_MESSAGE, "AI level name too long")
+        self._put_ai(seat_no, level)
+        self._seats_changed(out, f"AI ({level}) sits in seat {seat_no}")
+
+    # --- broadcasting ---------------------------------------------------------------------------
+
+    def _seats_changed(self, out: list[Outgoing], event: str) -> None:
+        self._broadcast(out, m.SeatsChanged(self.seat_infos, event), log=False)
+
+    def _broadcast(self, out: list[Outgoing], msg: Message, log: bool = True) -> None:
+        for conn, c in self.conns.items():
+            if c.hello:
+                out.append(Outgoing(conn, msg))
+        if log:
+            for seat in self.seats:
+                if seat.ai is None:
+                    seat.log.append(msg)
+
+    def _to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None:
+        seat = self.seats[seat_no]
+        if seat.ai is None:
+            seat.log.append(msg)
+        if seat.conn is not None:
+            out.append(Outgoing(seat.conn, msg))
+
+    def _sign(self, st: Statement, signer: Identity | None = None) -> Record:
+        body = st.encode()
+        rec = (body, (signer or self.identity).sign(body))
+        self._append(rec, st.PUBLIC)
+        return rec
+
+    def _append(self, rec: Record, public: bool) -> None:
+        self.records.append(rec)
+        if public:
+            self.chain = chain_next(self.chain, rec[0])
+
+    # --- the match ------------------------------------------------------------------------------
+
+    def _reset_hand_state(self) -> None:
+        n = self.options.players
+        self._pending_names: dict[int, tuple[str, bytes]] = getattr(self, "_pending_names", {})
+        self.host_seed = b""
+        self.commits: list[Record | None] = [None] * n
+        self.reveals: list[Record | None] = [None] * n
+        self.acks: list[Record | None] = [None] * n
+        self.host_seat_seeds: dict[int, bytes] = {}  # seeds the host chose for seats it plays
+        self.salts: list[bytes] = []
+        self.position_of: dict[int, int] = {}
+        self.deadline = 0.0
+        self.chain_at_reveal = b""
+        self.last_ai_move = -1e18
+
+    def _start_match(self, out: list[Outgoing]) -> None:
+        self._need_phase(Phase.LOBBY)
+        missing = [i for i, s in enumerate(self.seats) if not s.occupied]
+        if missing:
+            raise _Refused(ErrorCode.NOT_READY, f"seats {missing} are empty: seat players or AIs")
+        unready = [i for i, s in enumerate(self.seats) if s.ai is None and not s.ready]
+        if unready:
+            raise _Refused(ErrorCode.NOT_READY, f"seats {unready} are not ready yet")
+        self.game_id = self.entropy(16)
+        o = self.options
+        ms = MatchStart(
+            self.game_id,
+            o.players,
+            str(o.match_format),
+            o.hands_to_win,
+            int(o.partner_exchange),
+            int(o.removed_two),
+            self.identity.public_key,
+            tuple(s.key for s in self.seats),
+            tuple(s.name for s in self.seats),
+            tuple(s.ai or "" for s in self.seats),
+            0,
+            self.name,
+        )
+        body, sig = self._sign(ms)
+        self.match = Match(o, 0)
+        self._broadcast(out, m.MatchStarted(body, sig))
+        self._start_hand(out)
+
+    def _host_plays(self, seat_no: int) -> bool:
+        s = self.seats[seat_no]
+        return s.ai is not None or s.taken_over
+
+    def _seat_signer(self, seat_no: int) -> Identity:
+        s = self.seats[seat_no]
+        if s.ai_identity is not None:
+            return s.ai_identity
+        return self.identity
+
+    def _start_hand(self, out: list[Outgoing]) -> None:
+        assert self.match is not None
+        self._reset_hand_state()
+        self.hand = None
+        self.hand_number = self.match.hand_number
+        self.host_seed = self.entropy(32)
+        hc = HostCommit(
+            self.game_id,
+            self.hand_number,
+            self.match.next_dealer,
+            seed_commitment(self.game_id, self.hand_number, HOST_PARTY, self.host_seed),
+        )
+        self._broadcast(out, m.HandStarted(*self._sign(hc)))
+        for i, seat in enumerate(self.seats):  # hand back seats whose player is back
+            if seat.taken_over and seat.conn is not None:
+                self._takeover(i, False, out)
+        self.phase = Phase.COMMIT
+        self.deadline = self.now + self.timeout
+        for i in range(len(self.seats)):
+            if self._host_plays(i):
+                self._host_commit_for(i, out)
+
+    def _host_commit_for(self, seat_no: int, out: list[Outgoing]) -> None:
+        seed = self.entropy(32)
+        self.host_seat_seeds[seat_no] = seed
+        st = SeedCommit(
+            self.game_id,
+            self.hand_number,
+            seat_no,
+            seed_commitment(self.game_id, self.hand_number, seat_no, seed),
+        )
+        body = st.encode()
+        self._accept_commit(seat_no, (body, self._seat_signer(seat_no).sign(body)), out)
+
+    def _check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None:
+        seat = self.seats[seat_no]
+        if not verify_signature(seat.key, body, sig):
+            raise _Refused(ErrorCode.BAD_SIGNATURE, "signature does not verify with your key")
+
+    def _check_context(self, st: Statement, seat_no: int) -> None:
+        if st.game_id != self.game_id or st.hand != self.hand_number:  # type: ignore[attr-defined]
+            raise _Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
+        if st.seat != seat_no:  # type: ignore[attr-defined]
+            raise _Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+
+    def _on_commit(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
+        st = decode(body)
+        if not isinstance(st, SeedCommit):
+            raise _Refused(ErrorCode.BAD_STATEMENT, "CommitSeed must carry a seed-commit")
+        if self.phase is not Phase.COMMIT or st.hand != self.hand_number:
+            if self.commits[seat_no] == (body, sig):
+                return  # a resumed client repeating itself
+            raise _Refused(ErrorCode.WRONG_PHASE, "seed commitments are closed")
+        self._check_context(st, seat_no)
+        self._check_sig(seat_no, body, sig)
+        existing = self.commits[seat_no]
+        if existing is not None:
+            if existing == (body, sig):
+                return
+            raise _Refused(ErrorCode.BAD_STATEMENT, "you already committed to a seed")
+        self._accept_commit(seat_no, (body, sig), out)
+
+    def _accept_commit(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
+        self.commits[seat_no] = rec
+        if any(c is None for c in self.commits):
+            return
+        recs = tuple(c for c in self.commits if c is not None)
+        for r in recs:
+            self._append(r, True)
+        self._broadcast(out, m.SeedsCommitted(recs))
+        self.phase = Phase.REVEAL
+        for i, seed in self.host_seat_seeds.items():
+            st = SeedReveal(self.game_id, self.hand_number, i, seed)
+            body = st.encode()
+            self._accept_reveal(i, (body, self._seat_signer(i).sign(body)), out)
+
+    def _on_reveal(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
+        st = decode(body)
+        if not isinstance(st, SeedReveal):
+            raise _Refused(ErrorCode.BAD_STATEMENT, "RevealSeed must carry a seed-reveal")
+        if self.reveals[seat_no] == (body, sig):
+            return
+        self._need_phase(Phase.REVEAL)
+        self._check_context(st, seat_no)
+        self._check_sig(seat_no, body, sig)
+        if self.reveals[seat_no] is not None:
+            raise _Refused(ErrorCode.BAD_STATEMENT, "you already revealed your seed")
+        commit_rec = self.commits[seat_no]
+        assert commit_rec is not None
+        commit = decode(commit_rec[0])
+        assert isinstance(commit, SeedCommit)
+        if seed_commitment(self.game_id, self.hand_number, seat_no, st.seed) != commit.commitment:
+            out.append(
+                Outgoing(
+                    self.seats[seat_no].conn or 0,
+                    m.Error(ErrorCode.BAD_STATEMENT, "seed does not match commit"),
+                )
+            )
+            self._abort(seat_no, "revealed a seed that does not match its commitment", out)
+            return
+        self._accept_reveal(seat_no, (body, sig), out)
+
+    def _accept_reveal(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
+        self.reveals[seat_no] = rec
+        if any(r is None for r in self.reveals):
+            return
+        recs = tuple(r for r in self.reveals if r is not None)
+        for r in recs:
+            self._append(r, True)
+        self._broadcast(out, m.SeedsRevealed(recs))
+        self._deal(out)
+
+    def _deal(self, out: list[Outgoing]) -> None:
+        assert self.match is not None
+        seeds = []
+        for r in self.reveals:
+            assert r is not None
+            st = decode(r[0])
+            assert isinstance(st, SeedReveal)
+            seeds.append(st.seed)
+        deck = deal_deck(
+            self.options, deck_seed(self.game_id, self.hand_number, self.host_seed, seeds)
+        )
+        self.salts = [self.entropy(32) for _ in deck]
+        self.position_of = {card.code: pos for pos, card in enumerate(deck)}
+        commitments = tuple(
+            card_commitment(self.game_id, self.hand_number, p, c.code, self.salts[p])
+            for p, c in enumerate(deck)
+        )
+        self._broadcast(
+            out,
+            m.DeckCommitted(*self._sign(DeckCommit(self.game_id, self.hand_number, commitments))),
+        )
+        self.hand = self.match.new_hand(deck)
+        self._send_deals(self.hand.deal_events, out)
+        up = self.hand.upcard_position
+        self._broadcast(
+            out,
+            m.UpcardTurned(*self._sign(Upcard(self.game_id, self.hand_number, self._opening(up)))),
+        )
+        self.phase = Phase.PLAY
+
+    def _opening(self, pos: int) -> Opening:
+        assert self.hand is not None
+        return Opening(pos, self.hand.deck[pos].code, self.salts[pos])
+
+    def _send_deals(self, events: list[Event], out: list[Outgoing]) -> None:
+        per_seat: dict[int, list[Opening]] = {}
+        for ev in events:
+            if isinstance(ev, CardDealt):
+                per_seat.setdefault(ev.seat, []).append(self._opening(ev.position))
+        for seat_no, openings in sorted(per_seat.items()):
+            rec = self._sign(Deal(self.game_id, self.hand_number, seat_no, tuple(openings)))
+            self._to_seat(out, seat_no, m.CardsDealt(*rec))
+
+    def _on_play(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
+        st = decode(body)
+        if not isinstance(st, Play):
+            raise _Refused(ErrorCode.BAD_STATEMENT, "PlayCard must carry a play statement")
+        self._need_phase(Phase.PLAY)
+        self._check_context(st, seat_no)
+        if self.seats[seat_no].taken_over:
+            raise _Refused(ErrorCode.NOT_ALLOWED, "an AI plays your seat until the next hand")
+        self._check_sig(seat_no, body, sig)
+        self._apply_play(st, (body, sig), out)
+
+    def _apply_play(self, st: Play, rec: Record, out: list[Outgoing]) -> None:
+        hand = self.hand
+        assert hand is not None and self.match is not None
+        if st.index != len(hand.plays):
+            raise _Refused(ErrorCode.BAD_STATEMENT, f"this is play number {len(hand.plays)}")
+        if not 0 <= st.card < 40:
+            raise _Refused(ErrorCode.ILLEGAL_PLAY, "no such card")
+        try:
+            events = hand.play(st.seat, Card.from_code(st.card))
+        except NotYourTurn as exc:
+            raise _Refused(ErrorCode.NOT_YOUR_TURN, str(exc)) from exc
+        except IllegalPlay as exc:
+            raise _Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
+        self._append(rec, True)
+        pos = self.position_of[st.card]
+        self._broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
+        draws: list[Event] = []
+        for ev in events:
+            if isinstance(ev, RulesTrickTaken):
+                self._broadcast(out, m.TrickTaken(ev.winner, ev.points))
+            elif isinstance(ev, CardDealt):
+                draws.append(ev)
+            elif isinstance(ev, HandsExchanged):
+                self._send_deals(draws, out)
+                draws = []
+                self._send_exchange(out)
+            elif isinstance(ev, HandEnded):
+                self._end_hand(out)
+        self._send_deals(draws, out)
+
+    def _send_exchange(self, out: list[Outgoing]) -> None:
+        hand = self.hand
+        assert hand is not None and hand.exchange_shown is not None
+        for seat_no in range(len(self.seats)):
+            partner = self.options.partner_of(seat_no)
+            assert partner is not None
+            openings = tuple(
+                self._opening(self.position_of[c.code]) for c in hand.exchange_shown[partner]
+            )
+            rec = self._sign(Exchange(self.game_id, self.hand_number, seat_no, partner, openings))
+            self._to_seat(out, seat_no, m.PartnerShown(*rec))
+
+    def _end_hand(self, out: list[Outgoing]) -> None:
+        hand, match = self.hand, self.match
+        assert hand is not None and match is not None
+        st = HostReveal(
+            self.game_id, self.hand_number, self.host_seed, tuple(self.salts), hand.returns()
+        )
+        self._broadcast(out, m.HandEnded(*self._sign(st)))
+        match.record(hand)
+        self.chain_at_reveal = self.chain
+        self.phase = Phase.ACK
+        self.deadline = self.now + self.timeout
+        for i in range(len(self.seats)):
+            if self._host_plays(i):
+                self._host_ack(i, out)
+
+    def _host_ack(self, seat_no: int, out: list[Outgoing]) -> None:
+        st = Ack(self.game_id, self.hand_number, seat_no, self.chain_at_reveal)
+        body = st.encode()
+        self._accept_ack(seat_no, (body, self._seat_signer(seat_no).sign(body)), out)
+
+    def _on_ack(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
+        st = decode(body)
+        if not isinstance(st, Ack):
+            raise _Refused(ErrorCode.BAD_STATEMENT, "AckHand must carry an ack statement")
+        if self.acks[seat_no] == (body, sig) or (
+            st.hand < self.hand_number and st.game_id == self.game_id
+        ):
+            return  # repeated by a resumed client
+        self._need_phase(Phase.ACK)
+        self._check_context(st, seat_no)
+        self._check_sig(seat_no, body, sig)
+        if self.acks[seat_no] is not None:
+            raise _Refused(ErrorCode.BAD_STATEMENT, "you already acknowledged this hand")
+        self._accept_ack(seat_no, (body, sig), out)
+
+    def _accept_ack(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
+        self.acks[seat_no] = rec
+        if all(a is not None for a in self.acks):
+            self._close_hand(out)
+
+    def _close_hand(self, out: list[Outgoing]) -> None:
+        match = self.match
+        assert match is not None
+        recs = tuple(a for a in self.acks if a is not None)
+        for r in recs:
+            self._append(r, False)
+        self._broadcast(out, m.HandAcked(recs))
+        if match.is_over:
+            self.phase = Phase.OVER
+            self._broadcast(
+                out, m.MatchEnded(match.winner, match.hands_won(), match.total_points(), False)
+            )
+        else:
+            self._start_hand(out)
+
+    def _abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None:
+        match = self.match
+        assert match is not None
+        rec = self._sign(Abort(self.game_id, self.hand_number, seat_no, reason))
+        self._broadcast(out, m.HandAborted(*rec))
+        self.phase = Phase.OVER
+        self._broadcast(out, m.MatchEnded(None, match.hands_won(), match.total_points(), True))
+
+    def _takeover(self, seat_no: int, ai: bool, out: list[Outgoing]) -> None:
+        plays = (
+            len(self.hand.plays) if self.hand is not None and self.phase is not Phase.COMMIT else 0
+        )
+        rec = self._sign(Takeover(self.game_id, self.hand_number, seat_no, int(ai), plays))
+        self.seats[seat_no].taken_over = ai
+        self._broadcast(out, m.SeatTakenOver(*rec))
+
+    # --- time -----------------------------------------------------------------------------------
+
+    def _tick(self, out: list[Outgoing]) -> None:
+        if self.phase in (Phase.LOBBY, Phase.OVER):
+            return
+        for i, seat in enumerate(self.seats):
+            if (
+                seat.ai is None
+                and seat.conn is None
+                and not seat.taken_over
+                and seat.dropped_at is not None
+                and self.now - seat.dropped_at >= self.grace
+            ):
+                self._takeover(i, True, out)
+                if self.phase is Phase.COMMIT and self.commits[i] is None:
+                    self._host_commit_for(i, out)
+                elif self.phase is Phase.ACK and self.acks[i] is None:
+                    self._host_ack(i, out)
+        if self.phase is Phase.PLAY:
+            self._ai_moves(out)
+        if self.phase in (Phase.COMMIT, Phase.REVEAL) and self.now >= self.deadline:
+            pending = self.commits if self.phase is Phase.COMMIT else self.reveals
+            late = next(i for i, r in enumerate(pending) if r is None)
+            what = "commit to" if self.phase is Phase.COMMIT else "reveal"
+            self._abort(late, f"did not {what} its seed in time", out)
+        elif self.phase is Phase.ACK and self.now >= self.deadline:
+            self._close_hand(out)
+
+    def _ai_moves(self, out: list[Outgoing]) -> None:
+        while self.phase is Phase.PLAY and self.hand is not None:
+            seat_no = self.hand.current_player
+            if seat_no is None or not self._host_plays(seat_no):
+                return
+            if self.now - self.last_ai_move < self.ai_delay:
+                return
+            bot = self._bots.get(seat_no)
+            if bot is None:
+                level = self.seats[seat_no].ai or "rules"
+                seed = int.from_bytes(self.game_id[:4], "big") + seat_no
+                bot = self._bots[seat_no] = self.bot_factory(level, seed)
+            card = bot.choose(self.hand.view(seat_no))
+            if card not in self.hand.hands[seat_no]:
+                self.internal_errors.append(f"bot for seat {seat_no} chose {card!r}")
+                card = self.hand.legal_plays()[0]
+            st = Play(self.game_id, self.hand_number, seat_no, len(self.hand.plays), card.code)
+            body = st.encode()
+            self._apply_play(st, (body, self._seat_signer(seat_no).sign(body)), out)
+            self.last_ai_move = self.now
+            if self.ai_delay > 0:
+                return
+
+
+_NOT_SNAPSHOTTED = frozenset({"entropy", "bot_factory", "_bots", "conns"})
+
+__all__ = ["HostTable", "Outgoing", "Phase", "SnapshotError", "TableInfo", "fingerprint"]

@@ -1,0 +1,174 @@
+"""Self-play through the full protocol in one process: a HostTable and one ClientSession per seat.
+
+Every message goes through the codec's bytes (encode_frame, FrameDecoder) as on a real
+connection; each seat has its own identity and seeds. Used by ``briscola-lan simulate --save`` and
+by the tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.transcript import SUFFIX, save
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.client import ClientSession
+from briscola_lan.table.host import Bot, BotFactory, HostTable, Outgoing, default_bot_factory
+from briscola_lan.wire.codec import FrameDecoder, encode_frame
+from briscola_lan.wire.messages import Message
+
+Chooser = Callable[[SeatView], Card]
+
+
+@dataclass(slots=True)
+class SelfPlayResult:
+    """A finished self-play match: the host, the clients, and the saved files (if any)."""
+
+    host: HostTable
+    clients: list[ClientSession]
+    files: list[Path]
+    messages: int
+
+    @property
+    def host_records(self) -> list[tuple[bytes, bytes]]:
+        return self.host.records
+
+
+class Wire:
+    """In-memory connections: every message crosses as frame bytes through a FrameDecoder."""
+
+    def __init__(self, host: HostTable, clients: list[ClientSession]) -> None:
+        self.host, self.clients = host, clients
+        self.to_host: deque[tuple[int, bytes]] = deque()
+        self.to_client: deque[tuple[int, bytes]] = deque()
+        self.host_dec = {i: FrameDecoder() for i in range(len(clients))}
+        self.client_dec = {i: FrameDecoder() for i in range(len(clients))}
+        self.received: dict[int, list[Message]] = {i: [] for i in range(len(clients))}
+        self.count = 0
+        self.tap: Callable[[int, Message], Message | None] | None = None  # test hook
+
+    def send_to_host(self, conn: int, msgs: list[Message]) -> None:
+        for msg in msgs:
+            self.to_host.append((conn, encode_frame(msg)))
+
+    def deliver(self, outs: list[Outgoing]) -> None:
+        for o in outs:
+            msg: Message | None = o.message
+            if self.tap is not None:
+                msg = self.tap(o.conn, o.message)
+            if msg is not None:
+                self.to_client.append((o.conn, encode_frame(msg)))
+
+    def pump(self) -> None:
+        """Move messages both ways until nothing is in flight."""
+        while self.to_host or self.to_client:
+            while self.to_client:
+                conn, frame = self.to_client.popleft()
+                for msg in self.client_dec[conn].feed(frame):
+                    self.count += 1
+                    self.received[conn].append(msg)
+                    self.send_to_host(conn, self.clients[conn].receive(msg))
+            while self.to_host:
+                conn, frame = self.to_host.popleft()
+                for msg in self.host_dec[conn].feed(frame):
+                    self.count += 1
+                    self.deliver(self.host.receive(conn, msg))
+
+
+def seat_clients(
+    options: TableOptions,
+    *,
+    entropy: Callable[[int], bytes] = secrets.token_bytes,
+    name: str = "selfplay",
+    host_identity: Identity | None = None,
+) -> tuple[HostTable, list[ClientSession], Wire]:
+    """A table with one connected, seated, ready ClientSession per seat."""
+    host = HostTable(
+        options,
+        name=name,
+        identity=host_identity or Identity.generate(entropy(32)),
+        entropy=entropy,
+    )
+    clients = [
+        ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
+        for i in range(options.players)
+    ]
+    wire = Wire(host, clients)
+    for i, c in enumerate(clients):
+        wire.deliver(host.connect(i))
+        wire.send_to_host(i, c.hello())
+        wire.pump()
+        wire.send_to_host(i, c.take_seat(i) + c.ready())
+        wire.pump()
+    return host, clients, wire
+
+
+def play_out(wire: Wire, choosers: list[Chooser], max_steps: int = 100_000) -> None:
+    """Let every seat's chooser play whenever its view says it is its turn, until the match ends."""
+    for _ in range(max_steps):
+        wire.pump()
+        if wire.host.phase == "over":
+            return
+        moved = False
+        for i, c in enumerate(wire.clients):
+            v = c.state.view
+            if (
+                v is not None
+                and v.my_turn
+                and wire.host.hand is not None
+                and (wire.host.hand.current_player == i)
+            ):
+                wire.send_to_host(i, c.play(choosers[i](v)))
+                moved = True
+                break
+        if not moved:
+            wire.deliver(wire.host.tick(wire.host.now + 1.0))
+            wire.pump()
+            if not wire.to_host and wire.host.phase not in ("play", "over"):
+                continue
+    raise RuntimeError("self-play did not finish")
+
+
+def run_selfplay(
+    options: TableOptions,
+    *,
+    levels: list[str] | None = None,
+    save_dir: Path | str | None = None,
+    seed: int = 0,
+    entropy: Callable[[int], bytes] = secrets.token_bytes,
+    bot_factory: BotFactory | None = None,
+) -> SelfPlayResult:
+    """Play a whole match between bots through the full protocol; save every transcript.
+
+    With ``save_dir`` the host's transcript is written as ``<game>-host.briscola.json`` and each
+    seat's as ``<game>-seat<N>.briscola.json``; all of them verify with ``briscola-lan verify``.
+    """
+    factory = bot_factory or default_bot_factory
+    host, clients, wire = seat_clients(options, entropy=entropy)
+    levels = levels or ["rules"] * options.players
+    bots: list[Bot] = [factory(levels[i % len(levels)], seed + i) for i in range(len(clients))]
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    play_out(wire, [b.choose for b in bots])
+    files: list[Path] = []
+    if save_dir is not None:
+        d = Path(save_dir)
+        d.mkdir(parents=True, exist_ok=True)
+        stem = host.game_id.hex()[:12]
+        path = d / f"{stem}-host{SUFFIX}"
+        save(path, host.records)
+        files.append(path)
+        for i, c in enumerate(clients):
+            path = d / f"{stem}-seat{i}{SUFFIX}"
+            save(path, c.records)
+            files.append(path)
+    return SelfPlayResult(host, clients, files, wire.count)
+
+
+__all__ = ["SelfPlayResult", "Wire", "play_out", "run_selfplay", "seat_clients"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 # name -> (module, one-line help). Keep in sync with README.md and docs/.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "verify": ("briscola_lan.fairness.verify_cmd", "check saved games offline"),
     "play": ("briscola_lan.tui.command", "open the full-screen client: lobby, tables, practice"),
 }
 

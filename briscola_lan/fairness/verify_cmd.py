@@ -1,0 +1,64 @@
+"""The ``briscola-lan verify FILE`` command: check a saved game offline and say who is at fault."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from briscola_lan.fairness.transcript import TranscriptFileError, load
+from briscola_lan.fairness.verify import MatchReport, verify_records
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="saved game transcript(s)")
+    parser.add_argument("--json", action="store_true", help="print a JSON report")
+
+
+def human_report(path: str, rep: MatchReport) -> str:
+    lines = [f"{path}: {'VERIFIED' if rep.ok else 'NOT VERIFIED'}"]
+    if rep.options is not None:
+        lines.append(
+            f"  table {rep.table_name!r} ({rep.options.summary()}), host key {rep.host_fingerprint}"
+        )
+        lines.append(f"  players: {', '.join(rep.names)}; {rep.records} records")
+    for h in rep.hands:
+        pts = f" points {list(h.points)}" if h.points else ""
+        lines.append(
+            f"  hand {h.hand + 1} (dealer seat {h.dealer}): {h.status}{pts}, "
+            f"{h.acks} acknowledgements"
+        )
+        if h.fault is not None and h.fault is not rep.fault:
+            lines.append(f"    {h.fault.describe()}")
+    if rep.fault is not None:
+        lines.append(f"  FAILED at {rep.fault.describe()}")
+    elif rep.match_over:
+        lines.append(f"  match over: side {rep.winner} won")
+    elif rep.hands and all(h.verified for h in rep.hands):
+        lines.append("  match not finished in this file")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    worst = 0
+    reports = []
+    for name in args.files:
+        try:
+            rep = verify_records(load(Path(name)))
+        except TranscriptFileError as exc:
+            worst = max(worst, 2)
+            if args.json:
+                reports.append({"file": name, "ok": False, "error": str(exc)})
+            else:
+                print(f"{name}: cannot verify: {exc}", file=sys.stderr)
+            continue
+        if not rep.ok:
+            worst = max(worst, 1)
+        if args.json:
+            reports.append({"file": name, **rep.to_dict()})
+        else:
+            print(human_report(name, rep))
+    if args.json:
+        print(json.dumps(reports if len(reports) > 1 else reports[0], indent=1))
+    return worst

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 # name -> (module, one-line help). Keep in sync with README.md and docs/.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": ("briscola_lan.sim", "play matches between AI levels and print totals"),
+    "arena": ("briscola_lan.arena", "compare two AI levels over seeded deals, seats swapped"),
     "verify": ("briscola_lan.fairness.verify_cmd", "check saved games offline"),
     "play": ("briscola_lan.tui.command", "open the full-screen client: lobby, tables, practice"),
 }

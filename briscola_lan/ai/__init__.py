@@ -1,0 +1,51 @@
+"""AI players for empty seats: ``make_bot(level, seed)`` gives a bot that plays from a SeatView.
+
+Levels: ``random``, ``rules`` (card counting and heuristics) and ``strong`` (determinized search
+with rule-based playouts and an exact endgame). ``strong:N`` sets N samples per decision and
+``strong:0.2s`` a time budget in seconds (faster or slower machines; not deterministic).
+"""
+
+from __future__ import annotations
+
+from briscola_lan.ai.bots import Bot, RandomBot, RuleBot, StrongBot
+from briscola_lan.ai.infer import BotError
+
+LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+
+
+class UnknownLevel(ValueError):
+    """A bot level name that does not exist."""
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A bot of the given level (see ``LEVELS``), deterministic for ``seed``."""
+    name, _, param = level.strip().lower().partition(":")
+    if name == "random" and not param:
+        return RandomBot(seed)
+    if name == "rules" and not param:
+        return RuleBot(seed)
+    if name == "strong":
+        if not param:
+            return StrongBot(seed)
+        try:
+            if param.endswith("s"):
+                return StrongBot(seed, time_budget=float(param[:-1]))
+            return StrongBot(seed, samples=int(param))
+        except ValueError:
+            pass
+    raise UnknownLevel(
+        f"unknown bot level {level!r}: use one of {', '.join(LEVELS)} "
+        "(or strong:SAMPLES, strong:SECONDSs)"
+    )
+
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "BotError",
+    "RandomBot",
+    "RuleBot",
+    "StrongBot",
+    "UnknownLevel",
+    "make_bot",
+]

@@ -1,0 +1,158 @@
+"""The three AI levels: random, rule-based, and strong (determinized search with an exact endgame).
+
+Every bot sees a SeatView and nothing else, and is deterministic for its seed: the random
+generator of each decision is derived from the seed and the position, so a bot keeps no state
+between calls and works across hands and matches without being told.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Protocol
+
+from briscola_lan.ai.infer import BotError, Knowledge
+from briscola_lan.ai.policy import rule_pick, rules_playout
+from briscola_lan.ai.solver import solve
+from briscola_lan.rules import Card, SeatView
+
+
+class Bot(Protocol):
+    """An AI player: given one seat's view on its turn, the card it plays."""
+
+    level: str
+
+    def choose(self, view: SeatView) -> Card: ...
+
+
+def _legal(view: SeatView) -> tuple[Card, ...]:
+    legal = view.legal_plays
+    if not legal:
+        raise BotError(
+            f"seat {view.seat} was asked for a card but it is not its turn "
+            f"(to play: {view.to_play})"
+        )
+    return legal
+
+
+def decision_rng(seed: int, view: SeatView) -> random.Random:
+    """A generator fixed by the seed and the position (seat, deal, own cards, cards played)."""
+    hand = ",".join(str(c.code) for c in sorted(view.hand, key=lambda c: c.code))
+    played = ",".join(str(c.code) for c in view.played_cards)
+    key = f"{seed}|{view.seat}|{view.dealer}|{view.upcard.code}|{hand}|{played}|{view.points}"
+    return random.Random(key)
+
+
+class RandomBot:
+    """Plays a uniformly random legal card."""
+
+    level = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView) -> Card:
+        legal = _legal(view)
+        return legal[decision_rng(self.seed, view).randrange(len(legal))]
+
+
+class RuleBot:
+    """Card counting and the usual heuristics (see ``ai.policy``); partner-aware at 4 players."""
+
+    level = "rules"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView) -> Card:
+        legal = _legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge(view)
+        code = rule_pick(
+            k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
+        )
+        return Card.from_code(code)
+
+
+class StrongBot:
+    """Determinized Monte Carlo search with rule-based playouts, exact once the stock is empty.
+
+    Every sample deals the unseen cards consistently with the view; all candidate cards are
+    scored on the same samples. At 2 players with at most one draw left, and at 3 or 4 players
+    once the stock is empty, each sample is solved exactly instead of played out. The budget is
+    ``samples`` (deterministic) or, if given, ``time_budget`` seconds (not deterministic).
+    """
+
+    level = "strong"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        samples: int = 40,
+        end_samples: int = 20,
+        time_budget: float | None = None,
+        exact_stock: int = 2,
+        win_bonus: float = 0.0,
+    ) -> None:
+        if samples < 1 or end_samples < 1:
+            raise ValueError("a strong bot needs at least one sample")
+        self.seed = seed
+        self.samples = samples
+        self.end_samples = end_samples
+        self.time_budget = time_budget
+        self.exact_stock = exact_stock
+        self.win_bonus = win_bonus
+
+    def scores(self, view: SeatView) -> dict[int, float]:
+        """Mean card points the bot's side ends the hand with, per legal card code."""
+        k = Knowledge(view)
+        rng = decision_rng(self.seed, view)
+        cands = sorted(k.my_hand)
+        totals = dict.fromkeys(cands, 0.0)
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        exact = view.stock_left <= (self.exact_stock if k.n == 2 else 0)
+        if exact:
+            distinct: dict[tuple[tuple[int, ...], ...], int] = {}
+            first = {}
+            for i in range(self.end_samples):
+                h = k.sample(rng)
+                key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
+                if key not in distinct:
+                    first[key] = h
+                distinct[key] = distinct.get(key, 0) + 1
+                if deadline is not None and i >= 3 and time.perf_counter() > deadline:
+                    break
+            weight = sum(distinct.values())
+            for key, count in distinct.items():
+                h = first[key]
+                now = h.points[k.side]
+                for c, v in solve(h, k.side).items():
+                    totals[c] += count * (now + v)
+            return {c: t / weight for c, t in totals.items()}
+        runs = 0
+        for i in range(self.samples if deadline is None else 1 << 30):
+            base = k.sample(rng)
+            for c in cands:
+                h = base.clone()
+                h.play(c)
+                rules_playout(h)
+                p = h.points[k.side]
+                totals[c] += p + (self.win_bonus if p > 60 else 0.0)
+            runs += 1
+            if deadline is not None and i >= 3 and time.perf_counter() > deadline:
+                break
+        return {c: t / runs for c, t in totals.items()}
+
+    def choose(self, view: SeatView) -> Card:
+        legal = _legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge(view)
+        preferred = rule_pick(
+            k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
+        )
+        scores = self.scores(view)
+        best = max(scores, key=lambda c: (round(scores[c], 6), c == preferred, -c))
+        return Card.from_code(best)

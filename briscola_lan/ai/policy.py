@@ -1,0 +1,140 @@
+"""The rule-based card choice over compact ints: used by the "rules" bot and by search playouts.
+
+It sees only what the seat to play may know: its own cards, the current trick, the briscola, the
+cards already played (a bitmask, for card counting) and how many cards are left to draw.
+Heuristics: lead cheap cards, take points with the cheapest sure winner, spend a briscola only on
+tricks that carry points, dump worthless cards, load points on a trick the partner surely wins.
+"""
+
+from __future__ import annotations
+
+from briscola_lan.ai.fast import BEATS, POINTS, RANK, SUIT, FastHand
+
+ALL_MASK = (1 << 40) - 1
+
+
+def _stronger_mask(card: int, trump: int) -> int:
+    """Cards that would take a trick from ``card`` if ``card`` were winning it."""
+    s = card // 10
+    mask = 0
+    for c in range(s * 10, card):
+        mask |= 1 << c
+    if s != trump:
+        for c in range(trump * 10, trump * 10 + 10):
+            mask |= 1 << c
+    return mask
+
+
+# STRONGER[trump][card]: bitmask of the cards that beat ``card`` once it leads the trick.
+STRONGER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_stronger_mask(c, t) for c in range(40)) for t in range(4)
+)
+
+
+def _dump_costs(trump: int) -> tuple[int, ...]:
+    """How much it hurts to give a card away: points first, then briscole, then rank."""
+    out = []
+    for c in range(40):
+        cost = POINTS[c] * 10 + (9 - RANK[c])
+        if SUIT[c] == trump:
+            cost += 60
+        out.append(cost)
+    return tuple(out)
+
+
+DUMP_COST: tuple[tuple[int, ...], ...] = tuple(_dump_costs(t) for t in range(4))
+
+
+def _trump_threshold(card: int, stock_left: int) -> int:
+    """Trick points (own card included) that justify taking a trick with briscola ``card``."""
+    if POINTS[card] == 0:
+        return 4 if stock_left > 0 else 2
+    return 10 + POINTS[card]
+
+
+def rule_pick(  # noqa: PLR0917 (hot path of every playout: positional on purpose)
+    hand: list[int],
+    trick: list[int],
+    leader: int,
+    seat: int,
+    players: int,
+    trump: int,
+    played: int,
+    stock_left: int,
+) -> int:
+    """Choose a card from ``hand`` for ``seat``; ``played`` has a bit set per card seen played."""
+    if len(hand) == 1:
+        return hand[0]
+    handmask = 0
+    for c in hand:
+        handmask |= 1 << c
+    unseen = ALL_MASK & ~(played | handmask)
+    stronger = STRONGER[trump]
+    cost = DUMP_COST[trump]
+    if not trick:
+        return _lead(hand, trump, unseen, stronger, cost)
+    beats = BEATS[trump]
+    best = trick[0]
+    bi = 0
+    tp = POINTS[best]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        tp += POINTS[c]
+        if beats[best * 40 + c]:
+            best = c
+            bi = i
+    last = len(trick) == players - 1
+    if players == 4 and (leader + bi - seat) % 2 == 0:
+        # The partner is winning: load points if the trick is safe, else give nothing.
+        if last or not stronger[best] & unseen:
+            load = max(hand, key=lambda c: (POINTS[c] if SUIT[c] != trump else -1, -c))
+            if SUIT[load] != trump and POINTS[load] > 0:
+                return load
+        return min(hand, key=cost.__getitem__)
+    winners = [c for c in hand if beats[best * 40 + c]]
+    if winners:
+        if not last:
+            # Someone still plays after us: a plain card must be one that no unseen card beats.
+            winners = [c for c in winners if SUIT[c] == trump or not stronger[c] & unseen]
+        plain = [c for c in winners if SUIT[c] != trump]
+        if plain:
+            take = max(plain, key=lambda c: (POINTS[c], c))
+            if POINTS[take] + tp > 0 or last:
+                return take
+        trumps = [c for c in winners if SUIT[c] == trump]
+        if trumps:
+            cheap = min(trumps, key=cost.__getitem__)
+            if tp + POINTS[cheap] >= _trump_threshold(cheap, stock_left):
+                return cheap
+    return min(hand, key=cost.__getitem__)
+
+
+def _lead(
+    hand: list[int],
+    trump: int,
+    unseen: int,
+    stronger: tuple[int, ...],
+    cost: tuple[int, ...],
+) -> int:
+    """Lead the cheapest card; a point card that an unseen card can beat costs more."""
+    best = hand[0]
+    best_cost = 1 << 30
+    for c in hand:
+        k = cost[c]
+        if POINTS[c] >= 10 and SUIT[c] != trump and stronger[c] & unseen:
+            k += 30
+        if k < best_cost:
+            best_cost = k
+            best = c
+    return best
+
+
+def rules_playout(h: FastHand) -> None:
+    """Play ``h`` to its end with every seat following ``rule_pick`` (mutates ``h``)."""
+    n = h.n
+    trump = h.trump
+    hands = h.hands
+    nstock = len(h.stock)
+    while h.to_play >= 0:
+        seat = h.to_play
+        h.play(rule_pick(hands[seat], h.trick, h.leader, seat, n, trump, h.played, nstock - h.si))

@@ -1,0 +1,187 @@
+"""``briscola-lan arena A B``: two bot levels over many seeded deals, seats swapped, with 95% CIs.
+
+Every deal is played once per seating on the same deck and dealer (A and B swap sides; at
+3 players one A against two B, with A at each seat in turn), so card luck evens out. Deals run in
+several processes; the result depends only on the seed, not on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from typing import Any
+
+from briscola_lan.ai import make_bot
+from briscola_lan.rules import TableOptions
+from briscola_lan.sim import (
+    SimulationError,
+    add_table_arguments,
+    options_from_args,
+    parse_levels,
+    play_hand,
+    play_match,
+    shuffled_deck,
+)
+
+
+def seatings(players: int, a: str, b: str) -> list[list[str]]:
+    """Level per seat for every seating: sides swapped at 2 and 4 players, A rotated at 3."""
+    if players == 3:
+        return [[a if s == k else b for s in range(3)] for k in range(3)]
+    first = [a if s % 2 == 0 else b for s in range(players)]
+    return [first, [b if x == a else a for x in first]] if a != b else [first, first[:]]
+
+
+def _a_seats(k: int, players: int) -> list[int]:
+    if players == 3:
+        return [k]
+    return [s for s in range(players) if s % 2 == k % 2]
+
+
+def _outcome(points: list[int], a_sides: list[int], sides: int) -> tuple[int, float]:
+    """(+1 A won, -1 B won, 0 nobody) and A's points minus the mean of the other sides."""
+    a_pts = sum(points[s] for s in a_sides) / len(a_sides)
+    b_list = [points[s] for s in range(sides) if s not in a_sides]
+    top = max(points)
+    winners = [s for s in range(sides) if points[s] == top]
+    won = 0
+    if len(winners) == 1:
+        won = 1 if winners[0] in a_sides else -1
+    return won, a_pts - sum(b_list) / len(b_list)
+
+
+def play_deal(task: tuple[dict[str, Any], str, str, int, int, str]) -> list[tuple[int, float]]:
+    """All seatings of one deal (a hand, or a whole match): (won, point difference) per seating."""
+    opts_dict, a, b, seed, deal, unit = task
+    options = TableOptions.from_dict(opts_dict)
+    n = options.players
+    out = []
+    for k, levels in enumerate(seatings(n, a, b)):
+        bots = [make_bot(lv, seed * 7919 + deal * 31 + s) for s, lv in enumerate(levels)]
+        a_sides = sorted({options.side_of(s) for s in _a_seats(k, n)})
+        if unit == "hands":
+            deck = shuffled_deck(options, seed, deal)
+            hand = play_hand(options, deck, deal % n, bots)
+            out.append(_outcome(list(hand.returns()), a_sides, options.sides))
+        else:
+            rec = play_match(options, bots, seed, deal, first_dealer=deal % n)
+            diff = sum(_outcome(h["points"], a_sides, options.sides)[1] for h in rec.hands) / len(
+                rec.hands
+            )
+            won = 0 if rec.winner < 0 else (1 if rec.winner in a_sides else -1)
+            out.append((won, diff))
+    return out
+
+
+def wilson(wins: int, total: int) -> tuple[float, float, float]:
+    """Share and its 95% Wilson score interval."""
+    if total == 0:
+        return 0.0, 0.0, 0.0
+    z = 1.96
+    p = wins / total
+    den = 1 + z * z / total
+    mid = (p + z * z / (2 * total)) / den
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / den
+    return p, mid - half, mid + half
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal interval."""
+    if not values:
+        return 0.0, 0.0
+    m = sum(values) / len(values)
+    if len(values) < 2:
+        return m, 0.0
+    var = sum((v - m) ** 2 for v in values) / (len(values) - 1)
+    return m, 1.96 * math.sqrt(var / len(values))
+
+
+def arena(
+    options: TableOptions, a: str, b: str, *, deals: int, seed: int, unit: str, jobs: int
+) -> dict[str, Any]:
+    """Run the deals (in ``jobs`` processes) and summarise them from A's point of view."""
+    tasks = [(options.to_dict(), a, b, seed, d, unit) for d in range(deals)]
+    start = time.perf_counter()
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(play_deal, tasks, chunksize=1)
+    else:
+        results = [play_deal(t) for t in tasks]
+    elapsed = time.perf_counter() - start
+    flat = [r for deal in results for r in deal]
+    a_won = sum(1 for w, _ in flat if w > 0)
+    b_won = sum(1 for w, _ in flat if w < 0)
+    p, lo, hi = wilson(a_won, a_won + b_won)
+    # Seatings of one deal are paired: the interval uses one mean difference per deal.
+    m, half = mean_ci([sum(d for _, d in deal) / len(deal) for deal in results])
+    return {
+        "options": options.to_dict(),
+        "a": a,
+        "b": b,
+        "seed": seed,
+        "unit": unit,
+        "deals": deals,
+        "played": len(flat),
+        "a_won": a_won,
+        "b_won": b_won,
+        "nobody": len(flat) - a_won - b_won,
+        "a_share_of_decided": round(p, 4),
+        "a_share_ci95": [round(lo, 4), round(hi, 4)],
+        "mean_point_diff_per_hand": round(m, 3),
+        "mean_point_diff_ci95": round(half, 3),
+        "seconds": round(elapsed, 1),
+    }
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", help="level of bot A (random, rules, strong, strong:N ...)")
+    parser.add_argument("b", help="level of bot B")
+    parser.add_argument("--deals", "-n", type=int, default=100, help="seeded deals (or matches)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--unit", choices=("hands", "matches"), default="hands")
+    parser.add_argument("--jobs", "-j", type=int, default=2, help="worker processes")
+    parser.add_argument("--json", action="store_true")
+    add_table_arguments(parser)
+
+
+def format_arena(r: dict[str, Any]) -> str:
+    opts = TableOptions.from_dict(r["options"])
+    lo, hi = r["a_share_ci95"]
+    unit = r["unit"]
+    return "\n".join(
+        [
+            f"{r['a']} vs {r['b']}  {opts.summary()}  seed {r['seed']}  {r['deals']} deals, "
+            f"{r['played']} {unit} played (all seatings), {r['seconds']} s",
+            f"{unit} won: {r['a']} {r['a_won']}, {r['b']} {r['b_won']}, nobody {r['nobody']}",
+            f"{r['a']} wins {100 * r['a_share_of_decided']:.1f}% of decided {unit} "
+            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
+            f"mean point difference per hand ({r['a']} - {r['b']}): "
+            f"{r['mean_point_diff_per_hand']:+.2f} ± {r['mean_point_diff_ci95']:.2f}",
+        ]
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options = options_from_args(args)
+        parse_levels(f"{args.a},{args.b}", 2)
+        if args.deals < 1 or args.jobs < 1:
+            raise SimulationError("--deals and --jobs must be at least 1")
+        result = arena(
+            options,
+            args.a,
+            args.b,
+            deals=args.deals,
+            seed=args.seed,
+            unit=args.unit,
+            jobs=args.jobs,
+        )
+    except SimulationError as exc:
+        print(f"briscola-lan arena: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=1) if args.json else format_arena(result))
+    return 0

@@ -1,0 +1,287 @@
+"""``briscola-lan simulate``: play N matches between bots, one level per seat, and print totals.
+
+Deck orders come from the seed through ``random.Random`` (simulation only: never the fairness
+path), so the same seed gives the same result. ``--save DIR`` instead plays every match through
+the whole verifiable protocol (``table.selfplay``) and saves the transcripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from briscola_lan.ai import LEVELS, Bot, UnknownLevel, make_bot
+from briscola_lan.rules import Card, Hand, Match, MatchFormat, OptionsError, Suit, TableOptions
+from briscola_lan.rules import deck_for as rules_deck_for
+
+
+class SimulationError(ValueError):
+    """Bad simulate/arena arguments, explained so the user can fix the command line."""
+
+
+def shuffled_deck(options: TableOptions, seed: int, *tags: int) -> list[Card]:
+    """The deck order of one simulated hand, fixed by the seed and the hand's tags."""
+    deck = list(rules_deck_for(options.players, options.removed_two))
+    random.Random(":".join(str(x) for x in (seed, *tags))).shuffle(deck)
+    return deck
+
+
+def play_hand(options: TableOptions, deck: list[Card], dealer: int, bots: list[Bot]) -> Hand:
+    """Play one hand to its end, each seat's bot choosing from that seat's view only."""
+    hand = Hand(options, deck, dealer)
+    while not hand.is_terminal:
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, bots[seat].choose(hand.view(seat)))
+    return hand
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    """One simulated match: per-hand points per side, hands won and the winning side."""
+
+    index: int
+    first_dealer: int
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    hands_won: list[int] = field(default_factory=list)
+    winner: int = -1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "first_dealer": self.first_dealer,
+            "hands": self.hands,
+            "hands_won": self.hands_won,
+            "winner": self.winner,
+        }
+
+
+def play_match(
+    options: TableOptions, bots: list[Bot], seed: int, index: int, first_dealer: int = 0
+) -> MatchRecord:
+    """Play a whole match; hand ``k`` of match ``index`` uses ``shuffled_deck(seed, index, k)``."""
+    match = Match(options, first_dealer)
+    rec = MatchRecord(index, first_dealer)
+    while not match.is_over:
+        if match.hand_number >= 50:  # only endless points ties could get here
+            raise SimulationError("a match did not end after 50 hands")
+        deck = shuffled_deck(options, seed, index, match.hand_number)
+        hand = play_hand(options, deck, match.next_dealer, bots)
+        res = match.record(hand)
+        rec.hands.append(
+            {
+                "dealer": res.dealer,
+                "points": list(res.points),
+                "winner": res.winner,
+                "tiebreak": res.tiebreak,
+            }
+        )
+    rec.hands_won = list(match.hands_won())
+    rec.winner = match.winner if match.winner is not None else -1
+    return rec
+
+
+def options_from_args(args: argparse.Namespace) -> TableOptions:
+    """Table options from the shared command-line flags, with an actionable error if invalid."""
+    try:
+        fmt = MatchFormat(args.format or ("points" if args.players == 3 else "hands"))
+        two = Suit.parse(args.removed_two)
+        return TableOptions.make(
+            players=args.players,
+            match_format=fmt,
+            hands_to_win=args.hands_to_win,
+            partner_exchange=not args.no_exchange,
+            removed_two=two,
+        )
+    except (OptionsError, ValueError) as exc:
+        raise SimulationError(str(exc)) from exc
+
+
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table option flags shared by simulate and arena."""
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument(
+        "--format",
+        choices=[str(f) for f in MatchFormat],
+        default=None,
+        help="hands: first to N hands of 61+; points: most points over 2 hands (3 at 3 players)",
+    )
+    parser.add_argument("--hands-to-win", type=int, default=2, help="1..5 (hands format)")
+    parser.add_argument(
+        "--no-exchange", action="store_true", help="4 players: no partner hand exchange"
+    )
+    parser.add_argument(
+        "--removed-two", default="d", help="3 players: suit of the removed 2 (d h s c)"
+    )
+
+
+def parse_levels(text: str, players: int) -> list[str]:
+    """One level per seat from ``a,b,...``; one name fills all seats, two alternate (sides)."""
+    levels = [x.strip() for x in text.split(",") if x.strip()]
+    if not levels:
+        raise SimulationError("--bots needs at least one level")
+    for lv in levels:
+        try:
+            make_bot(lv, 0)
+        except UnknownLevel as exc:
+            raise SimulationError(str(exc)) from exc
+    if len(levels) == 1:
+        return levels * players
+    if len(levels) == 2 and players == 4:
+        return [levels[0], levels[1], levels[0], levels[1]]
+    if len(levels) != players:
+        raise SimulationError(
+            f"--bots gave {len(levels)} levels for {players} seats: give 1, or one per seat"
+        )
+    return levels
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bots",
+        default="strong,random",
+        help=f"level per seat, comma separated (levels: {', '.join(LEVELS)})",
+    )
+    parser.add_argument("--matches", "-n", type=int, default=10, help="number of matches")
+    parser.add_argument("--seed", type=int, default=0, help="same seed, same result")
+    add_table_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print machine-readable results")
+    parser.add_argument(
+        "--save",
+        metavar="DIR",
+        default=None,
+        help="play through the full verifiable protocol and save each match's transcripts",
+    )
+
+
+def simulate(options: TableOptions, levels: list[str], matches: int, seed: int) -> dict[str, Any]:
+    """Play the matches and return the JSON-ready report (see docs/ai.md for its shape)."""
+    bots = [make_bot(lv, seed * 1000 + s) for s, lv in enumerate(levels)]
+    records = [
+        play_match(options, bots, seed, i, first_dealer=i % options.players) for i in range(matches)
+    ]
+    return report(options, levels, seed, records)
+
+
+def report(
+    options: TableOptions, levels: list[str], seed: int, records: list[MatchRecord]
+) -> dict[str, Any]:
+    sides = options.sides
+    matches_won = [0] * sides
+    hands_won = [0] * sides
+    points = [0] * sides
+    hands = drawn = 0
+    for r in records:
+        if r.winner >= 0:
+            matches_won[r.winner] += 1
+        for h in r.hands:
+            hands += 1
+            if h["winner"] is None:
+                drawn += 1
+            else:
+                hands_won[h["winner"]] += 1
+            for i, p in enumerate(h["points"]):
+                points[i] += p
+    return {
+        "options": options.to_dict(),
+        "seed": seed,
+        "bots": levels,
+        "sides": [
+            [s for s in range(options.players) if options.side_of(s) == i] for i in range(sides)
+        ],
+        "matches": [r.to_json() for r in records],
+        "totals": {
+            "matches": len(records),
+            "hands": hands,
+            "matches_won": matches_won,
+            "hands_won": hands_won,
+            "hands_drawn": drawn,
+            "points": points,
+            "mean_points_per_hand": [round(p / hands, 3) if hands else 0.0 for p in points],
+        },
+    }
+
+
+def _save_matches(
+    options: TableOptions, levels: list[str], matches: int, seed: int, out: Path
+) -> list[MatchRecord]:
+    """Play each match through the whole protocol and save its transcripts under ``out``."""
+    from briscola_lan.table.selfplay import run_selfplay
+
+    records = []
+    for i in range(matches):
+        result = run_selfplay(
+            options, levels=levels, save_dir=out, seed=seed * 1000 + i, entropy=_entropy(seed, i)
+        )
+        match = result.host.match
+        if match is None:
+            raise SimulationError("the protocol self-play ended without a match")
+        rec = MatchRecord(i, match.first_dealer)
+        for res in match.results:
+            rec.hands.append(
+                {
+                    "dealer": res.dealer,
+                    "points": list(res.points),
+                    "winner": res.winner,
+                    "tiebreak": res.tiebreak,
+                }
+            )
+        rec.hands_won = list(match.hands_won())
+        rec.winner = match.winner if match.winner is not None else -1
+        records.append(rec)
+    return records
+
+
+def _entropy(seed: int, index: int) -> Any:
+    """Seeded bytes for the protocol's seeds and keys, so a saved run is reproducible.
+
+    Only for simulation: real tables take their entropy from ``secrets``.
+    """
+    import hashlib
+
+    counter = [0]
+
+    def entropy(n: int) -> bytes:
+        counter[0] += 1
+        return hashlib.shake_256(f"simulate:{seed}:{index}:{counter[0]}".encode()).digest(n)
+
+    return entropy
+
+
+def format_report(rep: dict[str, Any]) -> str:
+    t = rep["totals"]
+    opts = TableOptions.from_dict(rep["options"])
+    lines = [f"{opts.summary()}  seed {rep['seed']}  {t['matches']} matches, {t['hands']} hands"]
+    for i, seats in enumerate(rep["sides"]):
+        who = "+".join(f"{rep['bots'][s]}@{s}" for s in seats)
+        lines.append(
+            f"side {i} ({who}): matches won {t['matches_won'][i]}, hands won {t['hands_won'][i]}, "
+            f"mean points per hand {t['mean_points_per_hand'][i]:.2f}"
+        )
+    lines.append(f"hands nobody won: {t['hands_drawn']}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options = options_from_args(args)
+        levels = parse_levels(args.bots, options.players)
+        if args.matches < 1:
+            raise SimulationError("--matches must be at least 1")
+        if args.save:
+            records = _save_matches(options, levels, args.matches, args.seed, Path(args.save))
+            rep = report(options, levels, args.seed, records)
+        else:
+            rep = simulate(options, levels, args.matches, args.seed)
+    except SimulationError as exc:
+        print(f"briscola-lan simulate: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(rep, indent=1) if args.json else format_report(rep))
+    if args.save:
+        print(f"transcripts saved under {args.save}", file=sys.stderr)
+    return 0

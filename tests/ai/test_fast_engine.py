@@ -1,0 +1,106 @@
+"""The compact engine plays exactly the rules engine's rules, for every player count and variant."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from briscola_lan.ai.fast import FastHand, random_hand, trick_winner
+from briscola_lan.rules import (
+    ALL_CARDS,
+    CardDealt,
+    Hand,
+    HandsExchanged,
+    TableOptions,
+    TrickTaken,
+    all_variants,
+    deck_for,
+    replay_hand,
+)
+
+# One option set per distinct hand rule: players, exchange on/off, which 2 is out at 3 players.
+HAND_VARIANTS = sorted(
+    {(o.players, o.partner_exchange, int(o.removed_two)) for o in all_variants()}
+)
+
+
+def _options(players: int, exchange: bool, two: int) -> TableOptions:
+    fmt = "points" if players == 3 else "hands"
+    return TableOptions.make(
+        players=players, match_format=fmt, partner_exchange=exchange, removed_two=two
+    )
+
+
+@pytest.mark.parametrize(("players", "exchange", "two"), HAND_VARIANTS)
+def test_step_engine_matches_rules_engine(players: int, exchange: bool, two: int) -> None:
+    """FastHand and rules.Hand agree on hands, tricks, draws, points and the end, every step."""
+    opts = _options(players, exchange, two)
+    rng = random.Random(1000 + players * 10 + two + exchange)
+    for _ in range(150):
+        deck = list(deck_for(players, opts.removed_two))
+        rng.shuffle(deck)
+        dealer = rng.randrange(players)
+        ref = Hand(opts, deck, dealer)
+        fast = FastHand.deal([c.code for c in deck], dealer, players, exchange)
+        while True:
+            assert [sorted(c.code for c in h) for h in ref.hands] == [sorted(h) for h in fast.hands]
+            assert ref.stock_left == fast.stock_left
+            assert ref.points == fast.points
+            assert ref.leader == fast.leader
+            assert [c.code for _, c in ref.trick] == fast.trick
+            assert (ref.upcard_taken_by if ref.upcard_taken_by is not None else -1) == (
+                fast.upcard_taken_by
+            )
+            assert (ref.exchange_trick if ref.exchange_trick is not None else -1) == (
+                fast.exchange_trick
+            )
+            assert ref.is_terminal == fast.is_terminal
+            if ref.is_terminal:
+                break
+            assert ref.current_player == fast.to_play
+            card = rng.choice(ref.legal_plays())
+            events = ref.play(ref.current_player, card)
+            winner = fast.play(card.code)
+            taken = [e for e in events if isinstance(e, TrickTaken)]
+            if taken:
+                assert winner == taken[0].winner
+                drawn = [(e.seat, e.card.code) for e in events if isinstance(e, CardDealt)]
+                assert drawn == [(s, fast.hands[s][-1]) for s, _ in drawn]
+                assert any(isinstance(e, HandsExchanged) for e in events) == (
+                    fast.exchange_trick == fast.tricks_done
+                )
+            else:
+                assert winner == -1
+        assert sum(fast.points) == 120
+        assert fast.tricks_done == len(ref.tricks)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_hand_loop_matches_rules_engine(players: int) -> None:
+    """The benchmarked hot loop: replaying its plays in rules.Hand gives its tricks and points."""
+    rng = random.Random(7 + players)
+    deck = list(deck_for(players))
+    for _ in range(400):
+        rng.shuffle(deck)
+        dealer = rng.randrange(players)
+        trace: list[int] = []
+        points = random_hand([c.code for c in deck], dealer, players, rng.random, trace)
+        step = players + 1
+        tricks = [trace[i : i + step] for i in range(0, len(trace), step)]
+        plays = [ALL_CARDS[c] for t in tricks for c in t[:-1]]
+        opts = _options(players, True, 0)
+        ref = replay_hand(opts, deck, dealer, plays)
+        assert ref.is_terminal
+        assert [t.winner for t in ref.tricks] == [t[-1] for t in tricks]
+        assert list(ref.returns()) == points
+        assert sum(points) == 120
+
+
+def test_trick_winner_examples_from_the_rules_text() -> None:
+    """The walkthrough of rules text 002 with clubs (suit 3) as the briscola."""
+    ace_h, three_h, king_h, two_c = 10, 11, 12, 39
+    assert trick_winner([ace_h, three_h], 0, 2, 3) == 0
+    assert trick_winner([king_h, two_c], 0, 2, 3) == 1
+    assert trick_winner([25, 3], 1, 2, 3) == 1  # 7♠ led, Q♦ answered: the leader (seat 1) wins
+    assert trick_winner([34, 31], 0, 2, 3) == 1  # J♣ led, 3♣ answered

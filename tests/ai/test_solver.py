@@ -1,0 +1,65 @@
+"""The exact endgame solver agrees with plain brute-force minimax on random small positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from briscola_lan.ai.fast import FastHand
+from briscola_lan.ai.solver import solve
+from briscola_lan.rules import deck_for
+
+
+def _brute(h: FastHand, side: int) -> int:
+    """Points ``side`` takes from here on, by exhaustive minimax without any memo."""
+    if h.is_terminal:
+        return 0
+    maximise = h.sides[h.to_play] == side
+    vals = []
+    for c in h.hands[h.to_play]:
+        x = h.clone()
+        before = x.points[side]
+        x.play(c)
+        vals.append(x.points[side] - before + _brute(x, side))
+    return max(vals) if maximise else min(vals)
+
+
+def _position(players: int, rng: random.Random, cards_left_in_stock: int) -> FastHand:
+    deck = [c.code for c in deck_for(players)]
+    rng.shuffle(deck)
+    h = FastHand.deal(deck, rng.randrange(players), players)
+    while h.stock_left > cards_left_in_stock or (h.trick and h.stock_left == cards_left_in_stock):
+        h.play(rng.choice(h.hands[h.to_play]))
+    # Stop somewhere inside the first remaining trick, so positions with a partial trick occur.
+    for _ in range(rng.randrange(players)):
+        h.play(rng.choice(h.hands[h.to_play]))
+    return h
+
+
+@pytest.mark.parametrize(("players", "stock"), [(2, 0), (2, 2), (2, 4), (3, 0), (4, 0)])
+def test_solver_matches_brute_force(players: int, stock: int) -> None:
+    rng = random.Random(players * 100 + stock)
+    for _ in range(25 if players < 4 else 6):
+        h = _position(players, rng, stock)
+        side = h.sides[h.to_play]
+        values = solve(h, side)
+        assert sorted(values) == sorted(h.hands[h.to_play])
+        for c, v in values.items():
+            x = h.clone()
+            before = x.points[side]
+            x.play(c)
+            assert v == x.points[side] - before + _brute(x, side)
+
+
+def test_solver_sees_a_forced_win() -> None:
+    """2 players, last trick: the solver's value is exactly the points of that trick if won."""
+    h = FastHand.deal(list(range(40)), 0, 2)
+    while len(h.hands[0]) + len(h.hands[1]) > 2 or h.trick:
+        h.play(h.hands[h.to_play][0])
+    side = h.sides[h.to_play]
+    (card,) = h.hands[h.to_play]
+    x = h.clone()
+    x.play(card)
+    x.play(x.hands[x.to_play][0])
+    assert solve(h, side) == {card: x.points[side] - h.points[side]}

@@ -114,7 +114,7 @@ class TableClient:
         backoff_max: float = BACKOFF_MAX,
         give_up_after: float | None = 120.0,
     ) -> None:
-        self.session = session
+        self.session: Any = session  # a ClientSession: commands are its builders
         self.target = target
         self.known_tables = known_tables
         self.ssl_context = ssl_context or client_context()
@@ -133,6 +133,7 @@ class TableClient:
         self._changed = asyncio.Condition()
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
+        self.on_message: Callable[[Any], None] | None = None  # after each message is applied
 
     @property
     def state(self) -> Any:
@@ -248,6 +249,9 @@ class TableClient:
                 log.warning("dropping connection: %s", exc)
             conn.close("lost")
             self.connected.clear()
+            lost = getattr(self.session, "connection_lost", None)
+            if lost is not None and not self.closed:
+                lost()
             await self._bump()
             if self.closed or not self.reconnect:
                 return
@@ -260,9 +264,14 @@ class TableClient:
             if not messages:
                 return
             for message in messages:
+                if isinstance(message, Exception):  # a bad message from the host: skip it
+                    log.warning("ignoring a bad message from the host: %s", message)
+                    continue
                 replies = self.session.receive(message)
                 for reply in replies:
                     conn.send(reply)
+                if self.on_message is not None:
+                    self.on_message(message)
             await self._bump()
 
     async def _reconnect(self) -> bool:

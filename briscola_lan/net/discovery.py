@@ -152,6 +152,7 @@ class Advertiser:
         self.azc: AsyncZeroconf | None = None
         self.infos: dict[str, AsyncServiceInfo] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._by_key: dict[str, set[asyncio.Task[Any]]] = {}
 
     async def async_start(self) -> None:
         if self.azc is None:
@@ -182,7 +183,7 @@ class Advertiser:
         task = await self.azc.async_register_service(
             info, allow_name_change=True, cooperating_responders=self.cooperating
         )
-        self._keep(task)
+        self._keep(key, task)
         self.infos[key] = info
         return info.name
 
@@ -195,9 +196,15 @@ class Advertiser:
         info = self._info(key, int(old.port or 0), txt, label)
         info.server = old.server
         self.infos[key] = info
-        self._keep(await self.azc.async_update_service(info))
+        self._keep(key, await self.azc.async_update_service(info))
 
     async def async_unregister(self, key: str) -> None:
+        # Stop pending announcements first, or one sent after the goodbye brings the table back.
+        pending = self._by_key.pop(key, set())
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
         info = self.infos.pop(key, None)
         if info is not None and self.azc is not None:
             with contextlib.suppress(Exception):
@@ -214,10 +221,12 @@ class Advertiser:
             await self.azc.async_close()
             self.azc = None
 
-    def _keep(self, awaitable: Any) -> None:
+    def _keep(self, key: str, awaitable: Any) -> None:
         if isinstance(awaitable, asyncio.Future):
-            self._tasks.add(awaitable)  # type: ignore[arg-type]
-            awaitable.add_done_callback(self._tasks.discard)
+            per_key = self._by_key.setdefault(key, set())
+            for group in (self._tasks, per_key):
+                group.add(awaitable)  # type: ignore[arg-type]
+                awaitable.add_done_callback(group.discard)
 
 
 def _family(address: str) -> socket.AddressFamily:
@@ -240,6 +249,7 @@ class Browser:
         self.browser: AsyncServiceBrowser | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()
+        self._generation: dict[str, int] = {}  # per instance: bumped by every mDNS event
 
     async def __aenter__(self) -> Browser:
         await self.async_start()
@@ -267,19 +277,24 @@ class Browser:
         name: str,
         state_change: ServiceStateChange,
     ) -> None:
+        self._generation[name] = self._generation.get(name, 0) + 1
         if state_change is ServiceStateChange.Removed:
             if self.tables.pop(name, None) is not None:
                 self._notify()
             return
-        task = asyncio.get_running_loop().create_task(self._resolve(service_type, name))
+        task = asyncio.get_running_loop().create_task(
+            self._resolve(service_type, name, self._generation[name])
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _resolve(self, service_type: str, name: str) -> None:
+    async def _resolve(self, service_type: str, name: str, generation: int) -> None:
         if self.azc is None:
             return
         info = AsyncServiceInfo(service_type, name)
         if not await info.async_request(self.azc.zeroconf, 3000):
+            return
+        if self._generation.get(name) != generation:  # removed or changed meanwhile
             return
         ad = TableAd.from_info(info)
         if ad is not None and ad.port:

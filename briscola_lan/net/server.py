@@ -214,7 +214,7 @@ class HostServer:
         finally:
             hosted.conns.pop(cid, None)
             if not self._closing:
-                self._dispatch(hosted, hosted.table.disconnect(cid))
+                self._dispatch(hosted, hosted.table.disconnect(cid), save=True)
             conn.close("disconnected")
             await conn.wait_closed()
 
@@ -234,21 +234,28 @@ class HostServer:
                 return
             if not messages:
                 return
+            outgoing: list[Any] = []
             for message in messages:
                 if isinstance(message, MessageError):
                     conn.send(Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}"))
                     continue
                 try:
-                    out = hosted.table.receive(cid, message)
+                    outgoing.extend(hosted.table.receive(cid, message))
                 except Exception:  # a coordinator bug must not stop the other players
                     log.exception("table %s: receive failed", hosted.key)
                     conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
-                    continue
-                self._dispatch(hosted, out)
+            # Let AI seats answer at once instead of at the next timer tick.
+            try:
+                outgoing.extend(hosted.table.tick(self.clock()))
+            except Exception:
+                log.exception("table %s: tick failed", hosted.key)
+            self._dispatch(hosted, outgoing, save=True)
 
-    def _dispatch(self, hosted: HostedTable, outgoing: list[Any]) -> None:
-        if not outgoing:
+    def _dispatch(self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False) -> None:
+        """Save the new state first (write-ahead), then write every message, then update TXT."""
+        if not outgoing and not save:
             return
+        self._save(hosted)
         for out in outgoing:
             conn = hosted.conns.get(out.conn)
             if conn is None:
@@ -259,7 +266,6 @@ class HostServer:
         self._changed(hosted)
 
     def _changed(self, hosted: HostedTable) -> None:
-        self._save(hosted)
         if self.advertiser is not None and hosted.instance:
             txt = txt_for(hosted.table, self.fingerprint)
             if txt != hosted.last_txt:
@@ -280,7 +286,10 @@ class HostServer:
             await asyncio.sleep(self.tick_interval)
             now = self.clock()
             for hosted in list(self.tables.values()):
-                try:
-                    self._dispatch(hosted, hosted.table.tick(now))
-                except Exception:
-                    log.exception("table %s: tick failed", hosted.key)
+                self._tick_one(hosted, now)
+
+    def _tick_one(self, hosted: HostedTable, now: float) -> None:
+        try:
+            self._dispatch(hosted, hosted.table.tick(now))
+        except Exception:
+            log.exception("table %s: tick failed", hosted.key)

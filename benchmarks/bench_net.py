@@ -1,0 +1,248 @@
+"""Network benchmarks: play latency vs a TLS echo, discovery time, host capacity, host memory.
+
+Run inside a private network namespace (nothing leaves loopback):
+
+    unshare -n -- sh -c 'ip link set lo up && python benchmarks/bench_net.py'
+
+Figures go to docs/performance.md ("Network: play latency, discovery, capacity" and "Memory").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from briscola_lan.net import tls  # noqa: E402
+from briscola_lan.net.discovery import find_table  # noqa: E402
+from briscola_lan.wire import codec  # noqa: E402
+from briscola_lan.wire.messages import Error  # noqa: E402
+
+LOOPBACK = ["127.0.0.1"]
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def fmt_ms(v: float) -> str:
+    return f"{v * 1000:.3f} ms"
+
+
+def env_with(config: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["XDG_CONFIG_HOME"] = str(config)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+# --- baseline: TLS echo round trip ---------------------------------------------------------------
+
+
+async def echo_round_trips(work: Path, n: int) -> list[float]:
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "benchmarks" / "net_echo.py"), str(work / "echo")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env_with(work),
+    )
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline())
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=tls.client_context())
+        frame = codec.encode_frame(Error("x" * 8, "y" * 150))
+        times: list[float] = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            writer.write(frame)
+            got = 0
+            while got < len(frame):
+                got += len(await reader.read(65536))
+            times.append(time.perf_counter() - t0)
+        writer.close()
+        return times
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(5)
+
+
+# --- hosts in subprocesses ----------------------------------------------------------------------
+
+
+class HostProcess:
+    """``briscola-lan host`` in a child process; parses the ports it prints."""
+
+    def __init__(self, work: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "briscola_lan.net.host_cmd", "--interfaces", "127.0.0.1", *args],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env_with(work),
+        )
+        self.ports: list[int] = []
+        self.fingerprint = ""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("ready"):
+                break
+            if line.startswith("table"):
+                words = line.split()
+                self.fingerprint = words[-1]
+                where = line.split(" on ")[1].split()[0].rstrip(",")
+                self.ports.append(int(where.rsplit(":", 1)[1]))
+        if not self.ports:
+            raise RuntimeError("the host did not start")
+
+    def rss_mb(self) -> float:
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+# --- discovery -----------------------------------------------------------------------------------
+
+
+async def discovery_times(work: Path, n: int) -> list[float]:
+    name = f"bench-{uuid.uuid4().hex[:6]}"
+    host = HostProcess(work, "--name", name, "--players", "2")
+    try:
+        await find_table(LOOPBACK, name, 10.0)  # wait until it is announced
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            await find_table(LOOPBACK, name, 5.0)
+            times.append(time.perf_counter() - t0)
+        return times
+    finally:
+        host.stop()
+
+
+# --- play latency and capacity --------------------------------------------------------------------
+
+
+async def play_latency(work: Path, matches: int) -> tuple[list[float], float]:
+    """Latency of each card (sent -> all four clients saw it) over real TLS, and the host RSS."""
+    from briscola_lan.net.player import play_tables
+
+    host = HostProcess(work, "--players", "4", "--no-mdns", "--tick", "0.01")
+    try:
+        lat = await play_tables(
+            [("127.0.0.1", host.ports[0], host.fingerprint)], matches=matches, level="random"
+        )
+        return lat, host.rss_mb()
+    finally:
+        host.stop()
+
+
+def capacity_run(work: Path, tables: int, seconds: float, procs: int) -> dict[str, Any]:
+    host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
+    try:
+        chunks: list[list[int]] = [host.ports[i::procs] for i in range(procs)]
+        children = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "briscola_lan.net.player",
+                    "--fingerprint",
+                    host.fingerprint,
+                    "--seconds",
+                    str(seconds),
+                    *[str(p) for p in chunk],
+                ],
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env_with(work),
+            )
+            for chunk in chunks
+            if chunk
+        ]
+        lat: list[float] = []
+        per_table_p99: list[float] = []
+        for child in children:
+            out, _ = child.communicate(timeout=seconds + 120)
+            data = json.loads(out.strip().splitlines()[-1])
+            lat.extend(data["all"])
+            per_table_p99.extend(data["table_p99"])
+        return {
+            "tables": tables,
+            "plays": len(lat),
+            "median": statistics.median(lat) if lat else float("nan"),
+            "p99": pct(lat, 99) if lat else float("nan"),
+            "tables_ok": sum(1 for p in per_table_p99 if p < 0.050),
+            "host_rss_mb": host.rss_mb(),
+        }
+    finally:
+        host.stop()
+
+
+# --- main ----------------------------------------------------------------------------------------
+
+
+async def amain(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        tls.load_or_create_certificate(work / "briscola-lan")
+        echo = await echo_round_trips(work, args.echo)
+        e_med, e_p99 = statistics.median(echo), pct(echo, 99)
+        print(f"TLS echo round trip ({len(echo)}): median {fmt_ms(e_med)}, p99 {fmt_ms(e_p99)}")
+
+        lat, rss = await play_latency(work, args.matches)
+        p_med, p_99 = statistics.median(lat), pct(lat, 99)
+        print(
+            f"play latency, 4 clients over TLS ({len(lat)} cards): median {fmt_ms(p_med)} "
+            f"({p_med / e_med:.2f}x echo; target < 3x), p99 {fmt_ms(p_99)} "
+            f"({p_99 / e_p99:.2f}x echo p99)"
+        )
+        print(f"host RSS with one 4-player table after {args.matches} match(es): {rss:.1f} MB")
+
+        disc = await discovery_times(work, args.discovery)
+        d_med = statistics.median(disc)
+        print(
+            f"discovery of an advertised table ({len(disc)} tries): median {fmt_ms(d_med)}, "
+            f"p99 {fmt_ms(pct(disc, 99))} (target median < 200 ms)"
+        )
+        for tables in args.capacity:
+            r = capacity_run(work, tables, args.seconds, args.client_procs)
+            print(
+                f"capacity {r['tables']} tables x 4 clients: {r['plays']} plays in "
+                f"{args.seconds:g} s, median {fmt_ms(r['median'])}, p99 {fmt_ms(r['p99'])}, "
+                f"tables with p99 < 50 ms: {r['tables_ok']}/{tables}, "
+                f"host RSS {r['host_rss_mb']:.1f} MB"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--echo", type=int, default=2000)
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--discovery", type=int, default=20)
+    parser.add_argument("--capacity", type=int, nargs="*", default=[50, 100, 150])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--client-procs", type=int, default=2)
+    asyncio.run(amain(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

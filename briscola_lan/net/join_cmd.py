@@ -1,0 +1,270 @@
+"""``briscola-lan join``: join a table by name (mDNS) or ``HOST:PORT`` with a plain line client.
+
+``open_table`` (find + connect, pinned TLS, trust on first use) is what any front end calls; the
+full-screen client can use it in place of ``line_client``. ``run_join`` is the whole command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+from briscola_lan.net import tls
+from briscola_lan.net.bot_cmd import add_target_options
+from briscola_lan.net.client import ConnectError, TableClient, parse_address, resolve_target
+from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
+from briscola_lan.net.player import Chooser, MatchFailed, auto_play, make_chooser
+from briscola_lan.rules.cards import Card
+
+HELP = """commands:
+  seat N          take seat N            leave       leave your seat
+  ready           say you are ready      start       start the match (seat 0)
+  ai SEAT LEVEL   put an AI in a seat (seat 0; LEVEL 'none' frees it)
+  play CARD | N   play a card: its name (A♣, Ac, 3h) or its number in your hand
+  hand            show the table         log         show the whole log
+  quit            leave the table"""
+
+
+async def open_table(
+    where: str,
+    *,
+    name: str,
+    fingerprint: str | None = None,
+    interfaces: Sequence[str] | None = None,
+    timeout: float = 5.0,
+    identity: Any = None,
+) -> TableClient:
+    """Find (by name) and connect to a table; the client then reconnects by itself."""
+    from briscola_lan.fairness.identity import load_or_create
+    from briscola_lan.table.client import ClientSession
+
+    ifaces: list[str] = []
+    if parse_address(where) is None or interfaces:
+        ifaces = resolve_interfaces(interfaces)
+    target = await resolve_target(
+        where,
+        interfaces=ifaces,
+        timeout=timeout,
+        fingerprint=tls.normalize_fingerprint(fingerprint) if fingerprint else None,
+    )
+    session = ClientSession(identity or load_or_create(), name)
+    client = TableClient(session, target, known_tables=tls.KnownTables(), interfaces=ifaces)
+    try:
+        await client.start()
+    except BaseException:
+        await client.close()
+        raise
+    return client
+
+
+def describe(state: Any) -> list[str]:
+    """The table as text lines for one seat."""
+    lines: list[str] = []
+    if state.seats:
+        for s in state.seats:
+            who = s.name or "(free)"
+            if s.ai:
+                who += f" [AI {s.ai}]"
+            flags = ("" if s.connected or not s.occupied else " (away)") + (
+                " ready" if s.ready and state.phase == "lobby" else ""
+            )
+            me = " <- you" if s.seat == state.seat else ""
+            lines.append(f"  seat {s.seat}: {who}{flags}{me}")
+    view = state.view
+    if view is not None and state.phase == "playing":
+        lines.append(
+            f"  briscola {view.upcard} (trump {view.trump.symbol}), stock {view.stock_left}, "
+            f"points {list(view.points)}"
+        )
+        trick = " ".join(f"{seat}:{card}" for seat, card in view.trick) or "-"
+        lines.append(f"  trick: {trick}; to play: seat {view.to_play}")
+        if view.partner_shown is not None:
+            lines.append(f"  partner shows: {' '.join(str(c) for c in view.partner_shown)}")
+        hand = "  ".join(f"{i + 1}:{c}" for i, c in enumerate(view.hand))
+        lines.append(f"  your hand: {hand}" + ("   <- your turn" if view.my_turn else ""))
+    return lines
+
+
+def parse_card(text: str, hand: Sequence[Card]) -> Card:
+    text = text.strip()
+    if text.isdigit():
+        i = int(text) - 1
+        if not 0 <= i < len(hand):
+            raise ValueError(f"your hand has cards 1..{len(hand)}")
+        return hand[i]
+    return Card.parse(text)
+
+
+def handle_command(client: TableClient, line: str, out: Callable[[str], None]) -> bool:
+    """Act on one typed line; False when the user wants to quit."""
+    session = client.session
+    state = session.state
+    words = line.split()
+    if not words:
+        return True
+    cmd, rest = words[0].lower(), words[1:]
+    try:
+        if cmd in ("quit", "exit", "q"):
+            return False
+        if cmd == "help":
+            out(HELP)
+        elif cmd == "seat" and rest:
+            client.send(*session.take_seat(int(rest[0])))
+        elif cmd == "leave":
+            client.send(*session.leave_seat())
+        elif cmd == "ready":
+            client.send(*session.ready())
+        elif cmd == "start":
+            client.send(*session.start())
+        elif cmd == "ai" and len(rest) == 2:
+            level = None if rest[1] == "none" else rest[1]
+            client.send(*session.set_ai_seat(int(rest[0]), level))
+        elif (cmd == "play" and rest) or cmd.isdigit():
+            view = state.view
+            if view is None:
+                out("no hand in progress")
+            else:
+                card = parse_card(rest[0] if cmd == "play" else cmd, view.hand)
+                client.send(*session.play(card))
+        elif cmd == "hand":
+            for text in describe(state):
+                out(text)
+        elif cmd == "log":
+            for text in state.log:
+                out(f"  {text}")
+        else:
+            out(f"unknown command {line.strip()!r}; type 'help'")
+    except ValueError as exc:
+        out(f"cannot do that: {exc}")
+    return True
+
+
+async def stdin_lines() -> AsyncIterator[str]:
+    """Lines typed on standard input (a pipe or a terminal)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    except (ValueError, OSError):  # a regular file: read it in a worker thread
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            yield line
+        return
+    while line_bytes := await reader.readline():
+        yield line_bytes.decode("utf-8", "replace")
+
+
+async def line_client(
+    client: TableClient,
+    lines: AsyncIterator[str],
+    *,
+    out: Callable[[str], None] = print,
+    auto: Chooser | None = None,
+    seat: int | None = None,
+) -> int:
+    """Show the table as text and act on typed commands until the match ends or 'quit'."""
+    state = client.session.state
+    printed = 0
+    shown_turn: object = None
+
+    def render() -> None:
+        nonlocal printed, shown_turn
+        for text in state.log[printed:]:
+            out(f"* {text}")
+        printed = len(state.log)
+        view = state.view
+        if view is not None and view.my_turn and shown_turn is not view and auto is None:
+            shown_turn = view
+            for text in describe(state):
+                out(text)
+
+    async def watch() -> None:
+        while not state.match_over and client.error is None:
+            render()
+            await client.wait_change()
+        render()
+
+    async def typed() -> None:
+        async for line in lines:
+            if not handle_command(client, line, out):
+                return
+        if auto is None:  # input closed: nothing more will be played from here
+            await asyncio.Event().wait()
+
+    out(f"connected to table {client.target.key} ({client.pinned[:16]}…); type 'help'")
+    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(watch()), asyncio.create_task(typed())]
+    if auto is not None:
+        tasks.append(asyncio.create_task(auto_play(client, auto, seat=seat)))
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, MatchFailed):
+                await t
+    if client.error is not None:
+        out(f"connection lost for good: {client.error}")
+        return 2
+    if state.match_over:
+        if state.match_aborted:
+            out("the match was aborted")
+        else:
+            out(
+                f"match over: side {state.winner} won; hands {state.hands_won}, "
+                f"points {state.total_points}"
+            )
+        for check in state.checks:
+            out(f"  {check.summary}")
+        return 3 if any(c.status == "failed" for c in state.checks) else 0
+    return 0
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_target_options(parser)
+    parser.add_argument("--name", default="player", help="your name at the table")
+    parser.add_argument(
+        "--auto", metavar="LEVEL", help="let an AI of this level play for you (autopilot)"
+    )
+
+
+async def run_join(args: argparse.Namespace) -> int:
+    """The whole ``join`` command: connect, then the line client on standard input."""
+    client = await open_table(
+        args.table,
+        name=args.name,
+        fingerprint=args.fingerprint,
+        interfaces=args.interfaces,
+        timeout=args.timeout,
+    )
+    try:
+        if args.seat is not None and args.auto is None:
+            await client.wait_for(lambda: bool(client.session.state.seats), 5.0)
+            client.send(*client.session.take_seat(args.seat))
+        auto = make_chooser(args.auto) if args.auto else None
+        return await line_client(
+            client, stdin_lines(), out=lambda s: print(s, flush=True), auto=auto, seat=args.seat
+        )
+    finally:
+        await client.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(run_join(args))
+    except (ConnectError, DiscoveryError, tls.TlsError) as exc:
+        print(f"briscola-lan join: {exc}", file=sys.stderr)
+        return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="briscola-lan join")
+    configure(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

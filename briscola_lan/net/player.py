@@ -1,0 +1,291 @@
+"""Seat a client and play a whole match over the network: the loop behind bots and benchmarks.
+
+``connect`` opens a ``TableClient`` around a fresh ``ClientSession``; ``auto_play`` takes a free
+seat, says ready, starts the match from seat 0 when everyone is ready, and plays whatever
+``choose`` picks whenever the view says it is this seat's turn, until the match ends. It copes
+with reconnects (the session resumes its seat) and with refused commands (it tries again on the
+next change). Run as a module it is the capacity benchmark's client process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from briscola_lan.net.client import TableClient, Target
+from briscola_lan.net.tls import KnownTables
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import SeatView
+
+Chooser = Callable[[SeatView], Card]
+
+
+class MatchFailed(Exception):
+    """The match could not be played to its end (lost table, refused seat, timeout)."""
+
+
+def make_chooser(level: str, seed: int = 0) -> Chooser:
+    """The AI engineer's bot at ``level``; a seeded random legal card if ``briscola_lan.ai`` is
+    missing."""
+    try:
+        from briscola_lan.ai import make_bot
+    except ImportError:
+        rng = random.Random(seed)
+        return lambda view: rng.choice(view.legal_plays)
+    bot = make_bot(level, seed)
+    return bot.choose
+
+
+def new_session(name: str, identity: Any = None) -> Any:
+    """A ClientSession with the given identity (a fresh one when None)."""
+    from briscola_lan.fairness.identity import Identity
+    from briscola_lan.table.client import ClientSession
+
+    return ClientSession(identity or Identity.generate(), name)
+
+
+async def connect(
+    target: Target,
+    name: str,
+    *,
+    identity: Any = None,
+    known_tables: KnownTables | None = None,
+    interfaces: Sequence[str] = (),
+) -> TableClient:
+    """Connect to a table and say hello; returns the running client."""
+    client = TableClient(
+        new_session(name, identity),
+        target,
+        known_tables=known_tables,
+        interfaces=interfaces,
+    )
+    try:
+        await client.start()
+    except BaseException:
+        await client.close()
+        raise
+    return client
+
+
+@dataclass
+class PlayStats:
+    """What ``auto_play`` did (for tests and benchmarks)."""
+
+    plays: int = 0
+    reconnects: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _all_ready(state: Any) -> bool:
+    seats = state.seats
+    return bool(seats) and all(s.occupied and (s.ai is not None or s.ready) for s in seats)
+
+
+async def auto_play(
+    client: TableClient,
+    choose: Chooser,
+    *,
+    seat: int | None = None,
+    start: bool = True,
+    timeout: float | None = 600.0,
+    on_play: Callable[[int, int], None] | None = None,
+) -> PlayStats:
+    """Sit, get ready, (start), and play until the match is over; raises MatchFailed."""
+    session = client.session
+    stats = PlayStats()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    asked_seat: int | None = None
+    ready_sent = False
+    start_sent_for: object = None
+    last_play: tuple[int, int] | None = None
+    errors_seen = 0
+    reconnects_seen = 0
+    while True:
+        state = session.state
+        if client.error is not None:
+            raise MatchFailed(str(client.error)) from client.error
+        if client.closed:
+            raise MatchFailed("the client was closed")
+        if state.match_over:
+            stats.reconnects = client.reconnects
+            return stats
+        if client.reconnects != reconnects_seen:  # the host gets everything again
+            reconnects_seen = client.reconnects
+            ready_sent, start_sent_for, last_play, asked_seat = False, None, None, None
+        for err in state.errors[errors_seen:]:
+            stats.errors.append(f"{err.code}: {err.text}")
+            if err.code in ("seat_taken", "not_allowed", "no_such_seat") and asked_seat is not None:
+                if seat is not None:
+                    raise MatchFailed(f"cannot take seat {seat}: {err.text}")
+                asked_seat = None
+            if err.code in ("not_your_turn", "illegal_play", "wrong_phase", "bad_statement"):
+                last_play = None
+            if err.code == "not_ready":
+                start_sent_for = None
+        errors_seen = len(state.errors)
+        if client.connected.is_set() and state.phase == "lobby" and state.seats:
+            if state.seat is None and asked_seat is None:
+                free = [s.seat for s in state.seats if not s.occupied]
+                want = seat if seat is not None else (free[0] if free else None)
+                if want is None:
+                    raise MatchFailed("the table is full")
+                asked_seat = want
+                client.send(*session.take_seat(want))
+            elif state.seat is not None:
+                mine = state.seats[state.seat]
+                if not mine.ready and not ready_sent:
+                    client.send(*session.ready())
+                    ready_sent = True
+                if (
+                    start
+                    and state.seat == 0
+                    and _all_ready(state)
+                    and start_sent_for is not state.seats
+                ):
+                    start_sent_for = state.seats
+                    client.send(*session.start())
+        elif client.connected.is_set() and state.phase == "playing":
+            view = state.view
+            if view is not None and view.my_turn:
+                key = (state.hand_number, len(view.played_cards))
+                if key != last_play:
+                    card = choose(view)
+                    if client.send(*session.play(card)):
+                        last_play = key
+                        stats.plays += 1
+                        if on_play is not None:
+                            on_play(state.hand_number, key[1])
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise MatchFailed(f"the match did not end within {timeout} s")
+        await client.wait_change(left)
+
+
+# --- benchmark helpers ----------------------------------------------------------------------------
+
+
+async def play_tables(
+    tables: Sequence[tuple[str, int, str]],
+    *,
+    matches: int = 1,
+    level: str = "random",
+    seconds: float | None = None,
+) -> list[float]:
+    """Four clients per table play ``matches`` matches (or for ``seconds``); returns latencies.
+
+    A latency is the time from a client sending a card until all four clients have it.
+    """
+    lat, _ = await _play_tables(tables, matches=matches, level=level, seconds=seconds)
+    return [x for per in lat for x in per]
+
+
+async def _play_tables(
+    tables: Sequence[tuple[str, int, str]],
+    *,
+    matches: int,
+    level: str,
+    seconds: float | None,
+) -> tuple[list[list[float]], int]:
+    from briscola_lan.fairness.statements import Play, decode
+    from briscola_lan.wire.messages import CardPlayed
+
+    per_table: list[list[float]] = [[] for _ in tables]
+    stop_at = None if seconds is None else time.perf_counter() + seconds
+    completed = 0
+
+    async def one_table(t: int, host: str, port: int, fp: str) -> None:
+        nonlocal completed
+        sent: dict[tuple[bytes, int, int], float] = {}
+        seen: dict[tuple[bytes, int, int], int] = {}
+        for _ in range(matches if seconds is None else 10**6):
+            if stop_at is not None and time.perf_counter() >= stop_at:
+                return
+            clients = [await connect(Target(host, port, None, fp), f"p{i}") for i in range(4)]
+
+            def make_hook(c: TableClient) -> Callable[[Any], None]:
+                def hook(message: Any) -> None:
+                    if isinstance(message, CardPlayed):
+                        st = decode(message.body)
+                        if isinstance(st, Play):
+                            key = (st.game_id, st.hand, st.index)
+                            n = seen.get(key, 0) + 1
+                            seen[key] = n
+                            if n == 4 and key in sent:
+                                per_table[t].append(time.perf_counter() - sent.pop(key))
+
+                return hook
+
+            for c in clients:
+                c.on_message = make_hook(c)
+
+            def recorder(c: TableClient) -> Callable[[int, int], None]:
+                def on_play(hand: int, index: int) -> None:
+                    gid = bytes.fromhex(c.session.state.game_id)
+                    sent[(gid, hand, index)] = time.perf_counter()
+
+                return on_play
+
+            try:
+                # Seats in order so that seat 0 (which starts the match) is a client.
+                tasks = []
+                for i, c in enumerate(clients):
+                    tasks.append(
+                        asyncio.create_task(
+                            auto_play(
+                                c,
+                                make_chooser(level, t * 4 + i),
+                                seat=i,
+                                on_play=recorder(c),
+                            )
+                        )
+                    )
+                await asyncio.gather(*tasks)
+                completed += 1
+            finally:
+                for c in clients:
+                    await c.close()
+            # A new match needs a new table: the host serves one match per table.
+            return
+
+    await asyncio.gather(*(one_table(t, *spec) for t, spec in enumerate(tables)))
+    return per_table, completed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Capacity client: play one match on each given port and print latencies as JSON."""
+    parser = argparse.ArgumentParser(prog="python -m briscola_lan.net.player")
+    parser.add_argument("ports", type=int, nargs="+")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--fingerprint", required=True)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--level", default="random")
+    args = parser.parse_args(argv)
+    tables = [(args.host, p, args.fingerprint) for p in args.ports]
+    per_table, completed = asyncio.run(
+        _play_tables(tables, matches=1, level=args.level, seconds=None)
+    )
+    flat = [x for per in per_table for x in per]
+    p99s = [sorted(per)[int(0.99 * (len(per) - 1))] for per in per_table if per]
+    print(
+        json.dumps(
+            {
+                "all": flat,
+                "table_p99": p99s,
+                "completed": completed,
+                "median": statistics.median(flat) if flat else None,
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -90,7 +90,7 @@ class ClientConfig:
     interfaces: list[str] | None = None
     games: Path | None = None
     # Hooks the network layer plugs in: host a table / join a lobby entry.
-    host_factory: Callable[[HostForm, ClientConfig], TableBackend] | None = None
+    host_factory: Callable[[HostForm, ClientConfig, bool], TableBackend] | None = None
     join_factory: Callable[[LobbyEntry, ClientConfig], TableBackend] | None = None
     lobby_source: LobbySource | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -202,7 +202,7 @@ class ClientApp:
 
     def practice(self, players: int = 2, title: str = "Practice vs AI") -> None:
         """Play against AI players on this machine right away."""
-        form = HostForm(players=players, fillers=[self.config.ai_level] * 3)
+        form = HostForm(table_name=title, players=players, fillers=[self.config.ai_level] * 3)
         self.start_form_table(form, title=title)
 
     def start_form_table(self, form: HostForm, title: str | None = None) -> None:
@@ -212,8 +212,9 @@ class ClientApp:
             form.error = str(exc)
             return
         fillers = form.seat_fillers()
-        if self.config.host_factory is not None and (title is None or "open" in fillers):
-            self.open_table(self.config.host_factory(form, self.config))
+        if self.config.host_factory is not None:
+            practice = title is not None
+            self.open_table(self.config.host_factory(form, self.config, practice))
             return
         if "open" in fillers:
             form.error = "Open seats need a network table, which this build cannot host."
@@ -517,7 +518,7 @@ class ClientApp:
     def _top_height(self) -> D:
         players = len(self.model.seats) + (1 if self.model.players == 4 else 0)
         players += self.model.options.sides + 1
-        table = 9 if self.model.hand_over else 7
+        table = 7 + self.model.options.sides if self.model.hand_over else 7
         return D.exact(max(players, table) + 2)
 
     def _players_text(self) -> StyleAndTextTuples:

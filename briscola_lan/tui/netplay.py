@@ -1,16 +1,48 @@
 """The client's network side: the live lobby from mDNS discovery, and tables over the network.
 
 ``DiscoveryLobby`` turns the ``net.discovery.Browser`` table list into lobby entries as tables
-appear, fill up and vanish.
+appear, fill up and vanish. ``NetBackend`` drives the table screen from the real client library
+(``net.client.TableClient`` around the pure ``table.client.ClientSession``), for a table found in
+the lobby or one hosted inside this process (``start_embedded_host``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from briscola_lan.net.discovery import Browser, DiscoveryError, TableAd, resolve_interfaces
+from briscola_lan.fairness.identity import Identity, load_or_create
+from briscola_lan.fairness.transcript import SUFFIX, save
+from briscola_lan.fairness.verify import HOST
+from briscola_lan.net import tls
+from briscola_lan.net.client import ConnectError, TableClient, Target
+from briscola_lan.net.discovery import (
+    Advertiser,
+    Browser,
+    DiscoveryError,
+    TableAd,
+    resolve_interfaces,
+)
+from briscola_lan.net.server import HostServer
+from briscola_lan.net.tls import KnownTables
+from briscola_lan.rules import Card, MatchFormat, TableOptions, hand_winner
+from briscola_lan.table.client import ClientSession, ClientState, HandCheck
+from briscola_lan.table.host import HostTable
+from briscola_lan.tui.adapters import apply_seat_view
 from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.state import LobbyEntry
+from briscola_lan.tui.backend import TableBackend
+from briscola_lan.tui.saved import games_dir
+from briscola_lan.tui.state import (
+    HandSummary,
+    HostForm,
+    LobbyEntry,
+    SeatInfo,
+    TableModel,
+    Verification,
+)
 
 
 def lobby_entry(ad: TableAd) -> LobbyEntry:
@@ -25,6 +57,7 @@ def lobby_entry(ad: TableAd) -> LobbyEntry:
         players=ad.players,
         open_seats=ad.free,
         address=ad.address,
+        fingerprint=ad.fingerprint,
     )
 
 
@@ -58,6 +91,436 @@ class DiscoveryLobby:
             self.browser = None
 
 
+# --- tables over the network -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class EmbeddedHost:
+    """A table hosted inside the client process (``HostServer`` + ``HostTable``)."""
+
+    server: HostServer
+    table: HostTable
+    port: int
+    fingerprint: str
+    address: str
+
+    async def close(self) -> None:
+        await self.server.close()
+
+
+async def start_embedded_host(
+    options: TableOptions,
+    name: str,
+    ai_seats: dict[int, str],
+    interfaces: Sequence[str],
+    *,
+    advertise: bool,
+    ai_delay: float,
+) -> EmbeddedHost:
+    """Host a table in this process on ``interfaces``, advertised over mDNS when asked."""
+    cert = tls.load_or_create_certificate()
+    table = HostTable(
+        options, name=name, identity=Identity.generate(), ai_seats=ai_seats, ai_delay=ai_delay
+    )
+    advertiser = Advertiser(interfaces) if advertise else None
+    server = HostServer(
+        tls.server_context(cert),
+        hosts=list(interfaces),
+        fingerprint=cert.fingerprint,
+        advertiser=advertiser,
+    )
+    try:
+        hosted = await server.add_table("table", table)
+    except OSError as exc:
+        await server.close()
+        raise ConnectError(f"cannot host on {', '.join(interfaces)}: {exc}") from exc
+    return EmbeddedHost(server, table, hosted.port, cert.fingerprint, interfaces[0])
+
+
+def _verification(check: HandCheck | None) -> Verification | None:
+    if check is None or check.status == "in progress":
+        return None
+    details = [f"Status: {check.status}"]
+    fault_seat: int | None = None
+    if check.fault is not None:
+        details.append(check.fault.describe())
+        fault_seat = check.fault.seat
+    if check.acks_match is not None:
+        details.append(
+            "Every seat acknowledged the same history."
+            if check.acks_match
+            else "The seats' acknowledgements differ: the host may have shown different histories."
+        )
+    details.append("Checked: seed commitments and reveals, the shuffle, every card's commitment")
+    details.append("when dealt, played and shown, the deal schedule, every play and the points.")
+    if check.status == "verified":
+        return Verification(True, "every card matched the committed deck", details)
+    who = "the host" if fault_seat == HOST else f"seat {fault_seat}"
+    reason = check.fault.reason if check.fault is not None else check.status
+    summary = f"{reason} (at fault: {who})" if fault_seat is not None else reason
+    if check.status == "aborted":
+        summary = f"hand aborted: {summary}"
+    return Verification(False, summary, details, fault_seat)
+
+
+class NetBackend(TableBackend):
+    """A table over the network: the real client library with reconnects, my seat, the session.
+
+    With ``host_factory`` the table is first hosted in this process (practice vs AI on loopback,
+    or "host a table" on the LAN); otherwise ``target`` names a table found in the lobby.
+    """
+
+    def __init__(
+        self,
+        title: str,
+        *,
+        name: str,
+        target: Target | None = None,
+        host_factory: Callable[[], Awaitable[EmbeddedHost]] | None = None,
+        want_seat: int | None = None,
+        auto_start: bool = False,
+        interfaces: Sequence[str] = (),
+        games: Path | None = None,
+        identity: Identity | None = None,
+        known_tables: KnownTables | None = None,
+        ascii_only: bool = False,
+    ) -> None:
+        super().__init__(TableModel(title=title, connection="connecting"))
+        self.name = name
+        self.target = target
+        self.host_factory = host_factory
+        self.want_seat = want_seat
+        self.auto_start = auto_start
+        self.interfaces = list(interfaces)
+        self.games = games
+        self.identity = identity
+        self.known_tables = known_tables
+        self.ascii_only = ascii_only
+        self.host: EmbeddedHost | None = None
+        self.session: ClientSession | None = None
+        self.client: TableClient | None = None
+        self._log_seen = 0
+        self._summarized: set[int] = set()
+        self._held = False
+        self._tricks_logged: tuple[int, int] = (-1, 0)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.model.waiting = "Connecting..."
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        try:
+            await self._start()
+        except Exception as exc:
+            self.model.connection = "closed"
+            self.model.waiting = f"Could not open the table: {exc}"
+            self.model.add_log(f"! {exc}")
+            self.notify()
+
+    async def _start(self) -> None:
+        if self.host_factory is not None:
+            self.host = await self.host_factory()
+            self.target = Target(
+                "127.0.0.1" if self.host.address == "0.0.0.0" else self.host.address,
+                self.host.port,
+                None,
+                self.host.fingerprint,
+            )
+            self.model.add_log(f"Hosting on {self.host.address}:{self.host.port}")
+        assert self.target is not None
+        identity = self.identity
+        if identity is None:
+            identity = await asyncio.to_thread(load_or_create)
+        self.session = ClientSession(identity, self.name)
+        self.client = TableClient(
+            self.session,
+            self.target,
+            known_tables=self.known_tables,
+            interfaces=self.interfaces,
+        )
+        self.client.on_change = self._sync
+        await self.client.start()
+        self.model.connection = "connected"
+        self._spawn(self._take_seat())
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _take_seat(self) -> None:
+        client, session = self.client, self.session
+        assert client is not None and session is not None
+        st = session.state
+        await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 10)
+        if st.seat is None:
+            free = [i.seat for i in st.seats if not i.occupied]
+            if not free:
+                self.model.waiting = "The table is full: pick another table in the lobby."
+                self.model.add_log("! the table is full")
+                self.notify()
+                return
+            seat = self.want_seat if self.want_seat in free else free[0]
+            client.send(*session.take_seat(seat), *session.ready())
+            await client.wait_for(lambda: st.seat is not None or bool(st.errors), 10)
+        if self.auto_start and st.seat == 0:
+            await self._auto_start()
+
+    async def _auto_start(self) -> None:
+        client, session = self.client, self.session
+        assert client is not None and session is not None
+        st = session.state
+
+        def can_start() -> bool:
+            return (
+                st.phase == "lobby"
+                and bool(st.seats)
+                and all(i.occupied and (i.ai is not None or i.ready) for i in st.seats)
+            )
+
+        while not client.closed and st.phase == "lobby":
+            if can_start():
+                errors = len(st.errors)
+                client.send(*session.start())
+
+                def moved(n: int = errors) -> bool:
+                    return st.phase != "lobby" or len(st.errors) > n
+
+                await client.wait_for(moved, 10)
+            else:
+                await client.wait_change(30)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        self._save()
+        if self.client is not None:
+            self.client.on_change = None
+            await self.client.close()
+        if self.host is not None:
+            await self.host.close()
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def play(self, card: Card) -> None:
+        self.model.error = None
+        if self.client is None or self.session is None:
+            self.model.error = "not connected yet"
+        elif not self.model.my_turn:
+            self.model.error = "Not your turn yet."
+        else:
+            try:
+                sent = self.client.send(*self.session.play(card))
+            except ValueError as exc:
+                self.model.error = str(exc)
+            else:
+                if not sent:
+                    self.model.error = "Not connected: the card was not sent, try again shortly."
+        self.notify()
+
+    def next_hand(self) -> None:
+        self._held = False
+        self._sync()
+
+    # --- keeping the model up to date ------------------------------------------------------
+
+    def _connection(self) -> str:
+        c = self.client
+        if c is None:
+            return "connecting"
+        if c.connected.is_set():
+            return "connected"
+        if c.closed or c.error is not None:
+            return "closed"
+        return "reconnecting"
+
+    def _sync(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        st = session.state
+        model = self.model
+        before = model.connection
+        model.connection = self._connection()
+        if before != model.connection and model.started:
+            model.add_log(
+                {
+                    "reconnecting": "! connection lost: reconnecting...",
+                    "connected": "reconnected: play resumes",
+                    "closed": f"! disconnected: {self.client.error if self.client else ''}",
+                }.get(model.connection, model.connection)
+            )
+        for line in st.log[self._log_seen :]:
+            model.add_log(line)
+        self._log_seen = len(st.log)
+        if st.errors and st.errors[-1].text != model.error and st.phase == "playing":
+            model.error = st.errors[-1].text
+        if st.options is not None:
+            model.options = st.options
+        model.title = st.table_name or model.title
+        if st.seat is not None:
+            model.my_seat = st.seat
+        model.seats = [
+            SeatInfo(
+                i.seat,
+                i.name if i.occupied else "(open seat)",
+                is_ai=i.ai is not None,
+                level=f"AI:{i.ai}" if i.ai else "",
+                connected=i.connected,
+                occupied=i.occupied,
+            )
+            for i in st.seats
+        ]
+        if st.hands_won:
+            model.hands_won = st.hands_won
+            model.total_points = st.total_points
+        self._summarize(st)
+        model.match_over = st.match_over
+        model.match_winner = st.winner
+        self._log_tricks(st)
+        if not self._held:
+            if st.view is not None:
+                apply_seat_view(model, st.view)
+                model.hand_number = max(0, st.hand_number)
+                model.waiting = None
+                if model.hand_over and not self._held_ready(st):
+                    # the host reveals right after the last trick: wait for the verdict
+                    model.hand_over = False
+                    model.waiting = "Hand over: checking the deal..."
+            elif st.phase == "lobby":
+                seated = sum(1 for i in st.seats if i.occupied)
+                model.waiting = (
+                    f"Waiting for players: {seated}/{len(st.seats)} seats taken. The match "
+                    "starts when every seat is filled."
+                )
+            elif st.phase == "playing":
+                model.waiting = "Dealing: the players commit and reveal their seeds..."
+        if st.match_over and st.match_aborted and not model.hand_results:
+            model.waiting = "The match was aborted: " + (st.log[-1] if st.log else "")
+        self.notify()
+
+    def _log_tricks(self, st: ClientState) -> None:
+        view = st.view
+        if view is None:
+            return
+        key = (st.hand_number, len(view.tricks))
+        if key == self._tricks_logged or len(view.tricks) == 0:
+            self._tricks_logged = key
+            return
+        self._tricks_logged = key
+        t = view.tricks[-1]
+        cards = " ".join(c.label(self.ascii_only) for _, c in t.plays)
+        self.model.add_log(f"{self.model.who(t.winner)} took the trick ({cards}) for {t.points}")
+
+    def _held_ready(self, st: ClientState) -> bool:
+        return bool(st.checks) and st.checks[-1].status != "in progress"
+
+    def _hand_done(self, st: ClientState, check: HandCheck) -> bool:
+        """Whether a hand's verdict is final: played out, aborted, or the table is gone."""
+        if check.status == "in progress":
+            return False
+        if check.status == "aborted" or self.model.connection == "closed":
+            return True
+        if self.model.connection != "connected":
+            return False  # a reconnect replays the hand: judge it afterwards
+        view = st.view
+        return check.hand < st.hand_number or (view is not None and view.to_play is None)
+
+    def _summarize(self, st: ClientState) -> None:
+        for check in st.checks:
+            if check.hand in self._summarized or not self._hand_done(st, check):
+                continue
+            self._summarized.add(check.hand)
+            opts = self.model.options
+            points = tuple(st.last_hand_points or ()) if check.status != "aborted" else ()
+            summary = HandSummary(
+                number=check.hand,
+                points=points,
+                winner=hand_winner(points) if points else None,
+                tiebreak=opts.match_format is MatchFormat.POINTS and check.hand >= opts.base_hands,
+                verification=_verification(check),
+            )
+            self.model.hand_results.append(summary)
+            if st.view is not None:
+                apply_seat_view(self.model, st.view)
+            self.model.hand_number = check.hand
+            self.model.hand_over = True
+            self.model.started = True
+            self.model.waiting = None
+            self._held = True
+            self._save()
+        # keep the verdict up to date (acknowledgements arrive after the reveal)
+        for summary in self.model.hand_results:
+            for check in st.checks:
+                if check.hand == summary.number and check.status != "in progress":
+                    summary.verification = _verification(check)
+
+    def _save(self) -> None:
+        session = self.session
+        if session is None or not session.records or not session.state.game_id:
+            return
+        directory = self.games or games_dir()
+        stem = f"{session.state.game_id[:12]}-{_safe(self.name)}"
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            session.save(str(directory / f"{stem}{SUFFIX}"))
+            if self.host is not None and self.host.table.records:
+                save(
+                    directory / f"{session.state.game_id[:12]}-host{SUFFIX}",
+                    self.host.table.records,
+                )
+        except OSError as exc:
+            self.model.add_log(f"! could not save the game in {directory}: {exc}")
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)[:24] or "player"
+
+
+def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableBackend:
+    """A table hosted in this process: loopback only for practice, else on the LAN with mDNS."""
+    options = form.options()
+    ai_seats = {
+        seat: level for seat, level in enumerate(form.seat_fillers(), start=1) if level != "open"
+    }
+    name = form.table_name.strip() or f"{config.name}'s table"
+
+    async def factory() -> EmbeddedHost:
+        interfaces = ["127.0.0.1"] if practice else resolve_interfaces(config.interfaces)
+        return await start_embedded_host(
+            options, name, ai_seats, interfaces, advertise=not practice, ai_delay=config.ai_delay
+        )
+
+    return NetBackend(
+        "Practice vs AI" if practice else name,
+        name=config.name,
+        host_factory=factory,
+        want_seat=0,
+        auto_start=True,
+        interfaces=[] if practice else (config.interfaces or []),
+        games=config.games,
+        ascii_only=config.ascii_only,
+    )
+
+
+def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
+    """A table found in the lobby: pinned to its advertised fingerprint, trusted on first use."""
+    host, _, port = entry.address.rpartition(":")
+    target = Target(host.strip("[]"), int(port), entry.name, entry.fingerprint or None)
+    return NetBackend(
+        entry.name,
+        name=config.name,
+        target=target,
+        auto_start=True,
+        interfaces=config.interfaces or [],
+        games=config.games,
+        known_tables=KnownTables(),
+        ascii_only=config.ascii_only,
+    )
+
+
 def install(config: ClientConfig) -> None:
-    """Plug the network parts into the client: the live lobby (and hosting/joining)."""
+    """Plug the network parts into the client: the live lobby, hosting and joining."""
     config.lobby_source = DiscoveryLobby(config.interfaces)
+    config.host_factory = host_backend
+    config.join_factory = join_backend

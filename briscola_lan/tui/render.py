@@ -117,12 +117,15 @@ def table_lines(model: TableModel, ui: UiState) -> Frag:
     """The centre of the table: briscola, stock, trick, last trick, whose turn, or the result."""
     a = ui.ascii_only
     out: Frag = []
-    if not model.started:
-        out.append(("", "Waiting for the hand to start..."))
-        _nl(out)
-        return out
     if model.hand_over and model.last_result is not None:
         return result_lines(model, ui)
+    if model.waiting or not model.started:
+        out.append(("", model.waiting or "Waiting for the hand to start..."))
+        _nl(out)
+        if model.error:
+            out.append(("class:error", model.error))
+            _nl(out)
+        return out
     if model.trump is not None and model.upcard is not None:
         out.append(("", "Briscola: "))
         if model.upcard_taken_by is None:
@@ -172,11 +175,14 @@ def result_lines(model: TableModel, ui: UiState) -> Frag:
     assert res is not None
     out: Frag = []
     tb = " (tie-break)" if res.tiebreak else ""
-    out.append(("class:bold", f"Hand {res.number + 1}{tb} over. "))
-    pts = ", ".join(f"{_side_label(model, s)} {p}" for s, p in enumerate(res.points))
-    out.append(("", f"Points: {pts}"))
+    out.append(("class:bold", f"Hand {res.number + 1}{tb} over."))
     _nl(out)
-    if res.winner is None:
+    for side, pts in enumerate(res.points):
+        out.append(("", f"  {_side_label(model, side)[:16]:<16} {pts:>3} points"))
+        _nl(out)
+    if not res.points:
+        out.append(("class:bad", "The hand was aborted."))
+    elif res.winner is None:
         out.append(("class:bold", "Nobody wins the hand (a tie)."))
     elif model.options.side_of(model.my_seat) == res.winner:
         out.append(("class:good", "You win the hand!" if model.players != 4 else "Your side wins!"))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
+from briscola_lan.fairness.verify import verify_records
+
 
 def data_dir() -> Path:
     """The client's data directory: ``$XDG_DATA_HOME/briscola-lan`` (``~/.local/share/...``)."""
@@ -19,30 +22,21 @@ def games_dir() -> Path:
 
 
 def list_saved(directory: Path | None = None) -> list[Path]:
-    """Saved transcripts, newest first."""
+    """Saved transcripts (``*.briscola.json``), newest first."""
     d = directory or games_dir()
     if not d.is_dir():
         return []
-    files = [p for p in d.iterdir() if p.is_file() and not p.name.startswith(".")]
-    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
+    files = [p for p in d.glob(f"*{SUFFIX}") if p.is_file()]
+    return sorted(files, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 
 def verify_saved(path: Path) -> tuple[bool, list[str]]:
-    """Check a saved game with the offline verifier; returns (ok, report lines)."""
+    """Check a saved game exactly as ``briscola-lan verify`` does; (ok, report lines)."""
+    from briscola_lan.fairness.verify_cmd import human_report
+
     try:
-        from briscola_lan.fairness import verify as fverify  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return False, [
-            "The offline verifier (briscola_lan.fairness) is not installed in this build."
-        ]
-    check = getattr(fverify, "verify_file", None)
-    if check is None:
-        return False, ["The offline verifier has no verify_file() entry point."]
-    try:
-        report = check(path)
-    except Exception as exc:  # the verifier's own errors are the report
-        return False, [f"{type(exc).__name__}: {exc}"]
-    ok = bool(getattr(report, "ok", False))
-    lines_attr = getattr(report, "lines", None)
-    lines = list(lines_attr()) if callable(lines_attr) else [str(report)]
-    return ok, lines
+        report = verify_records(load(path))
+    except TranscriptFileError as exc:
+        return False, [f"cannot verify: {exc}"]
+    lines = human_report(path.name, report).splitlines()
+    return report.ok, [line.strip() for line in lines[1:]]

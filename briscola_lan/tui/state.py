@@ -92,6 +92,7 @@ class TableModel:
     connection: str = "local"  # "local", "connected", "reconnecting", "closed"
     log: list[str] = field(default_factory=list)
     error: str | None = None
+    waiting: str | None = None  # shown instead of the table while no hand is on
     changes: int = 0
 
     @property
@@ -142,6 +143,7 @@ class LobbyEntry:
     players: int
     open_seats: int
     address: str = ""
+    fingerprint: str = ""
 
 
 @dataclass(slots=True)

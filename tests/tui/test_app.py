@@ -229,14 +229,16 @@ async def test_lobby_updates_live_and_keeps_selection() -> None:
 
 
 async def test_saved_games_screen_lists_and_verifies(tmp_path: Path) -> None:
-    (tmp_path / "game1.briscola").write_bytes(b"not a transcript")
+    (tmp_path / "game1.briscola.json").write_bytes(b"not a transcript")
+    (tmp_path / "notes.txt").write_text("not a game")
     cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, games=tmp_path)
     async with running(cfg) as d:
         await d.keys("s")
         ui = d.client.ui
         assert ui.screen is Screen.SAVED
-        assert [Path(p).name for p in ui.saved_files] == ["game1.briscola"]
+        assert [Path(p).name for p in ui.saved_files] == ["game1.briscola.json"]
         await d.keys(ENTER)
-        assert ui.saved_report[0] == "game1.briscola: NOT VERIFIED"
+        assert ui.saved_report[0] == "game1.briscola.json: NOT VERIFIED"
+        assert "not a transcript file" in ui.saved_report[1]
         await d.keys(ESC)
         assert ui.screen is Screen.LOBBY

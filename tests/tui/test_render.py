@@ -134,7 +134,8 @@ def test_end_of_hand_shows_points_result_standing_and_verification() -> None:
     model.total_points = (70, 50)
     model.hand_results.append(HandSummary(0, (70, 50), 0, verification=Verification(True, "ok")))
     text = _text(render.table_lines(model, UiState()))
-    assert "Points: You 70, Bot 1 50" in text
+    assert "You               70 points" in text
+    assert "Bot 1             50 points" in text
     assert "You win the hand!" in text
     assert "Match points 70-50 (2 hands)" in text
     assert "Deal verified: ok" in text

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# "You  NN points" then, on the next line, "<other side>  NN points" (box characters around)
+RESULT = r"You\s+(\d+) points[^\n]*\n[^\n]*?([^\s│|][^│|\n]*?)\s+(\d+) points"
+
 
 class Tmux:
     """One private tmux server running one program."""
@@ -127,19 +130,22 @@ def _quit(t: Tmux, tmp: Path) -> None:
 def test_real_command_plays_a_hand_in_tmux(tmux_factory: list[Tmux], tmp_path: Path) -> None:
     t = _start(tmux_factory, tmp_path, (100, 30), "", "C.UTF-8")
     screen = _play_hand(t)
-    m = re.search(r"Points: You (\d+), Bot 1 (\d+)", screen)
+    m = re.search(RESULT, screen)
     assert m, screen
-    mine, theirs = int(m.group(1)), int(m.group(2))
+    mine, other, theirs = int(m.group(1)), m.group(2), int(m.group(3))
     assert mine + theirs == 120
     if mine > theirs:
         assert "You win the hand!" in screen
         assert "Hands won 1-0" in screen
     elif theirs > mine:
-        assert "Bot 1 win the hand." in screen
+        assert f"{other} win the hand." in screen
         assert "Hands won 0-1" in screen
     else:
         assert "Nobody wins the hand" in screen
     assert re.search(r"tricks\s+\d+", screen)
+    assert "Deal verified" in screen, screen
+    saved = list((tmp_path / "data" / "briscola-lan" / "games").glob("*.briscola.json"))
+    assert len(saved) == 2, saved
     assert "♠" in screen or "♣" in screen or "♥" in screen or "♦" in screen
     _quit(t, tmp_path)
 
@@ -148,8 +154,8 @@ def test_real_command_ascii_mode_in_80x24(tmux_factory: list[Tmux], tmp_path: Pa
     t = _start(tmux_factory, tmp_path, (80, 24), "--ascii", "C.UTF-8")
     screen = _play_hand(t)
     assert all(ord(ch) < 128 for ch in screen), screen
-    m = re.search(r"Points: You (\d+), Bot 1 (\d+)", screen)
+    m = re.search(RESULT, screen)
     assert m, screen
-    assert int(m.group(1)) + int(m.group(2)) == 120
+    assert int(m.group(1)) + int(m.group(3)) == 120
     assert "+-" in screen and "|" in screen
     _quit(t, tmp_path)

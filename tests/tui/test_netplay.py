@@ -1,0 +1,146 @@
+"""The client over the real network stack on 127.0.0.1: practice vs AI through an embedded host,
+joining a table from the lobby, a dropped connection, the deal verification and saved games."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from briscola_lan.rules import TableOptions
+from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.netplay import NetBackend, install, start_embedded_host
+from briscola_lan.tui.state import LobbyEntry, Screen
+
+from .helpers import ENTER, ESC, Driver, running, wait_for
+
+
+@pytest.fixture(autouse=True)
+def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+def _config(tmp_path: Path) -> ClientConfig:
+    cfg = ClientConfig(
+        name="Tess", ai_level="random", ai_delay=0.0, interfaces=["127.0.0.1"],
+        games=tmp_path / "games",
+    )  # fmt: skip
+    install(cfg)
+    cfg.lobby_source = None  # these tests do not need discovery
+    return cfg
+
+
+async def _play_hand(d: Driver) -> None:
+    m = d.client
+
+    async def step() -> None:
+        while not (m.model.hand_over and m.model.last_result is not None):
+            if m.model.my_turn:
+                before = m.model.changes
+                await d.keys(ENTER)
+                await wait_for(lambda b=before: m.model.changes > b, what="my card to be played")
+            else:
+                await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(step(), 30)
+
+
+async def test_practice_goes_through_an_embedded_host_and_verifies(tmp_path: Path) -> None:
+    async with running(_config(tmp_path)) as d:
+        await d.keys("a")
+        backend = d.client.backend
+        assert isinstance(backend, NetBackend)
+        await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
+        assert backend.host is not None and backend.host.address == "127.0.0.1"
+        assert d.client.model.connection == "connected"
+        await _play_hand(d)
+        res = d.client.model.last_result
+        assert res is not None and sum(res.points) == 120
+        assert res.verification is not None and res.verification.ok is True
+        assert any("took the trick" in line for line in d.client.model.log)
+        saved = sorted(p.name for p in (tmp_path / "games").iterdir())
+        assert any(name.endswith("-Tess.briscola.json") for name in saved)
+        assert any(name.endswith("-host.briscola.json") for name in saved)
+        # the result stays on screen until n, then the next hand is on
+        await d.keys("n")
+        await wait_for(lambda: not d.client.model.hand_over and d.client.model.hand_number == 1, 15)
+        # leave (asks first), then verify the saved host transcript in the saved-games screen
+        await d.keys(ESC, "y")
+        await wait_for(lambda: d.client.ui.screen is Screen.LOBBY, 5, "the lobby")
+        await d.keys("s")
+        ui = d.client.ui
+        host_file = next(
+            i for i, p in enumerate(ui.saved_files) if p.endswith("-host.briscola.json")
+        )
+        ui.saved_index = host_file
+        await d.keys(ENTER)
+        report = "\n".join(ui.saved_report)
+        assert "hand 1 (dealer seat 0): verified" in report, report
+
+
+async def test_join_from_lobby_and_survive_a_dropped_connection(tmp_path: Path) -> None:
+    host = await start_embedded_host(
+        TableOptions.make(players=2),
+        "Loopback table",
+        {1: "random"},
+        ["127.0.0.1"],
+        advertise=False,
+        ai_delay=0.0,
+    )
+    try:
+        async with running(_config(tmp_path)) as d:
+            d.client.set_lobby(
+                [
+                    LobbyEntry(
+                        "k", "Loopback table", "127.0.0.1", "2p hands:2", 1, 2, 1,
+                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
+                    )
+                ]
+            )  # fmt: skip
+            await d.keys(ENTER)
+            model = d.client.model
+            await wait_for(lambda: model.my_turn, 15, "my first turn at the joined table")
+            assert model.title == "Loopback table" and model.my_seat == 0
+            hand_before = model.hand
+            # the host drops every connection: the client shows it and reconnects by itself
+            hosted = host.server.tables["table"]
+            for conn in list(hosted.conns.values()):
+                conn.close("test drop")
+            await wait_for(lambda: model.connection == "reconnecting", 5, "reconnecting")
+            await wait_for(lambda: model.connection == "connected", 10, "the reconnection")
+            await wait_for(lambda: model.my_turn, 10, "my turn again")
+            assert set(model.hand) == set(hand_before)
+            assert any("reconnect" in line for line in model.log)
+            await _play_hand(d)
+            res = model.last_result
+            assert res is not None and res.verification is not None
+            assert res.verification.ok is True, res.verification.details
+    finally:
+        await host.close()
+
+
+async def test_full_table_says_so(tmp_path: Path) -> None:
+    host = await start_embedded_host(
+        TableOptions.make(players=2),
+        "Full table",
+        {0: "random", 1: "random"},
+        ["127.0.0.1"],
+        advertise=False,
+        ai_delay=0.0,
+    )
+    try:
+        async with running(_config(tmp_path)) as d:
+            d.client.set_lobby(
+                [
+                    LobbyEntry(
+                        "k", "Full table", "127.0.0.1", "2p hands:2", 2, 2, 0,
+                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
+                    )
+                ]
+            )  # fmt: skip
+            await d.keys(ENTER)
+            await wait_for(lambda: "full" in (d.client.model.waiting or ""), 10, "table full")
+    finally:
+        await host.close()

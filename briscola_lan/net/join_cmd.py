@@ -229,6 +229,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--auto", metavar="LEVEL", help="let an AI of this level play for you (autopilot)"
     )
+    parser.add_argument(
+        "--line", action="store_true", help="the plain line client, not the full-screen one"
+    )
+    parser.add_argument("--ascii", action="store_true", help="full-screen client: plain ASCII")
 
 
 async def run_join(args: argparse.Namespace) -> int:
@@ -253,6 +257,10 @@ async def run_join(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.line and args.auto is None and sys.stdin.isatty() and sys.stdout.isatty():
+        from briscola_lan.tui.command import run_join as run_fullscreen
+
+        return run_fullscreen(args)
     try:
         return asyncio.run(run_join(args))
     except (ConnectError, DiscoveryError, tls.TlsError) as exc:

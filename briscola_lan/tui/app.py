@@ -93,6 +93,8 @@ class ClientConfig:
     host_factory: Callable[[HostForm, ClientConfig, bool], TableBackend] | None = None
     join_factory: Callable[[LobbyEntry, ClientConfig], TableBackend] | None = None
     lobby_source: LobbySource | None = None
+    # A table to open at once (``briscola-lan join``) instead of starting on the lobby.
+    initial_table: Callable[[ClientConfig], TableBackend] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -831,6 +833,8 @@ class ClientApp:
             self._spawn(self._start_lobby(source))
         else:
             self.ui.lobby_status = "Network discovery is not available in this build."
+        if self.config.initial_table is not None:
+            self.open_table(self.config.initial_table(self.config))
         try:
             result = await self.app.run_async()
         finally:

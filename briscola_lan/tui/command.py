@@ -14,6 +14,7 @@ from briscola_lan.tui.state import AI_LEVELS
 
 if TYPE_CHECKING:
     from briscola_lan.tui.app import ClientConfig
+    from briscola_lan.tui.backend import TableBackend
 
 
 def wants_ascii(explicit: bool, environ: dict[str, str] | None = None) -> bool:
@@ -82,3 +83,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     app = ClientApp(build_config(args))
     return asyncio.run(app.run_async())
+
+
+def run_join(args: argparse.Namespace) -> int:
+    """``briscola-lan join`` on a terminal: the full-screen client, opened on that table."""
+    from briscola_lan.tui.app import ClientApp
+    from briscola_lan.tui.netplay import join_target_backend
+
+    name = args.name if args.name and args.name != "player" else default_name()
+    interfaces = list(args.interfaces) if args.interfaces else None
+    config = build_config(
+        argparse.Namespace(
+            name=name, ascii=getattr(args, "ascii", False), interfaces=interfaces,
+            ai_level="rules", ai_delay=0.6, games=None,
+        )
+    )  # fmt: skip
+
+    def initial(cfg: ClientConfig) -> TableBackend:
+        return join_target_backend(
+            args.table, cfg, fingerprint=args.fingerprint, seat=args.seat, timeout=args.timeout
+        )
+
+    config.initial_table = initial
+    return asyncio.run(ClientApp(config).run_async())

@@ -18,7 +18,13 @@ from briscola_lan.fairness.identity import Identity, load_or_create
 from briscola_lan.fairness.transcript import SUFFIX, save
 from briscola_lan.fairness.verify import HOST
 from briscola_lan.net import tls
-from briscola_lan.net.client import ConnectError, TableClient, Target
+from briscola_lan.net.client import (
+    ConnectError,
+    TableClient,
+    Target,
+    parse_address,
+    resolve_target,
+)
 from briscola_lan.net.discovery import (
     Advertiser,
     Browser,
@@ -175,7 +181,7 @@ class NetBackend(TableBackend):
         title: str,
         *,
         name: str,
-        target: Target | None = None,
+        target: Target | Callable[[], Awaitable[Target]] | None = None,
         host_factory: Callable[[], Awaitable[EmbeddedHost]] | None = None,
         want_seat: int | None = None,
         auto_start: bool = False,
@@ -227,7 +233,11 @@ class NetBackend(TableBackend):
                 self.host.fingerprint,
             )
             self.model.add_log(f"Hosting on {self.host.address}:{self.host.port}")
-        assert self.target is not None
+        if callable(self.target):
+            self.model.waiting = "Looking for the table..."
+            self.notify()
+            self.target = await self.target()
+        assert isinstance(self.target, Target)
         identity = self.identity
         if identity is None:
             identity = await asyncio.to_thread(load_or_create)
@@ -351,7 +361,8 @@ class NetBackend(TableBackend):
                 }.get(model.connection, model.connection)
             )
         for line in st.log[self._log_seen :]:
-            model.add_log(line)
+            if line != "connection lost":  # said above, with what happens next
+                model.add_log(line)
         self._log_seen = len(st.log)
         if st.errors and st.errors[-1].text != model.error and st.phase == "playing":
             model.error = st.errors[-1].text
@@ -524,3 +535,33 @@ def install(config: ClientConfig) -> None:
     config.lobby_source = DiscoveryLobby(config.interfaces)
     config.host_factory = host_backend
     config.join_factory = join_backend
+
+
+def join_target_backend(
+    where: str,
+    config: ClientConfig,
+    *,
+    fingerprint: str | None = None,
+    seat: int | None = None,
+    timeout: float = 5.0,
+) -> TableBackend:
+    """A table named on the command line (``briscola-lan join NAME|HOST:PORT``)."""
+
+    async def find() -> Target:
+        interfaces: list[str] = []
+        if parse_address(where) is None or config.interfaces:
+            interfaces = resolve_interfaces(config.interfaces)
+        fp = tls.normalize_fingerprint(fingerprint) if fingerprint else None
+        return await resolve_target(where, interfaces=interfaces, timeout=timeout, fingerprint=fp)
+
+    return NetBackend(
+        where,
+        name=config.name,
+        target=find,
+        want_seat=seat,
+        auto_start=True,
+        interfaces=config.interfaces or [],
+        games=config.games,
+        known_tables=KnownTables(),
+        ascii_only=config.ascii_only,
+    )

@@ -158,7 +158,9 @@ def table_lines(model: TableModel, ui: UiState) -> Frag:
     else:
         _nl(out)
     _nl(out)
-    if model.my_turn:
+    if model.connection == "reconnecting":
+        out.append(("class:error", "Connection lost: reconnecting, play resumes by itself..."))
+    elif model.my_turn:
         out.append(("class:turn", "Your turn: choose a card, Enter plays it"))
     elif model.to_play is not None:
         out.append(("", f"Waiting for {model.who(model.to_play)}..."))

@@ -145,6 +145,7 @@ class ClientApp:
         self.config = config
         self.ui = UiState(ascii_only=config.ascii_only, player_name=config.name)
         self.ui.form.table_name = f"{config.name}'s table"
+        self.ui.form.fillers = [config.ai_level] * 3
         self.model = TableModel()
         self.backend: TableBackend | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -520,7 +521,10 @@ class ClientApp:
     def _top_height(self) -> D:
         players = len(self.model.seats) + (1 if self.model.players == 4 else 0)
         players += self.model.options.sides + 1
-        table = 7 + self.model.options.sides if self.model.hand_over else 7
+        if self.model.hand_over:
+            table = 7 + self.model.options.sides
+        else:
+            table = 4 + self.model.players  # briscola, trick rows, last trick, turn, error
         return D.exact(max(players, table) + 2)
 
     def _players_text(self) -> StyleAndTextTuples:

@@ -74,7 +74,7 @@ def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
         out.append(("class:dim", " " + " ".join(tags)))
         _nl(out)
     if opts.players == 4:
-        out.append(("class:dim", "Partners: A = seats 0+2, B = seats 1+3"))
+        out.append(("class:dim", "Sides: A = seats 0+2, B = 1+3"))
         _nl(out)
     return out
 
@@ -136,28 +136,27 @@ def table_lines(model: TableModel, ui: UiState) -> Frag:
             out.append(("class:dim", f"  ({card_label(model.upcard, a)} taken)"))
         out.append(("", f"   Stock: {model.stock_left}"))
         _nl(out)
-    _nl(out)
-    out.append(("", "Trick: "))
+    names = {seat: model.who(seat)[:12] for seat in range(model.players)}
+    width = max(len(n) for n in names.values()) if names else 4
     if model.trick:
-        for seat, card in model.trick:
-            out.append(("", f"{model.who(seat)} "))
+        for i, (seat, card) in enumerate(model.trick):
+            out.append(("", "Trick:  " if i == 0 else "        "))
+            out.append(("", f"{names[seat]:<{width}}  "))
             out.append(card_frag(card, a, "class:bold"))
-            out.append(("", "  "))
-    elif model.last_trick is not None and not ui.show_last_trick:
-        out.append(("class:dim", "(new trick)"))
-    _nl(out)
+            _nl(out)
+    else:
+        out.append(("", "Trick:  "))
+        out.append(("class:dim", "new trick, " + ("you lead" if model.my_turn else "empty")))
+        _nl(out)
     if model.last_trick is not None:
         lt = model.last_trick
-        out.append(("class:dim", "Last:  "))
-        for seat, card in lt.plays:
-            out.append(("class:dim", f"{model.who(seat)} "))
+        out.append(("class:dim", f"Last:   {names[lt.winner]} took +{lt.points} ("))
+        for i, (_, card) in enumerate(lt.plays):
             out.append(card_frag(card, a))
-            out.append(("", " "))
-        out.append(("class:dim", f"-> {model.who(lt.winner)} +{lt.points}"))
+            if i < len(lt.plays) - 1:
+                out.append(("class:dim", " "))
+        out.append(("class:dim", ")  [l]"))
         _nl(out)
-    else:
-        _nl(out)
-    _nl(out)
     if model.connection == "reconnecting":
         out.append(("class:error", "Connection lost: reconnecting, play resumes by itself..."))
     elif model.my_turn:

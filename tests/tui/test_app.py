@@ -112,7 +112,7 @@ async def test_quit_mid_match_asks_first() -> None:
 
 
 async def test_host_form_three_players_sets_every_option() -> None:
-    async with running() as d:
+    async with running(ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0)) as d:
         ui = d.client.ui
         await d.keys("h")
         assert ui.screen is Screen.HOST_FORM
@@ -158,9 +158,10 @@ async def test_host_form_four_players_exchange_and_hands() -> None:
 
 
 async def test_host_form_open_seat_without_network_says_why() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0)
     async with running(cfg) as d:
         ui = d.client.ui
+        assert ui.form.fillers == ["rules"] * 3  # the --ai-level is the form's default
         await d.keys("h", DOWN, DOWN, DOWN, DOWN, LEFT, LEFT)  # seat 1: rules -> random -> open
         assert ui.form.fillers[0] == "open"
         await d.keys(ENTER)

@@ -563,7 +563,8 @@ class ClientApp:
             ("", "\n"),
         ]
         if v.fault_seat is not None:
-            out.append(("class:bad", f"At fault: {self.model.who(v.fault_seat)}\n"))
+            who = "the host" if v.fault_seat < 0 else self.model.who(v.fault_seat)
+            out.append(("class:bad", f"At fault: {who}\n"))
         for line in v.details:
             out.append(("", line + "\n"))
         out.append(("class:dim", "Esc or v to close."))
@@ -586,7 +587,7 @@ class ClientApp:
             out.append(("class:bold", f"Trick {step} of {len(LEARN_TRICKS)}   "))
             out.append(("", "Briscola: "))
             out.append((render.SUIT_STYLE[LEARN_TRUMP], render.suit_text(LEARN_TRUMP, a) + "\n\n"))
-            out.append(("", "You lead        "))
+            out.append(("", "You lead         "))
             out.append(render.card_frag(trick.led, a, "class:bold"))
             out.append(("", "\nOpponent answers "))
             out.append(render.card_frag(trick.answered, a, "class:bold"))

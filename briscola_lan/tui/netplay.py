@@ -9,6 +9,7 @@ the lobby or one hosted inside this process (``start_embedded_host``).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -362,7 +363,7 @@ class NetBackend(TableBackend):
             )
         for line in st.log[self._log_seen :]:
             if line != "connection lost":  # said above, with what happens next
-                model.add_log(line)
+                model.add_log(self._named(line))
         self._log_seen = len(st.log)
         if st.errors and st.errors[-1].text != model.error and st.phase == "playing":
             model.error = st.errors[-1].text
@@ -409,6 +410,18 @@ class NetBackend(TableBackend):
         if st.match_over and st.match_aborted and not model.hand_results:
             model.waiting = "The match was aborted: " + (st.log[-1] if st.log else "")
         self.notify()
+
+    def _named(self, line: str) -> str:
+        """'seat 2' in the session's log lines, with the seat's name."""
+
+        def name(m: re.Match[str]) -> str:
+            seat = int(m.group(1))
+            names = {i.seat: i.name for i in self.model.seats if i.occupied}
+            if seat not in names or names[seat] in line:
+                return m.group(0)
+            return f"{names[seat]} (seat {seat})"
+
+        return _SEAT_RE.sub(name, line)
 
     def _log_tricks(self, st: ClientState) -> None:
         view = st.view
@@ -482,6 +495,9 @@ class NetBackend(TableBackend):
                 )
         except OSError as exc:
             self.model.add_log(f"! could not save the game in {directory}: {exc}")
+
+
+_SEAT_RE = re.compile(r"\bseat (\d+)\b")
 
 
 def _safe(name: str) -> str:

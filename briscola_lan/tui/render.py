@@ -94,7 +94,7 @@ def score_lines(model: TableModel) -> Frag:
         tricks = model.tricks_won[side] if side < len(model.tricks_won) else 0
         pts = model.points[side] if side < len(model.points) else 0
         label = _side_label(model, side)
-        out.append(("", f"{label[:10]:<10} tricks {tricks:>2}  pts {pts:>3}"))
+        out.append(("", f"{label[:12]:<12} tricks {tricks:>2} pts {pts:>3}"))
         _nl(out)
     out.append(("class:dim", standing_text(model)))
     _nl(out)

@@ -109,30 +109,30 @@ def seat_clients(
     return host, clients, wire
 
 
-def play_out(wire: Wire, choosers: list[Chooser], max_steps: int = 100_000) -> None:
-    """Let every seat's chooser play whenever its view says it is its turn, until the match ends."""
-    for _ in range(max_steps):
+def play_out(wire: Wire, choosers: list[Chooser], max_idle: int = 200) -> None:
+    """Let every seat's chooser play whenever its view says it is its turn, until the match ends.
+
+    Raises RuntimeError after ``max_idle`` rounds in a row in which no seat could move.
+    """
+    idle = 0
+    while idle < max_idle:
         wire.pump()
         if wire.host.phase == "over":
             return
-        moved = False
+        before = len(wire.host.records)
+        hand = wire.host.hand
         for i, c in enumerate(wire.clients):
             v = c.state.view
-            if (
-                v is not None
-                and v.my_turn
-                and wire.host.hand is not None
-                and (wire.host.hand.current_player == i)
-            ):
+            if v is not None and v.my_turn and hand is not None and hand.current_player == i:
                 wire.send_to_host(i, c.play(choosers[i](v)))
-                moved = True
+                wire.pump()
                 break
-        if not moved:
+        if len(wire.host.records) != before:
+            idle = 0
+        else:
+            idle += 1
             wire.deliver(wire.host.tick(wire.host.now + 1.0))
-            wire.pump()
-            if not wire.to_host and wire.host.phase not in ("play", "over"):
-                continue
-    raise RuntimeError("self-play did not finish")
+    raise RuntimeError("self-play did not finish: no seat could move")
 
 
 def run_selfplay(

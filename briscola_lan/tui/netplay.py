@@ -158,10 +158,11 @@ def _verification(check: HandCheck | None) -> Verification | None:
             if check.acks_match
             else "The seats' acknowledgements differ: the host may have shown different histories."
         )
-    details.append("Checked: seed commitments and reveals, the shuffle, every card's commitment")
-    details.append("when dealt, played and shown, the deal schedule, every play and the points.")
+    details.append("Checked: the seed commitments and reveals, the shuffle, each")
+    details.append("card against its commitment when dealt, played and shown, the")
+    details.append("deal schedule, every play and the points.")
     if check.status == "verified":
-        return Verification(True, "every card matched the committed deck", details)
+        return Verification(True, "all cards match the commitments", details)
     who = "the host" if fault_seat == HOST else f"seat {fault_seat}"
     reason = check.fault.reason if check.fault is not None else check.status
     summary = f"{reason} (at fault: {who})" if fault_seat is not None else reason
@@ -209,7 +210,7 @@ class NetBackend(TableBackend):
         self._log_seen = 0
         self._summarized: set[int] = set()
         self._held = False
-        self._tricks_logged: tuple[int, int] = (-1, 0)
+        self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.model.waiting = "Connecting..."
 
@@ -242,7 +243,7 @@ class NetBackend(TableBackend):
         identity = self.identity
         if identity is None:
             identity = await asyncio.to_thread(load_or_create)
-        self.session = ClientSession(identity, self.name)
+        self.session = ClientSession(identity, self.name, on_change=self._pull_log)
         self.client = TableClient(
             self.session,
             self.target,
@@ -361,10 +362,7 @@ class NetBackend(TableBackend):
                     "closed": f"! disconnected: {self.client.error if self.client else ''}",
                 }.get(model.connection, model.connection)
             )
-        for line in st.log[self._log_seen :]:
-            if line != "connection lost":  # said above, with what happens next
-                model.add_log(self._named(line))
-        self._log_seen = len(st.log)
+        self._pull_log(st)
         if st.errors and st.errors[-1].text != model.error and st.phase == "playing":
             model.error = st.errors[-1].text
         if st.options is not None:
@@ -389,7 +387,6 @@ class NetBackend(TableBackend):
         self._summarize(st)
         model.match_over = st.match_over
         model.match_winner = st.winner
-        self._log_tricks(st)
         if not self._held:
             if st.view is not None:
                 apply_seat_view(model, st.view)
@@ -423,18 +420,19 @@ class NetBackend(TableBackend):
 
         return _SEAT_RE.sub(name, line)
 
-    def _log_tricks(self, st: ClientState) -> None:
-        view = st.view
-        if view is None:
-            return
-        key = (st.hand_number, len(view.tricks))
-        if key == self._tricks_logged or len(view.tricks) == 0:
-            self._tricks_logged = key
-            return
-        self._tricks_logged = key
-        t = view.tricks[-1]
-        cards = " ".join(c.label(self.ascii_only) for _, c in t.plays)
-        self.model.add_log(f"{self.model.who(t.winner)} took the trick ({cards}) for {t.points}")
+    def _pull_log(self, st: ClientState) -> None:
+        """Copy new session log lines and finished tricks, in order (called per message)."""
+        for line in st.log[self._log_seen :]:
+            if line != "connection lost":  # said by _sync, with what happens next
+                self.model.add_log(self._named(line))
+        self._log_seen = len(st.log)
+        t = st.last_trick
+        if t is not None and t is not self._last_trick_logged:
+            cards = " ".join(c.label(self.ascii_only) for _, c in t.plays)
+            self.model.add_log(
+                f"{self.model.who(t.winner)} took the trick ({cards}) for {t.points}"
+            )
+        self._last_trick_logged = t
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"

@@ -188,7 +188,8 @@ def result_lines(model: TableModel, ui: UiState) -> Frag:
     elif model.options.side_of(model.my_seat) == res.winner:
         out.append(("class:good", "You win the hand!" if model.players != 4 else "Your side wins!"))
     else:
-        out.append(("class:bad", f"{model.side_name(res.winner)} win the hand."))
+        verb = "win" if model.players == 4 else "wins"
+        out.append(("class:bad", f"{model.side_name(res.winner)} {verb} the hand."))
     _nl(out)
     out.append(("", standing_text(model)))
     _nl(out)

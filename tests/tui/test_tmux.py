@@ -138,7 +138,7 @@ def test_real_command_plays_a_hand_in_tmux(tmux_factory: list[Tmux], tmp_path: P
         assert "You win the hand!" in screen
         assert "Hands won 1-0" in screen
     elif theirs > mine:
-        assert f"{other} win the hand." in screen
+        assert f"{other} wins the hand." in screen
         assert "Hands won 0-1" in screen
     else:
         assert "Nobody wins the hand" in screen

@@ -1,0 +1,179 @@
+"""Regenerate protocol/vectors/fairness.json and the sample transcript (run from the repo root).
+
+Everything is derived from fixed inputs, so the output never changes unless the protocol does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from briscola_lan.fairness.encoding import (
+    HOST_PARTY,
+    card_commitment,
+    deck_seed,
+    digest,
+    seed_commitment,
+)
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
+from briscola_lan.fairness.statements import Deal, Opening, Play, SeedCommit
+from briscola_lan.fairness.transcript import dumps
+from briscola_lan.fairness.verify import verify_records
+from briscola_lan.rules import TableOptions
+
+HERE = Path(__file__).parent
+
+
+def fixed(label: str, n: int = 32) -> bytes:
+    """Deterministic test bytes: SHA-256 of a label, repeated as needed."""
+    out = b""
+    i = 0
+    while len(out) < n:
+        out += hashlib.sha256(f"{label}/{i}".encode()).digest()
+        i += 1
+    return out[:n]
+
+
+def counter_entropy(label: str):  # type: ignore[no-untyped-def]
+    state = {"i": 0}
+
+    def entropy(n: int) -> bytes:
+        state["i"] += 1
+        return fixed(f"{label}/{state['i']}", n)
+
+    return entropy
+
+
+def main() -> None:
+    vectors: list[dict[str, Any]] = []
+    vectors.append(
+        {
+            "kind": "hmac_drbg",
+            "source": "NIST CAVP drbgvectors_no_reseed HMAC_DRBG.rsp [SHA-256] COUNT=0",
+            "entropy": "ca851911349384bffe89de1cbdc46e6831e44d34a4fb935ee285dd14b71a7488",
+            "nonce": "659ba96c601dc69fc902940805ec0ca8",
+            "personalization": "",
+            "generate_bytes": [128, 128],
+            "returned": "e528e9abf2dece54d47c7e75e5fe302149f817ea9fb4bee6f4199697d04d5b89"
+            "d54fbb978a15b5c443c9ec21036d2460b6f73ebad0dc2aba6e624abf07745bc1"
+            "07694bb7547bb0995f70de25d6b29e2d3011bb19d27676c07162c8b5ccde0668"
+            "961df86803482cb37ed6d5c0bb8d50cf1f50d476aa0458bdaba806f48be9dcb8",
+        }
+    )
+    game_id = fixed("game", 16)
+    vectors.append(
+        {
+            "kind": "digest",
+            "tag": "example",
+            "fields_hex": ["", "00", fixed("f", 5).hex()],
+            "digest": digest("example", b"", b"\x00", fixed("f", 5)).hex(),
+        }
+    )
+    for party in (0, 3, HOST_PARTY):
+        seed = fixed(f"seed{party}")
+        vectors.append(
+            {
+                "kind": "seed_commitment",
+                "game_id": game_id.hex(),
+                "hand": 1,
+                "party": party,
+                "seed": seed.hex(),
+                "commitment": seed_commitment(game_id, 1, party, seed).hex(),
+            }
+        )
+    for players, removed in ((2, 0), (3, 2), (4, 0)):
+        opts = TableOptions.make(
+            players=players,
+            match_format="points" if players == 3 else "hands",
+            removed_two=removed,
+        )
+        host_seed = fixed(f"host{players}")
+        seats = [fixed(f"p{players}/{i}") for i in range(players)]
+        dseed = deck_seed(game_id, 0, host_seed, seats)
+        pack = pack_codes(opts)
+        deck = shuffle_codes(pack, dseed)
+        salts = [fixed(f"salt{players}/{p}") for p in range(len(deck))]
+        vectors.append(
+            {
+                "kind": "deal",
+                "players": players,
+                "removed_two": removed,
+                "game_id": game_id.hex(),
+                "hand": 0,
+                "host_seed": host_seed.hex(),
+                "seat_seeds": [s.hex() for s in seats],
+                "deck_seed": dseed.hex(),
+                "pack": pack,
+                "deck": deck,
+                "salts": [s.hex() for s in salts],
+                "commitments": [
+                    card_commitment(game_id, 0, p, c, salts[p]).hex() for p, c in enumerate(deck)
+                ],
+            }
+        )
+    key = Identity(fixed("signing-key"))
+    statements = [
+        SeedCommit(game_id, 0, 1, fixed("c")),
+        Play(game_id, 0, 1, 7, 23),
+        Deal(game_id, 0, 1, (Opening(1, 5, fixed("s1")), Opening(3, 39, fixed("s3")))),
+    ]
+    for st in statements:
+        body = st.encode()
+        vectors.append(
+            {
+                "kind": "signed_statement",
+                "statement": st.KIND,
+                "private_key": fixed("signing-key").hex(),
+                "public_key": key.public_key.hex(),
+                "fields": {k: _jsonable(getattr(st, k)) for k in st.__dataclass_fields__},
+                "body": body.hex(),
+                "signature": key.sign(body).hex(),
+            }
+        )
+    # a complete small transcript: 2 players, one hand, every seat a ClientSession
+    from briscola_lan.table.selfplay import run_selfplay
+
+    class FirstBot:
+        def choose(self, view):  # type: ignore[no-untyped-def]
+            return view.legal_plays[0]
+
+    result = run_selfplay(
+        TableOptions.make(players=2, hands_to_win=1),
+        entropy=counter_entropy("vector"),
+        bot_factory=lambda level, seed: FirstBot(),
+    )
+    data = dumps(result.host.records)
+    (HERE / "transcript-2p.briscola.json").write_bytes(data)
+    rep = verify_records(result.host.records)
+    vectors.append(
+        {
+            "kind": "transcript",
+            "file": "transcript-2p.briscola.json",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "ok": rep.ok,
+            "points": [list(h.points or ()) for h in rep.hands],
+            "winner_side": rep.winner,
+        }
+    )
+    out = {
+        "description": "Fairness vectors: see protocol/fairness.md. Hex strings are lower case.",
+        "vectors": vectors,
+    }
+    (HERE / "fairness.json").write_text(json.dumps(out, indent=1) + "\n")
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, bytes):
+        return v.hex()
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Opening):
+        return {"position": v.position, "card": v.card, "salt": v.salt.hex()}
+    return v
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Every fairness vector in protocol/vectors/fairness.json, checked by one parametrized test."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from briscola_lan.fairness.drbg import HmacDrbg
+from briscola_lan.fairness.encoding import card_commitment, deck_seed, digest, seed_commitment
+from briscola_lan.fairness.identity import Identity, verify_signature
+from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
+from briscola_lan.fairness.statements import decode
+from briscola_lan.fairness.transcript import load
+from briscola_lan.fairness.verify import verify_records
+from briscola_lan.rules import TableOptions
+
+DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+VECTORS: list[dict[str, Any]] = json.loads((DIR / "fairness.json").read_text())["vectors"]
+h = bytes.fromhex
+
+
+def _id(v: dict[str, Any]) -> str:
+    return f"{v['kind']}-{v.get('statement', v.get('players', v.get('party', '')))}"
+
+
+@pytest.mark.parametrize("vec", VECTORS, ids=[_id(v) for v in VECTORS])
+def test_vector(vec: dict[str, Any]) -> None:
+    kind = vec["kind"]
+    if kind == "hmac_drbg":
+        d = HmacDrbg(h(vec["entropy"]), h(vec["nonce"]), h(vec["personalization"]))
+        out = [d.generate(n) for n in vec["generate_bytes"]]
+        assert out[-1].hex() == vec["returned"]
+    elif kind == "digest":
+        assert digest(vec["tag"], *map(h, vec["fields_hex"])).hex() == vec["digest"]
+    elif kind == "seed_commitment":
+        c = seed_commitment(h(vec["game_id"]), vec["hand"], vec["party"], h(vec["seed"]))
+        assert c.hex() == vec["commitment"]
+    elif kind == "deal":
+        opts = TableOptions.make(
+            players=vec["players"],
+            match_format="points" if vec["players"] == 3 else "hands",
+            removed_two=vec["removed_two"],
+        )
+        gid = h(vec["game_id"])
+        ds = deck_seed(gid, vec["hand"], h(vec["host_seed"]), [h(s) for s in vec["seat_seeds"]])
+        assert ds.hex() == vec["deck_seed"]
+        assert pack_codes(opts) == vec["pack"]
+        deck = shuffle_codes(vec["pack"], ds)
+        assert deck == vec["deck"]
+        got = [
+            card_commitment(gid, vec["hand"], p, c, h(vec["salts"][p])).hex()
+            for p, c in enumerate(deck)
+        ]
+        assert got == vec["commitments"]
+    elif kind == "signed_statement":
+        key = Identity(h(vec["private_key"]))
+        assert key.public_key.hex() == vec["public_key"]
+        body = h(vec["body"])
+        st = decode(body)
+        assert vec["statement"] == st.KIND and st.encode() == body
+        assert key.sign(body).hex() == vec["signature"]  # Ed25519 is deterministic
+        assert verify_signature(key.public_key, body, h(vec["signature"]))
+        assert not verify_signature(key.public_key, body + b"\x00", h(vec["signature"]))
+    elif kind == "transcript":
+        path = DIR / vec["file"]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == vec["sha256"]
+        rep = verify_records(load(path))
+        assert rep.ok == vec["ok"]
+        assert [list(x.points or ()) for x in rep.hands] == vec["points"]
+        assert rep.winner == vec["winner_side"]
+    else:
+        pytest.fail(f"unknown vector kind {kind}")
+
+
+def test_all_kinds_present() -> None:
+    kinds = {v["kind"] for v in VECTORS}
+    assert kinds == {
+        "hmac_drbg",
+        "digest",
+        "seed_commitment",
+        "deal",
+        "signed_statement",
+        "transcript",
+    }

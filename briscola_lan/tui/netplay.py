@@ -9,6 +9,7 @@ the lobby or one hosted inside this process (``start_embedded_host``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.identity import Identity, load_or_create
+from briscola_lan.fairness.statements import Abort, Ack, StatementError, decode
 from briscola_lan.fairness.transcript import SUFFIX, save
 from briscola_lan.fairness.verify import HOST
 from briscola_lan.net import tls
@@ -50,6 +52,7 @@ from briscola_lan.tui.state import (
     TableModel,
     Verification,
 )
+from briscola_lan.wire.messages import Record
 
 
 def lobby_entry(ad: TableAd) -> LobbyEntry:
@@ -209,6 +212,7 @@ class NetBackend(TableBackend):
         self.client: TableClient | None = None
         self._log_seen = 0
         self._summarized: set[int] = set()
+        self._acks_saved: set[int] = set()
         self._held = False
         self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -305,7 +309,10 @@ class NetBackend(TableBackend):
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        self._save()
+        # Leaving mid-hand keeps the file saved at the end of the last hand; a lost table or a
+        # finished match is saved as it stands (evidence of a withheld reveal, or the result).
+        if self.model.match_over or self._connection() != "connected":
+            self._save(whole=True)
         if self.client is not None:
             self.client.on_change = None
             await self.client.close()
@@ -433,6 +440,10 @@ class NetBackend(TableBackend):
                 f"{self.model.who(t.winner)} took the trick ({cards}) for {t.points}"
             )
         self._last_trick_logged = t
+        for check in st.checks:
+            if check.acks_match is not None and check.hand not in self._acks_saved:
+                self._acks_saved.add(check.hand)
+                self._save()
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"
@@ -477,22 +488,38 @@ class NetBackend(TableBackend):
                 if check.hand == summary.number and check.status != "in progress":
                     summary.verification = _verification(check)
 
-    def _save(self) -> None:
+    def _save(self, whole: bool = False) -> None:
+        """Save my transcript (and the embedded host's) in the saved-games directory.
+
+        Normally only through the last acknowledged hand, so that a file never ends in a hand
+        that was still being played; ``whole`` keeps everything (a lost table, a finished match).
+        """
         session = self.session
         if session is None or not session.records or not session.state.game_id:
             return
         directory = self.games or games_dir()
-        stem = f"{session.state.game_id[:12]}-{_safe(self.name)}"
+        game = session.state.game_id[:12]
+        files = [(directory / f"{game}-{_safe(self.name)}{SUFFIX}", list(session.records))]
+        if self.host is not None:
+            files.append((directory / f"{game}-host{SUFFIX}", list(self.host.table.records)))
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            session.save(str(directory / f"{stem}{SUFFIX}"))
-            if self.host is not None and self.host.table.records:
-                save(
-                    directory / f"{session.state.game_id[:12]}-host{SUFFIX}",
-                    self.host.table.records,
-                )
+            for path, records in files:
+                kept = records if whole else complete_hands(records)
+                if kept:
+                    save(path, kept)
         except OSError as exc:
             self.model.add_log(f"! could not save the game in {directory}: {exc}")
+
+
+def complete_hands(records: Sequence[Record]) -> list[Record]:
+    """The transcript up to the last acknowledgement or abort (no hand left half played)."""
+    cut = 0
+    for i, (body, _) in enumerate(records):
+        with contextlib.suppress(StatementError):
+            if isinstance(decode(body), (Ack, Abort)):
+                cut = i + 1
+    return list(records[:cut])
 
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")

@@ -155,7 +155,7 @@ def table_lines(model: TableModel, ui: UiState) -> Frag:
             out.append(card_frag(card, a))
             if i < len(lt.plays) - 1:
                 out.append(("class:dim", " "))
-        out.append(("class:dim", ")  [l]"))
+        out.append(("class:dim", ")"))
         _nl(out)
     if model.connection == "reconnecting":
         out.append(("class:error", "Connection lost: reconnecting, play resumes by itself..."))
@@ -279,10 +279,12 @@ def _click_handler(on_click: Callable[[int], None], index: int) -> Callable[[Mou
 
 def log_lines(model: TableModel, height: int = 200) -> Frag:
     out: Frag = []
-    for line in model.log[-height:]:
+    lines = model.log[-height:]
+    for i, line in enumerate(lines):
         style = "class:error" if line.startswith("!") else ""
         out.append((style, line))
-        _nl(out)
+        if i < len(lines) - 1:
+            _nl(out)
     return out
 
 

@@ -11,7 +11,9 @@ import random
 import time
 from typing import Protocol
 
+from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge
+from briscola_lan.ai.model import OpponentModel
 from briscola_lan.ai.policy import rule_pick, rules_playout
 from briscola_lan.ai.solver import solve
 from briscola_lan.rules import Card, SeatView
@@ -94,16 +96,48 @@ class StrongBot:
         end_samples: int = 20,
         time_budget: float | None = None,
         exact_stock: int = 2,
-        win_bonus: float = 0.0,
+        model: bool = True,
+        oversample: int = 4,
+        eps: float = 0.15,
+        prior: float = 0.5,
+        window: int = 2,
     ) -> None:
-        if samples < 1 or end_samples < 1:
+        if samples < 1 or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
         self.seed = seed
         self.samples = samples
         self.end_samples = end_samples
         self.time_budget = time_budget
         self.exact_stock = exact_stock
-        self.win_bonus = win_bonus
+        self.model = model
+        self.oversample = oversample
+        self.eps = eps
+        self.prior = prior
+        self.window = window
+
+    def _draw(
+        self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
+    ) -> list[tuple[FastHand, float]]:
+        """``count`` determinizations, resampled by the opponent model's weights when on."""
+        if model is None:
+            return [(k.sample(rng), 1.0) for _ in range(count)]
+        pool = [k.sample(rng) for _ in range(count * self.oversample)]
+        weights = [model.weight(h) for h in pool]
+        total = sum(weights)
+        if total <= 0.0:
+            return [(h, 1.0) for h in pool[:count]]
+        # Systematic resampling: ``count`` evenly spaced pointers into the cumulative weights.
+        picks: dict[int, float] = {}
+        step = total / count
+        u = rng.random() * step
+        acc = 0.0
+        i = 0
+        for w_i, w in enumerate(weights):
+            acc += w
+            while i < count and u + i * step < acc:
+                picks[w_i] = picks.get(w_i, 0.0) + 1.0
+                i += 1
+        return [(pool[j], c) for j, c in picks.items()]
 
     def scores(self, view: SeatView) -> dict[int, float]:
         """Mean card points the bot's side ends the hand with, per legal card code."""
@@ -112,38 +146,41 @@ class StrongBot:
         cands = sorted(k.my_hand)
         totals = dict.fromkeys(cands, 0.0)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        model = (
+            OpponentModel(view, window=self.window, eps=self.eps, prior=self.prior)
+            if self.model
+            else None
+        )
         exact = view.stock_left <= (self.exact_stock if k.n == 2 else 0)
+        weight = 0.0
         if exact:
-            distinct: dict[tuple[tuple[int, ...], ...], int] = {}
-            first = {}
-            for i in range(self.end_samples):
-                h = k.sample(rng)
+            distinct: dict[tuple[tuple[int, ...], ...], tuple[FastHand, float]] = {}
+            for h, count in self._draw(k, model, rng, self.end_samples):
                 key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
-                if key not in distinct:
-                    first[key] = h
-                distinct[key] = distinct.get(key, 0) + 1
-                if deadline is not None and i >= 3 and time.perf_counter() > deadline:
-                    break
-            weight = sum(distinct.values())
-            for key, count in distinct.items():
-                h = first[key]
+                old = distinct.get(key)
+                distinct[key] = (h, count + (old[1] if old else 0.0))
+            for h, count in distinct.values():
                 now = h.points[k.side]
                 for c, v in solve(h, k.side).items():
                     totals[c] += count * (now + v)
+                weight += count
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
             return {c: t / weight for c, t in totals.items()}
-        runs = 0
-        for i in range(self.samples if deadline is None else 1 << 30):
-            base = k.sample(rng)
-            for c in cands:
-                h = base.clone()
-                h.play(c)
-                rules_playout(h)
-                p = h.points[k.side]
-                totals[c] += p + (self.win_bonus if p > 60 else 0.0)
-            runs += 1
-            if deadline is not None and i >= 3 and time.perf_counter() > deadline:
+        done = 0
+        while done < self.samples or deadline is not None:
+            batch = 8 if deadline is not None else min(8, self.samples - done)
+            for base, count in self._draw(k, model, rng, batch):
+                for c in cands:
+                    h = base.clone()
+                    h.play(c)
+                    rules_playout(h)
+                    totals[c] += count * h.points[k.side]
+                weight += count
+            done += batch
+            if deadline is not None and time.perf_counter() > deadline:
                 break
-        return {c: t / runs for c, t in totals.items()}
+        return {c: t / weight for c, t in totals.items()}
 
     def choose(self, view: SeatView) -> Card:
         legal = _legal(view)

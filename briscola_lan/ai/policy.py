@@ -32,13 +32,17 @@ STRONGER: tuple[tuple[int, ...], ...] = tuple(
 
 
 def _dump_costs(trump: int) -> tuple[int, ...]:
-    """How much it hurts to give a card away: points first, then briscole, then rank."""
+    """How much it hurts to give a card away: points first, then briscole, then rank.
+
+    Costs are distinct (the card code breaks ties) so that the choice never depends on the
+    order of the cards in a hand: the opponent model replays choices on rebuilt hands.
+    """
     out = []
     for c in range(40):
         cost = POINTS[c] * 10 + (9 - RANK[c])
         if SUIT[c] == trump:
             cost += 60
-        out.append(cost)
+        out.append(cost * 40 + c)
     return tuple(out)
 
 
@@ -122,7 +126,7 @@ def _lead(
     for c in hand:
         k = cost[c]
         if POINTS[c] >= 10 and SUIT[c] != trump and stronger[c] & unseen:
-            k += 30
+            k += 30 * 40
         if k < best_cost:
             best_cost = k
             best = c

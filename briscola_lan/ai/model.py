@@ -1,0 +1,141 @@
+"""Opponent modelling for search: how likely a determinization is, given what the others played.
+
+The model mixes two kinds of player: one who follows the rule-based policy (with a chance ``eps``
+of any other card) and one who plays at random. For each other seat, the last ``window``
+decisions are replayed on the hand that seat must have held in the determinization (walking
+back from its current hand: adding back the card it played, removing the card it drew, averaged
+over which card that was). The weight of a determinization is
+``prior * L_rules + (1 - prior) * L_random``: against a rule-like player the beliefs sharpen,
+against a random one they stay close to uniform.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from briscola_lan.ai.fast import FastHand
+from briscola_lan.ai.policy import rule_pick
+from briscola_lan.rules import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One past play by a seat, with what that seat knew when it chose."""
+
+    card: int
+    trick: tuple[int, ...]
+    leader: int
+    played: int
+    stock_left: int
+
+
+# A step back in time for one seat: ("play", Decision) or ("draw", known card or -1).
+Step = tuple[str, "Decision | int"]
+
+
+def history_steps(view: SeatView, seat: int, window: int) -> list[Step]:
+    """Steps back from now for ``seat``, newest first, covering its last ``window`` plays."""
+    n = view.players
+    deck_size = view.options.deck_size
+    initial_stock = deck_size - 3 * n
+    draws_done = (initial_stock - view.stock_left) // n
+    tricks = [[(s, c.code) for s, c in t.plays] for t in view.tricks]
+    tricks.append([(s, c.code) for s, c in view.trick])
+    winners = [t.winner for t in view.tricks]
+    played_before = [0]
+    for t in tricks:
+        m = played_before[-1]
+        for _, c in t:
+            m |= 1 << c
+        played_before.append(m)
+    steps: list[Step] = []
+    plays = 0
+    upcard = view.upcard.code
+    for ti in range(len(tricks) - 1, -1, -1):
+        if ti < len(tricks) - 1 and ti < draws_done:
+            last_drawer = (winners[ti] + n - 1) % n
+            last_round = view.stock_left == 0 and ti == draws_done - 1
+            known = upcard if last_round and seat == last_drawer else -1
+            steps.append(("draw", known))
+        trick = tricks[ti]
+        for k, (s, c) in enumerate(trick):
+            if s != seat:
+                continue
+            mask = played_before[ti]
+            for _, x in trick[:k]:
+                mask |= 1 << x
+            before = tuple(x for _, x in trick[:k])
+            left = initial_stock - n * min(ti, draws_done)
+            steps.append(("play", Decision(c, before, trick[0][0], mask, left)))
+            plays += 1
+        if plays >= window:
+            break
+    return steps
+
+
+def rules_likelihood(
+    steps: list[Step], hand: list[int], seat: int, players: int, trump: int, *, eps: float
+) -> float:
+    """Probability that a rule-following seat (error rate ``eps``) made these plays."""
+
+    def walk(i: int, held: list[int]) -> float:
+        if i == len(steps):
+            return 1.0
+        kind, what = steps[i]
+        if kind == "draw":
+            assert isinstance(what, int)
+            if what >= 0:
+                if what not in held:
+                    return 0.0
+                return walk(i + 1, [c for c in held if c != what])
+            if not held:
+                return 0.0
+            return sum(walk(i + 1, [c for c in held if c != d]) for d in held) / len(held)
+        assert isinstance(what, Decision)
+        then = [*held, what.card]
+        k = len(then)
+        if k == 1:
+            return walk(i + 1, then)
+        choice = rule_pick(
+            then, list(what.trick), what.leader, seat, players, trump, what.played, what.stock_left
+        )
+        p = eps / k + (1.0 - eps if choice == what.card else 0.0)
+        return p * walk(i + 1, then)
+
+    return walk(0, list(hand))
+
+
+def random_likelihood(steps: list[Step], hand_size: int) -> float:
+    """Probability that a uniformly random seat made these plays (same for every sample)."""
+    size = hand_size
+    p = 1.0
+    for kind, _ in steps:
+        if kind == "draw":
+            size -= 1
+        else:
+            size += 1
+            p /= size
+    return p
+
+
+class OpponentModel:
+    """Weights determinizations of one view by how well they explain the others' plays."""
+
+    def __init__(self, view: SeatView, window: int = 2, eps: float = 0.15, prior: float = 0.5):
+        self.view = view
+        self.eps = eps
+        self.prior = prior
+        self.trump = int(view.trump)
+        self.seats = [s for s in range(view.players) if s != view.seat]
+        self.steps = {s: history_steps(view, s, window) for s in self.seats}
+        self.uniform = 1.0
+        for s in self.seats:
+            self.uniform *= random_likelihood(self.steps[s], view.hand_sizes[s])
+
+    def weight(self, h: FastHand) -> float:
+        lr = 1.0
+        for s in self.seats:
+            if lr == 0.0:
+                break
+            lr *= rules_likelihood(self.steps[s], h.hands[s], s, h.n, self.trump, eps=self.eps)
+        return self.prior * lr + (1.0 - self.prior) * self.uniform

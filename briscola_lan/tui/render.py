@@ -216,13 +216,13 @@ def result_lines(model: TableModel, ui: UiState) -> Frag:
             )
         )
         out.append(("", "  Press Esc for the lobby."))
+    elif model.match_over:
+        out.append(("class:bad", "The match is over, with no winner (aborted)."))
+        out.append(("", "  Esc: lobby"))
     else:
         out.append(("class:turn", "Press n for the next hand."))
     _nl(out)
     return out
-
-
-CARD_W = 7
 
 
 def hand_lines(

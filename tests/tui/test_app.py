@@ -243,3 +243,22 @@ async def test_saved_games_screen_lists_and_verifies(tmp_path: Path) -> None:
         assert "not a transcript file" in ui.saved_report[1]
         await d.keys(ESC)
         assert ui.screen is Screen.LOBBY
+
+
+async def test_match_of_one_hand_ends_and_leaves_without_asking() -> None:
+    async with running() as d:
+        ui = d.client.ui
+        await d.keys("h", DOWN, DOWN, DOWN, LEFT)  # hands to win 2 -> 1
+        assert ui.form.hands_to_win == 1
+        await d.keys(ENTER)
+        await wait_for(lambda: d.client.model.started, what="the deal")
+        await _play_out_hand(d)
+        m = d.client.model
+        res = m.last_result
+        assert res is not None
+        assert m.match_over == (res.winner is not None)
+        if m.match_over:
+            text = "".join(f[1] for f in d.client._table_text())
+            assert "MATCH WON!" in text or "Match won by" in text
+            await d.keys(ESC)
+            assert ui.screen is Screen.LOBBY and not ui.confirm_quit

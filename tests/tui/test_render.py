@@ -168,3 +168,19 @@ def test_form_rows_follow_the_options() -> None:
     form.players = 3
     opts = form.options()
     assert opts.match_format is MatchFormat.POINTS and opts.removed_two is Suit.COINS
+
+
+def test_match_end_texts() -> None:
+    model = TableModel(options=TableOptions.make(players=2, hands_to_win=1))
+    model.seats = [SeatInfo(0, "Tess"), SeatInfo(1, "Bot 1", is_ai=True)]
+    model.started = model.hand_over = model.match_over = True
+    model.hands_won = (1, 0)
+    model.match_winner = 0
+    model.hand_results.append(HandSummary(0, (80, 40), 0, verification=Verification(True, "ok")))
+    assert "MATCH WON!" in _text(render.table_lines(model, UiState()))
+    model.match_winner = 1
+    assert "Match won by Bot 1." in _text(render.table_lines(model, UiState()))
+    model.match_winner = None
+    model.hand_results.append(HandSummary(1, (), None, verification=Verification(False, "x")))
+    text = _text(render.table_lines(model, UiState()))
+    assert "The hand was aborted." in text and "no winner (aborted)" in text

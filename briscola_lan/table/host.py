@@ -187,6 +187,7 @@ class HostTable:
         self.hand_number = -1
         self.internal_errors: list[str] = []
         self._bots: dict[int, Bot] = {}
+        self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()
         for seat, level in (ai_seats or {}).items():
             self._put_ai(seat, level)
@@ -226,6 +227,14 @@ class HostTable:
 
     def tick(self, now: float) -> list[Outgoing]:
         """Time-driven work: AI moves, grace periods, deadlines."""
+        if self._rebase:  # first tick of this process: move our times onto its clock
+            delta = now - self.now
+            self.deadline += delta
+            self.last_ai_move += delta
+            for seat in self.seats:
+                if seat.dropped_at is not None:
+                    seat.dropped_at += delta
+            self._rebase = False
         self.now = now
         out: list[Outgoing] = []
         try:
@@ -276,6 +285,7 @@ class HostTable:
         table.bot_factory = bot_factory or default_bot_factory
         table._bots = {}
         table.conns = {}
+        table._rebase = True
         for seat in table.seats:
             if seat.conn is not None:
                 seat.conn, seat.dropped_at = None, table.now

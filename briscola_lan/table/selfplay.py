@@ -99,6 +99,7 @@ def seat_clients(
         ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
         for i in range(options.players)
     ]
+    host.tick(0.0)  # start the table's clock at 0
     wire = Wire(host, clients)
     for i, c in enumerate(clients):
         wire.deliver(host.connect(i))

@@ -312,3 +312,31 @@ def test_info_for_discovery() -> None:
     assert info.rules == FOUR.summary() and len(info.host_fingerprint) == 19
     assert dataclasses.asdict(info)["phase"] == "lobby"
     assert Card.from_code(0) is not None
+
+
+def test_first_tick_rebases_times_onto_the_callers_clock() -> None:
+    """A table started (or restored) before its first tick does not see its deadlines as past."""
+    host, clients, wire = setup(TWO)
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    assert host.phase is Phase.PLAY
+    data = host.snapshot()
+    wire.deliver(host.tick(1_000_000.0))  # a monotonic clock far from 0
+    assert host.phase is Phase.PLAY
+    restored = HostTable.restore(data, identity=host.identity)
+    restored.tick(5.0)  # the new process's clock may be smaller
+    restored.tick(5.0 + restored.grace - 1)
+    assert not any(s.taken_over for s in restored.seats)
+    restored.tick(5.0 + restored.grace + 1)  # nobody came back within the grace period
+    assert all(s.taken_over for s in restored.seats)
+
+
+def test_host_gone_mid_hand_is_the_hosts_fault() -> None:
+    _host, clients, wire = setup(TWO)
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    clients[1].connection_lost()
+    check = clients[1].state.checks[0]
+    assert check.status == "failed" and check.fault is not None and check.fault.seat == -1
+    assert clients[1].state.phase == "disconnected"
+    assert clients[0].state.checks[0].status == "in progress"

@@ -499,7 +499,9 @@ class ClientApp:
         elif s is Screen.HOST_FORM:
             text = "Up/Down: field  Left/Right: change  type: name  Enter: start  Esc: back"
         elif s is Screen.TABLE:
-            if self.model.hand_over:
+            if self.model.waiting and not self.model.hand_over:
+                text = "waiting for the table  ?: keys  Esc: leave  q: quit"
+            elif self.model.hand_over:
                 text = "n: next hand  v: deal verification  l: last trick  ?: keys  q: quit"
             else:
                 text = "Left/Right/1-3: card  Enter: play  l: last trick  ?: keys  q: quit"

@@ -200,8 +200,7 @@ def result_lines(model: TableModel, ui: UiState) -> Frag:
         out.append(("class:dim", "Deal check: "))
         out.append(("", v.summary))
     elif v.ok:
-        out.append(("class:good", "Deal verified: "))
-        out.append(("", v.summary))
+        out.append(("class:good", "Deal verified"))
     else:
         out.append(("class:bad", "Deal check FAILED: "))
         out.append(("", v.summary))

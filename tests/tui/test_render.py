@@ -138,7 +138,7 @@ def test_end_of_hand_shows_points_result_standing_and_verification() -> None:
     assert "Bot 1             50 points" in text
     assert "You win the hand!" in text
     assert "Match points 70-50 (2 hands)" in text
-    assert "Deal verified: ok" in text
+    assert "Deal verified  [v] details" in text
 
 
 def test_ascii_is_automatic_without_utf8_or_with_no_color() -> None:

@@ -246,6 +246,7 @@ class ClientSession:
         self._seeds: dict[int, bytes] = {}
         self._sent: dict[tuple[str, int], Message] = {}
         self._chain_at_reveal = b""
+        self._acked: dict[int, bool] = {}
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -544,19 +545,34 @@ class ClientSession:
         if seat is not None and not self._mine_host_played(seat):
             ack = Ack(self._ms.game_id, st.hand, seat, self._chain_at_reveal)
             out.append(self._signed(m.AckHand, ack))
+            self._acked[st.hand] = True
         self.state.log.append(f"hand {st.hand + 1} ended: points {list(st.points)}")
 
     def _on_HandAcked(self, msg: m.HandAcked, out: list[Message]) -> None:
-        ok = True
-        for rec in msg.records:
-            before = self.state.verification.fault if self.state.verification else None
-            self._record(rec)
-            after = self.state.verification.fault if self.state.verification else None
-            if after is not None and after is not before:
-                ok = False
         check = self.state.verification
-        if check is not None:
-            check.acks_match = ok and len(msg.records) == len(self.state.seats or msg.records)
+        for rec in msg.records:
+            self._record(rec)  # an ack of another hash is caught by the checker: host's fault
+        seats: set[int] = set()
+        for body, _sig in msg.records:
+            try:
+                seats.add(decode(body).seat)  # type: ignore[attr-defined]
+            except StatementError:
+                continue
+        n = self._ms.players if self._ms is not None else 0
+        me = self.state.seat
+        if check is None:
+            return
+        if me is not None and self._acked.get(check.hand) and me not in seats:
+            self._fail(
+                Fault(
+                    None,
+                    "ack",
+                    HOST,
+                    "my acknowledgement was refused or not relayed: the host's history differs "
+                    "from the one it sent me (equivocation)",
+                )
+            )
+        check.acks_match = check.fault is None and len(seats) == n
 
     def _on_HandAborted(self, msg: m.HandAborted, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))

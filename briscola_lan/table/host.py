@@ -803,6 +803,14 @@ class HostTable:
         self._check_sig(seat_no, body, sig)
         if self.acks[seat_no] is not None:
             raise _Refused(ErrorCode.BAD_STATEMENT, "you already acknowledged this hand")
+        if st.chain_hash != self.chain_at_reveal:
+            # Either this client was sent a different history (the host's fault, which the
+            # client sees when its ack is missing) or it lies: never relay it, so that a seat
+            # cannot frame the host with a bogus acknowledgement.
+            raise _Refused(
+                ErrorCode.BAD_STATEMENT,
+                "your transcript hash differs from the host's: the histories differ",
+            )
         self._accept_ack(seat_no, (body, sig), out)
 
     def _accept_ack(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from briscola_lan.fairness import verify_records
 from briscola_lan.fairness.statements import (
+    Ack,
     Deal,
     Exchange,
     HostReveal,
@@ -312,13 +313,68 @@ def test_equivocation_seen_through_acknowledgements() -> None:
     from tests.table.helpers import cycle_chooser
 
     play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
+    victim = clients[0].state.checks[0]
+    assert victim.acks_match is False
+    assert victim.fault is not None and victim.fault.seat == HOST
+    assert "equivocation" in victim.fault.reason
+    assert clients[1].state.checks[0].acks_match is False  # seat 0's ack never came
+
+
+def test_relayed_ack_of_another_history_is_the_hosts_fault() -> None:
+    """If a host relays an acknowledgement of a different hash, every client blames the host."""
+    box: dict[str, host_module.HostTable] = {}
+
+    def tap(conn: int, msg: Message) -> Message:
+        if isinstance(msg, m.HandAcked):
+            body, _ = msg.records[0]
+            st = decode(body)
+            assert isinstance(st, Ack)
+            bad = dataclasses.replace(st, chain_hash=bytes(32)).encode()
+            return m.HandAcked(((bad, box["c"][st.seat].identity.sign(bad)), *msg.records[1:]))
+        return msg
+
+    host, clients, wire = setup(TWO)
+    box["h"], box["c"] = host, clients  # type: ignore[assignment]
+    wire.tap = tap
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    from briscola_lan.table.selfplay import play_out
+    from tests.table.helpers import cycle_chooser
+
+    play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
     for c in clients:
         check = c.state.checks[0]
-        assert check.acks_match is False
         assert check.fault is not None and check.fault.seat == HOST
         assert "equivocation" in check.fault.reason
-    rep = verify_records(clients[1].records)
-    assert rep.fault is not None and "equivocation" in rep.fault.reason
+
+
+def test_a_seat_cannot_frame_the_host_with_a_bogus_ack() -> None:
+    def client_tap(conn: int, msg: Message) -> Message:
+        if conn == 1 and isinstance(msg, m.AckHand):
+            st = decode(msg.body)
+            assert isinstance(st, Ack)
+            body = dataclasses.replace(st, chain_hash=bytes(32)).encode()
+            return m.AckHand(body, box[1].identity.sign(body))
+        return msg
+
+    box: list[ClientSession] = []
+    host, clients, wire = setup(TWO)
+    box.extend(clients)
+    original = wire.send_to_host
+    wire.send_to_host = lambda c, msgs: original(  # type: ignore[method-assign]
+        c, [client_tap(c, x) for x in msgs]
+    )
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    from briscola_lan.table.selfplay import play_out
+    from tests.table.helpers import cycle_chooser
+
+    play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
+    rep = verify_records(host.records)
+    assert rep.ok  # the bogus ack was refused, never relayed
+    assert rep.hands[0].acks == 1
+    assert clients[0].state.checks[0].status == "verified"
+    assert any(e.code == "bad_statement" for e in clients[1].state.errors)
 
 
 def test_partner_exchange_showing_a_card_the_partner_does_not_hold() -> None:

@@ -1,0 +1,57 @@
+"""HostTable.receive never raises on any message in any phase, and an Error changes nothing."""
+
+from __future__ import annotations
+
+import pickle
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from briscola_lan.rules import TableOptions
+from briscola_lan.table.host import HostTable
+from briscola_lan.wire import messages as m
+from tests.table.helpers import setup
+from tests.wire.strategies import messages
+
+FOUR = TableOptions.make(players=4, hands_to_win=1)
+
+
+def _tables() -> list[bytes]:
+    """Snapshots of a table in the lobby, mid-deal and mid-play."""
+    out = []
+    host, clients, wire = setup(FOUR, "fuzz")
+    out.append(host.snapshot())
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    for _ in range(6):
+        seat = host.hand.current_player  # type: ignore[union-attr]
+        wire.send_to_host(seat, clients[seat].play(clients[seat].state.view.legal_plays[0]))
+        wire.pump()
+    out.append(host.snapshot())
+    return out
+
+
+SNAPSHOTS = _tables()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(SNAPSHOTS))), st.integers(0, 4), messages)
+def test_receive_never_raises(which: int, conn: int, msg: m.Message) -> None:
+    data = SNAPSHOTS[which]
+    host = HostTable.restore(data, identity=pickle.loads(data)["state"]["identity"])
+    host.connect(conn)
+    if conn < 4 and not isinstance(msg, m.Hello):
+        token = host.seats[conn].token
+        host.receive(conn, m.Hello(1, "p", host.seats[conn].key, token))
+    before = (host.phase, len(host.records), host.chain, [s.occupied for s in host.seats])
+    out = host.receive(conn, msg)
+    errors = [o for o in out if isinstance(o.message, m.Error)]
+    if errors:
+        assert len(out) == 1 and out[0].conn == conn
+        assert (
+            host.phase,
+            len(host.records),
+            host.chain,
+            [s.occupied for s in host.seats],
+        ) == before
+    assert host.internal_errors == []

@@ -158,6 +158,7 @@ class ClientApp:
             mouse_support=True,
             color_depth=ColorDepth.MONOCHROME if config.ascii_only else None,
         )
+        self.app.ttimeoutlen = 0.05  # a bare Esc closes panels at once
 
     # --- helpers ---------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -76,9 +76,6 @@ class LobbySource(Protocol):
     async def close(self) -> None: ...
 
 
-BackendFactory = Callable[[UiState, Any], TableBackend]
-
-
 @dataclass(slots=True)
 class ClientConfig:
     """Options of the ``play`` command that the app needs."""
@@ -95,7 +92,6 @@ class ClientConfig:
     lobby_source: LobbySource | None = None
     # A table to open at once (``briscola-lan join``) instead of starting on the lobby.
     initial_table: Callable[[ClientConfig], TableBackend] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _box(title: Callable[[], str] | str, body: AnyContainer, ascii_only: bool, **kw: Any) -> HSplit:

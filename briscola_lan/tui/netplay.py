@@ -68,6 +68,7 @@ def lobby_entry(ad: TableAd) -> LobbyEntry:
         open_seats=ad.free,
         address=ad.address,
         fingerprint=ad.fingerprint,
+        phase=ad.phase,
     )
 
 
@@ -277,8 +278,14 @@ class NetBackend(TableBackend):
                 self.notify()
                 return
             seat = self.want_seat if self.want_seat in free else free[0]
+            errors = len(st.errors)
             client.send(*session.take_seat(seat), *session.ready())
-            await client.wait_for(lambda: st.seat is not None or bool(st.errors), 10)
+            await client.wait_for(lambda: st.seat is not None or len(st.errors) > errors, 10)
+            if st.seat is None:
+                why = st.errors[-1].text if len(st.errors) > errors else "no answer from the host"
+                self.model.waiting = f"Could not take a seat: {why}"
+                self.notify()
+                return
         if self.auto_start and st.seat == 0:
             await self._auto_start()
 

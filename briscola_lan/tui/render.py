@@ -319,6 +319,8 @@ def lobby_lines(ui: UiState) -> Frag:
         style = "class:selected" if sel else ""
         mark = ">" if sel else " "
         full = " FULL" if entry.open_seats <= 0 else ""
+        if entry.phase not in ("", "lobby"):
+            full = " playing" if entry.phase != "over" else " over"
         out.append(
             (
                 style,

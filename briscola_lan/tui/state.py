@@ -144,6 +144,7 @@ class LobbyEntry:
     open_seats: int
     address: str = ""
     fingerprint: str = ""
+    phase: str = "lobby"
 
 
 @dataclass(slots=True)

@@ -17,6 +17,10 @@ from briscola_lan.tui.state import LobbyEntry, Screen
 from .helpers import DOWN, ENTER, ESC, LEFT, RIGHT, Driver, running, wait_for
 
 
+def _lines(frags: render.Frag) -> list[str]:
+    return "".join(f[1] for f in frags).splitlines()
+
+
 async def _play_out_hand(d: Driver) -> None:
     """Press Enter whenever it is my turn until the hand is over."""
     m = d.client
@@ -223,6 +227,8 @@ async def test_lobby_updates_live_and_keeps_selection() -> None:
         assert c.ui.lobby[c.ui.lobby_index].key == "b"
         lines = "".join(f[1] for f in render.lobby_lines(c.ui))
         assert "FULL" in lines and "Table c" in lines
+        c.ui.lobby[1].phase = "play"
+        assert "Table a" in next(ln for ln in _lines(render.lobby_lines(c.ui)) if "playing" in ln)
         c.set_lobby([entry("c", 0)])  # they vanish
         assert c.ui.lobby_index == 0 and len(c.ui.lobby) == 1
         await d.keys(ENTER)

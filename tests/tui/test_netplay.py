@@ -4,14 +4,18 @@ joining a table from the lobby, a dropped connection, the deal verification and 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import pytest
 
+from briscola_lan.fairness.verify import HOST
 from briscola_lan.rules import TableOptions
+from briscola_lan.table.host import Outgoing
 from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.netplay import NetBackend, install, start_embedded_host
 from briscola_lan.tui.state import LobbyEntry, Screen
+from briscola_lan.wire import messages as m
 
 from .helpers import ENTER, ESC, Driver, running, wait_for
 
@@ -148,5 +152,55 @@ async def test_full_table_says_so(tmp_path: Path) -> None:
             )  # fmt: skip
             await d.keys(ENTER)
             await wait_for(lambda: "full" in (d.client.model.waiting or ""), 10, "table full")
+    finally:
+        await host.close()
+
+
+async def test_a_cheating_host_is_named_at_the_end_of_the_hand(tmp_path: Path) -> None:
+    host = await start_embedded_host(
+        TableOptions.make(players=2),
+        "Crooked table",
+        {1: "random"},
+        ["127.0.0.1"],
+        advertise=False,
+        ai_delay=0.0,
+    )
+    table = host.table
+    honest_receive, honest_tick = table.receive, table.tick
+
+    def tamper(outs: list[Outgoing]) -> list[Outgoing]:
+        # every played card comes with a wrong opening salt: it no longer opens its commitment
+        return [
+            dataclasses.replace(o, message=dataclasses.replace(o.message, salt=bytes(32)))
+            if isinstance(o.message, m.CardPlayed)
+            else o
+            for o in outs
+        ]
+
+    table.receive = lambda conn, msg: tamper(honest_receive(conn, msg))  # type: ignore[method-assign]
+    table.tick = lambda now: tamper(honest_tick(now))  # type: ignore[method-assign]
+    try:
+        async with running(_config(tmp_path)) as d:
+            d.client.set_lobby(
+                [
+                    LobbyEntry(
+                        "k", "Crooked table", "127.0.0.1", "2p hands:2", 1, 2, 1,
+                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
+                    )
+                ]
+            )  # fmt: skip
+            await d.keys(ENTER)
+            await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
+            await _play_hand(d)
+            res = d.client.model.last_result
+            assert res is not None and res.verification is not None
+            v = res.verification
+            assert v.ok is False and v.fault_seat == HOST, v
+            assert "does not match" in v.summary and "at fault: the host" in v.summary
+            text = "".join(f[1] for f in d.client._table_text())
+            assert "Deal check FAILED" in text
+            await d.keys("v")
+            details = "".join(f[1] for f in d.client._verify_text())
+            assert "At fault: the host" in details
     finally:
         await host.close()

@@ -457,14 +457,7 @@ class ClientApp:
             ),
             panel(
                 "Leave the match?",
-                lambda: [
-                    (
-                        "class:bold",
-                        "The match is not over. Leave it? (y/n)"
-                        if ui.status == "lobby"
-                        else "The match is not over. Quit the game? (y/n)",
-                    )
-                ],
+                self._confirm_text,
                 lambda: ui.confirm_quit,
                 48,
             ),
@@ -472,6 +465,18 @@ class ClientApp:
         return Layout(FloatContainer(body, floats=floats))
 
     # --- text callables --------------------------------------------------------------------
+
+    def _confirm_text(self) -> StyleAndTextTuples:
+        what = "Leave it?" if self.ui.status == "lobby" else "Quit the game?"
+        out: StyleAndTextTuples = [("class:bold", f"The match is not over. {what} (y/n)")]
+        if self.backend is not None and self.backend.hosting and self._other_humans():
+            out.append(("class:error", "\nYou host this table: it closes for everyone."))
+        return out
+
+    def _other_humans(self) -> bool:
+        return any(
+            s.occupied and not s.is_ai and s.seat != self.model.my_seat for s in self.model.seats
+        )
 
     def _title(self) -> StyleAndTextTuples:
         if self.ui.screen is Screen.TABLE:

@@ -59,6 +59,11 @@ class TableBackend:
         self.model = model
         self.listener: Callable[[], None] | None = None
 
+    @property
+    def hosting(self) -> bool:
+        """Whether this process hosts the table (leaving closes it for everyone)."""
+        return False
+
     def notify(self) -> None:
         self.model.changes += 1
         if self.listener is not None:

@@ -214,6 +214,8 @@ class NetBackend(TableBackend):
         self._log_seen = 0
         self._summarized: set[int] = set()
         self._acks_saved: set[int] = set()
+        self._pending_play: tuple[int, int] | None = None
+        self._errors_seen = 0
         self._held = False
         self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -334,15 +336,31 @@ class NetBackend(TableBackend):
             self.model.error = "not connected yet"
         elif not self.model.my_turn:
             self.model.error = "Not your turn yet."
+        elif self._pending_play == self._plays_seen():
+            self.model.error = "Your card is on its way to the host."
         else:
             try:
                 sent = self.client.send(*self.session.play(card))
             except ValueError as exc:
                 self.model.error = str(exc)
             else:
-                if not sent:
+                if sent:
+                    self._pending_play = self._plays_seen()
+                else:
                     self.model.error = "Not connected: the card was not sent, try again shortly."
         self.notify()
+
+    def _plays_seen(self) -> tuple[int, int]:
+        """(hand, cards played so far): a play is in flight until this moves on."""
+        st = self.session.state if self.session is not None else None
+        view = st.view if st is not None else None
+        if st is None or view is None:
+            return (-1, -1)
+        return (st.hand_number, len(view.played_cards))
+
+    @property
+    def hosting(self) -> bool:
+        return self.host is not None
 
     def next_hand(self) -> None:
         self._held = False
@@ -368,6 +386,9 @@ class NetBackend(TableBackend):
         model = self.model
         before = model.connection
         model.connection = self._connection()
+        if before != model.connection or len(st.errors) != self._errors_seen:
+            self._pending_play = None  # a lost or refused play may be sent again
+            self._errors_seen = len(st.errors)
         if before != model.connection and model.started:
             model.add_log(
                 {

@@ -90,6 +90,8 @@ class ClientConfig:
     host_factory: Callable[[HostForm, ClientConfig, bool], TableBackend] | None = None
     join_factory: Callable[[LobbyEntry, ClientConfig], TableBackend] | None = None
     lobby_source: LobbySource | None = None
+    # The player's signing identity (``fairness.identity.Identity``); None: the saved one.
+    identity: Any = None
     # A table to open at once (``briscola-lan join``) instead of starting on the lobby.
     initial_table: Callable[[ClientConfig], TableBackend] | None = None
 

@@ -579,6 +579,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
         auto_start=True,
         interfaces=[] if practice else (config.interfaces or []),
         games=config.games,
+        identity=config.identity,
         ascii_only=config.ascii_only,
     )
 
@@ -594,6 +595,7 @@ def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
         auto_start=True,
         interfaces=config.interfaces or [],
         games=config.games,
+        identity=config.identity,
         known_tables=KnownTables(),
         ascii_only=config.ascii_only,
     )
@@ -631,6 +633,7 @@ def join_target_backend(
         auto_start=True,
         interfaces=config.interfaces or [],
         games=config.games,
+        identity=config.identity,
         known_tables=KnownTables(),
         ascii_only=config.ascii_only,
     )

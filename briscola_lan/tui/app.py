@@ -170,7 +170,7 @@ class ClientApp:
         if not task.cancelled() and task.exception() is not None:
             exc = task.exception()
             self.model.add_log(f"! {type(exc).__name__}: {exc}")
-            self.ui.status = f"Error: {exc}"
+            self.ui.lobby_status = f"Error: {exc}"
             self.app.invalidate()
 
     def invalidate(self) -> None:
@@ -269,7 +269,7 @@ class ClientApp:
     def request_quit(self, to_lobby: bool) -> None:
         if self.mid_match:
             self.ui.confirm_quit = True
-            self.ui.status = "lobby" if to_lobby else "quit"
+            self.ui.quit_to_lobby = to_lobby
             return
         if to_lobby and self.ui.screen is not Screen.LOBBY:
             self.leave_table()
@@ -281,7 +281,7 @@ class ClientApp:
         self.ui.confirm_quit = False
         if not yes:
             return
-        if self.ui.status == "lobby":
+        if self.ui.quit_to_lobby:
             self.leave_table()
         else:
             self.exit()
@@ -469,7 +469,7 @@ class ClientApp:
     # --- text callables --------------------------------------------------------------------
 
     def _confirm_text(self) -> StyleAndTextTuples:
-        what = "Leave it?" if self.ui.status == "lobby" else "Quit the game?"
+        what = "Leave it?" if self.ui.quit_to_lobby else "Quit the game?"
         out: StyleAndTextTuples = [("class:bold", f"The match is not over. {what} (y/n)")]
         if self.backend is not None and self.backend.hosting and self._other_humans():
             out.append(("class:error", "\nYou host this table: it closes for everyone."))

@@ -195,7 +195,7 @@ class UiState:
     show_last_trick: bool = False
     show_verify_details: bool = False
     confirm_quit: bool = False
-    status: str = ""
+    quit_to_lobby: bool = False  # what a "yes" in the quit dialog does: lobby, or quit
     learn_step: int = 0
     saved_files: list[str] = field(default_factory=list)
     saved_index: int = 0

@@ -64,7 +64,10 @@ async def test_practice_goes_through_an_embedded_host_and_verifies(tmp_path: Pat
         assert res is not None and sum(res.points) == 120
         assert res.verification is not None and res.verification.ok is True
         assert any("took the trick" in line for line in d.client.model.log)
-        saved = sorted(p.name for p in (tmp_path / "games").iterdir())
+        # saved once every seat has acknowledged the hand, just after its end
+        games = tmp_path / "games"
+        await wait_for(lambda: len(list(games.glob("*.briscola.json"))) == 2, 10, "the saves")
+        saved = sorted(p.name for p in games.iterdir())
         assert any(name.endswith("-Tess.briscola.json") for name in saved)
         assert any(name.endswith("-host.briscola.json") for name in saved)
         # the result stays on screen until n, then the next hand is on

@@ -144,8 +144,13 @@ def test_real_command_plays_a_hand_in_tmux(tmux_factory: list[Tmux], tmp_path: P
         assert "Nobody wins the hand" in screen
     assert re.search(r"tricks\s+\d+", screen)
     assert "Deal verified" in screen, screen
-    saved = list((tmp_path / "data" / "briscola-lan" / "games").glob("*.briscola.json"))
-    assert len(saved) == 2, saved
+    # the transcripts are saved once every seat has acknowledged the hand (just after its end)
+    games = tmp_path / "data" / "briscola-lan" / "games"
+    end = time.monotonic() + 10
+    while len(list(games.glob("*.briscola.json"))) < 2 and time.monotonic() < end:
+        time.sleep(0.05)
+    saved = sorted(p.name for p in games.glob("*.briscola.json"))
+    assert len(saved) == 2 and any(n.endswith("-Tess.briscola.json") for n in saved), saved
     assert "♠" in screen or "♣" in screen or "♥" in screen or "♦" in screen
     _quit(t, tmp_path)
 

@@ -13,6 +13,7 @@ import struct
 
 DOMAIN = b"briscola-lan/v1/"
 HOST_PARTY = 0xFFFFFFFF  # the host's party number where a seat number would go
+DRAW_HAND = 0xFFFFFFFF  # the hand number of the seat/dealer draw's seed commitments and reveals
 _U32 = struct.Struct(">I")
 
 
@@ -59,6 +60,11 @@ def card_commitment(game_id: bytes, hand: int, position: int, card: int, salt: b
 def deck_seed(game_id: bytes, hand: int, host_seed: bytes, seat_seeds: list[bytes]) -> bytes:
     """The deck seed: every seed of the hand, the host's first, then seats in order."""
     return digest("deck-seed", game_id, hand, len(seat_seeds), host_seed, *seat_seeds)
+
+
+def draw_seed(game_id: bytes, host_seed: bytes, seat_seeds: list[bytes]) -> bytes:
+    """The seed of the seat and dealer draw: the host's draw seed, then the seats' (lobby order)."""
+    return digest("draw-seed", game_id, len(seat_seeds), host_seed, *seat_seeds)
 
 
 def chain_next(previous: bytes, body: bytes) -> bytes:

@@ -155,6 +155,35 @@ class MatchStart(Statement):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawStart(Statement):
+    """Opens a match that draws partners and/or the first dealer: lobby seats, host commitment."""
+
+    KIND: ClassVar[str] = "draw-start"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "b32", "b32s", "strs", "b32")
+    game_id: bytes
+    players: int
+    draw_partners: int
+    draw_dealer: int
+    host_key: bytes
+    seat_keys: tuple[bytes, ...]  # in lobby seat order
+    names: tuple[str, ...]
+    commitment: bytes  # the host's commitment to its draw seed (hand DRAW_HAND)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawReveal(Statement):
+    """The host's draw seed and the draw's result: cards, new seats (per lobby seat), dealer."""
+
+    KIND: ClassVar[str] = "draw-reveal"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "b32", "u32s", "u32s", "u32")
+    game_id: bytes
+    host_seed: bytes
+    cards: tuple[int, ...]
+    seating: tuple[int, ...]
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
 class HostCommit(Statement):
     KIND: ClassVar[str] = "host-commit"
     SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32")
@@ -301,6 +330,8 @@ KINDS: dict[bytes, type[Statement]] = {
     DOMAIN + b"st/" + cls.KIND.encode("ascii"): cls
     for cls in (
         MatchStart,
+        DrawStart,
+        DrawReveal,
         HostCommit,
         SeedCommit,
         SeedReveal,

@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from briscola_lan.fairness.draw import DrawResult, draw
 from briscola_lan.fairness.encoding import (
     CHAIN_START,
+    DRAW_HAND,
     HOST_PARTY,
     card_commitment,
     chain_next,
     deck_seed,
+    draw_seed,
     seed_commitment,
 )
 from briscola_lan.fairness.identity import fingerprint, verify_signature
@@ -31,6 +34,8 @@ from briscola_lan.fairness.statements import (
     Ack,
     Deal,
     DeckCommit,
+    DrawReveal,
+    DrawStart,
     Exchange,
     HostCommit,
     HostReveal,
@@ -100,6 +105,36 @@ class HandReport:
 
 
 @dataclass(slots=True)
+class DrawReport:
+    """The verdict on the seat and dealer draw (seat numbers in it are lobby seats)."""
+
+    draw_partners: bool
+    draw_dealer: bool
+    names: tuple[str, ...]  # in lobby seat order
+    status: str = "incomplete"  # "verified", "failed", "aborted", "incomplete"
+    cards: tuple[int, ...] = ()
+    seating: tuple[int, ...] = ()
+    dealer: int | None = None
+    fault: Fault | None = None
+
+    @property
+    def verified(self) -> bool:
+        return self.status == "verified"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "draw_partners": self.draw_partners,
+            "draw_dealer": self.draw_dealer,
+            "names": list(self.names),
+            "status": self.status,
+            "cards": list(self.cards),
+            "seating": list(self.seating),
+            "dealer": self.dealer,
+            "fault": _fault_dict(self.fault),
+        }
+
+
+@dataclass(slots=True)
 class MatchReport:
     """The verdict on a whole transcript."""
 
@@ -113,10 +148,13 @@ class MatchReport:
     winner: int | None = None
     match_over: bool = False
     records: int = 0
+    draw: DrawReport | None = None
 
     @property
     def ok(self) -> bool:
-        """True when there is no fault and every hand verified."""
+        """True when there is no fault, the draw (if any) and every hand verified."""
+        if self.draw is not None and not self.draw.verified:
+            return False
         return self.fault is None and bool(self.hands) and all(h.verified for h in self.hands)
 
     def to_dict(self) -> dict[str, object]:
@@ -142,6 +180,7 @@ class MatchReport:
                 for h in self.hands
             ],
             "fault": _fault_dict(self.fault),
+            "draw": self.draw.to_dict() if self.draw is not None else None,
         }
 
 
@@ -193,6 +232,26 @@ class _Hand:
     acks: list[int] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class _Draw:
+    start: DrawStart
+    commits: list[bytes] = field(default_factory=list)
+    seeds: list[bytes] = field(default_factory=list)
+    result: DrawResult | None = None
+    aborted: bool = False
+
+
+def draw_result(st: DrawStart, host_seed: bytes, seeds: Sequence[bytes]) -> DrawResult:
+    """The draw the seeds give (§7a): the full 40-card pack, lobby seat i takes position i."""
+    return draw(
+        range(40),
+        draw_seed(st.game_id, host_seed, list(seeds)),
+        st.players,
+        draw_partners=bool(st.draw_partners),
+        draw_dealer=bool(st.draw_dealer),
+    )
+
+
 class TranscriptChecker:
     """Feeds records one at a time; ``report`` holds the verdict so far."""
 
@@ -206,6 +265,7 @@ class TranscriptChecker:
         self._hand: _Hand | None = None
         self._taken_over: set[int] = set()
         self._closed = False  # after an abort nothing more may follow
+        self._draw: _Draw | None = None
 
     # --- public API ---------------------------------------------------------------------------
 
@@ -224,11 +284,26 @@ class TranscriptChecker:
                 if last.hand == self._hand.number and last.status == "incomplete":
                     last.status = "failed"
                     last.fault = v.fault
+            dr = self.report.draw
+            if dr is not None and dr.status == "incomplete":
+                dr.status, dr.fault = "failed", v.fault
             raise
 
     def finish(self) -> MatchReport:
         """Close the transcript: an unfinished hand is reported incomplete with who holds it up."""
         rep = self.report
+        d, dr = self._draw, rep.draw
+        if rep.fault is None and d is not None and dr is not None and dr.status == "incomplete":
+            n = d.start.players
+            if len(d.commits) < n:
+                who, what = len(d.commits), "never committed to its draw seed"
+            elif len(d.seeds) < n:
+                who, what = len(d.seeds), "never revealed its draw seed"
+            else:
+                who, what = HOST, "never revealed its draw seed (draw not finished)"
+            dr.fault = rep.fault = Fault(None, "end of transcript", who, what)
+        if rep.fault is None and dr is not None and dr.status == "aborted":
+            rep.fault = dr.fault
         if rep.fault is None and self._hand is not None and not self._hand.revealed:
             h = self._hand
             n = self._n
@@ -258,16 +333,33 @@ class TranscriptChecker:
             st = decode(body)
         except StatementError as exc:
             raise self._fail(None, HOST, f"not a valid statement: {exc}") from exc
-        if self._ms is None:
-            self._start(st, body, sig)
+        if self._ms is None and self._draw is None:
+            if isinstance(st, DrawStart):
+                self._start_draw(st, body, sig)
+            else:
+                self._start(st, body, sig)
             return
-        ms = self._ms
-        if isinstance(st, MatchStart):
-            raise self._fail(st, HOST, "a second match-start in one transcript")
-        if st.game_id != ms.game_id:  # type: ignore[attr-defined]
+        if isinstance(st, DrawStart):
+            raise self._fail(st, HOST, "a second draw-start in one transcript")
+        d = self._draw
+        game_id = self._ms.game_id if self._ms is not None else d.start.game_id  # type: ignore[union-attr]
+        if st.game_id != game_id:  # type: ignore[attr-defined]
             raise self._fail(st, HOST, "statement belongs to another game")
         if self._closed:
             raise self._fail(st, HOST, "statement after the match was aborted")
+        if self._ms is None:
+            assert d is not None
+            if isinstance(st, MatchStart):
+                self._start(st, body, sig)
+                return
+            self._check_signature(st, body, sig)
+            self.chain = chain_next(self.chain, body)
+            self._on_draw_statement(d, st)
+            return
+        if isinstance(st, MatchStart):
+            raise self._fail(st, HOST, "a second match-start in one transcript")
+        if isinstance(st, DrawReveal):
+            raise self._fail(st, HOST, "a draw-reveal after the match started")
         self._check_signature(st, body, sig)
         if st.PUBLIC:
             self.chain = chain_next(self.chain, body)
@@ -288,6 +380,8 @@ class TranscriptChecker:
             raise self._fail(st, HOST, f"match-start must list {n} seats")
         if not 0 <= st.first_dealer < n:
             raise self._fail(st, HOST, "first dealer is not a seat")
+        if self._draw is not None:
+            self._check_drawn_seats(st)
         self._ms, self._options = st, opts
         self._match = Match(opts, st.first_dealer)
         self.chain = chain_next(self.chain, body)
@@ -297,19 +391,121 @@ class TranscriptChecker:
         self.report.options = opts
         self.report.names = st.names
 
+    # --- the draw (protocol/fairness.md §7a) ---------------------------------------------------
+
+    def _start_draw(self, st: DrawStart, body: bytes, sig: bytes) -> None:
+        if not verify_signature(st.host_key, body, sig):
+            raise self._fail(st, HOST, "bad host signature on draw-start")
+        n = st.players
+        if n not in (2, 3, 4):
+            raise self._fail(st, HOST, f"a draw for {n} players")
+        if not (len(st.seat_keys) == len(st.names) == n):
+            raise self._fail(st, HOST, f"draw-start must list {n} seats")
+        if st.draw_partners not in (0, 1) or st.draw_dealer not in (0, 1):
+            raise self._fail(st, HOST, "draw flags must be 0 or 1")
+        if st.draw_partners and n != 4:
+            raise self._fail(st, HOST, "partnerships are drawn only at 4 players")
+        self._draw = _Draw(st)
+        self.chain = chain_next(self.chain, body)
+        self.report.game_id = st.game_id.hex()
+        self.report.host_fingerprint = fingerprint(st.host_key)
+        self.report.names = st.names
+        self.report.draw = DrawReport(bool(st.draw_partners), bool(st.draw_dealer), st.names)
+
+    def _on_draw_statement(self, d: _Draw, st: Statement) -> None:
+        n = d.start.players
+        if getattr(st, "hand", DRAW_HAND) != DRAW_HAND:
+            raise self._fail(st, HOST, "a hand statement before the draw ended")
+        if d.result is not None:
+            raise self._fail(st, HOST, "only match-start may follow the draw's result")
+        if isinstance(st, SeedCommit):
+            if len(d.commits) >= n or st.seat != len(d.commits):
+                raise self._fail(st, HOST, "draw seed commitment out of order or duplicated")
+            d.commits.append(st.commitment)
+        elif isinstance(st, SeedReveal):
+            if len(d.commits) < n:
+                raise self._fail(st, HOST, "a draw seed was revealed before every commitment")
+            if len(d.seeds) >= n or st.seat != len(d.seeds):
+                raise self._fail(st, HOST, "draw seed reveal out of order or duplicated")
+            if seed_commitment(st.game_id, DRAW_HAND, st.seat, st.seed) != d.commits[st.seat]:
+                raise self._fail(
+                    st, st.seat, "revealed draw seed does not match the seat's commitment"
+                )
+            d.seeds.append(st.seed)
+        elif isinstance(st, DrawReveal):
+            self._on_draw_reveal(d, st)
+        elif isinstance(st, Abort):
+            seat = HOST if st.seat == HOST_PARTY else st.seat
+            if seat != HOST and not 0 <= seat < n:
+                raise self._fail(st, HOST, "abort names a seat that does not exist")
+            assert self.report.draw is not None
+            self.report.draw.status = "aborted"
+            self.report.draw.fault = Fault(self.index, st.KIND, seat, st.reason)
+            d.aborted = self._closed = True
+        else:
+            raise self._fail(st, HOST, f"a {st.KIND} statement during the draw")
+
+    def _on_draw_reveal(self, d: _Draw, st: DrawReveal) -> None:
+        if len(d.seeds) < d.start.players:
+            raise self._fail(st, HOST, "the draw was revealed before every seat revealed its seed")
+        own = seed_commitment(st.game_id, DRAW_HAND, HOST_PARTY, st.host_seed)
+        if own != d.start.commitment:
+            raise self._fail(st, HOST, "host draw seed does not match the host's commitment")
+        result = draw_result(d.start, st.host_seed, d.seeds)
+        if (tuple(st.cards), tuple(st.seating), st.dealer) != (
+            result.cards,
+            result.seating,
+            result.dealer,
+        ):
+            raise self._fail(
+                st, HOST, "the announced cards, seats or dealer are not what the seeds draw"
+            )
+        d.result = result
+        dr = self.report.draw
+        assert dr is not None
+        dr.status, dr.cards, dr.seating, dr.dealer = (
+            "verified",
+            result.cards,
+            result.seating,
+            result.dealer,
+        )
+
+    def _check_drawn_seats(self, st: MatchStart) -> None:
+        d = self._draw
+        assert d is not None
+        r = d.result
+        if r is None:
+            raise self._fail(st, HOST, "match-start before the draw's result")
+        ds = d.start
+        if st.host_key != ds.host_key or st.players != ds.players:
+            raise self._fail(st, HOST, "match-start does not match the draw-start")
+        for lobby, seat in enumerate(r.seating):
+            if st.seat_keys[seat] != ds.seat_keys[lobby] or st.names[seat] != ds.names[lobby]:
+                raise self._fail(
+                    st, HOST, f"the player drawn to seat {seat} is not the one seated there"
+                )
+        if st.first_dealer != r.dealer:
+            raise self._fail(st, HOST, f"the draw makes seat {r.dealer} the first dealer")
+
+    # --- signatures ------------------------------------------------------------------------------
+
     def _check_signature(self, st: Statement, body: bytes, sig: bytes) -> None:
-        ms = self._ms
-        assert ms is not None
+        if self._ms is not None:
+            host_key, seat_keys, n = self._ms.host_key, self._ms.seat_keys, self._n
+        else:
+            assert self._draw is not None
+            ds = self._draw.start
+            host_key, seat_keys, n = ds.host_key, ds.seat_keys, ds.players
         if st.HOST_SIGNED:
-            keys = [ms.host_key]
+            keys = [host_key]
             who = "the host"
         else:
             seat = st.seat  # type: ignore[attr-defined]
-            if not 0 <= seat < self._n:
+            if not 0 <= seat < n:
                 raise self._fail(st, HOST, f"seat {seat} does not exist")
-            keys = [ms.seat_keys[seat]]
+            keys = [seat_keys[seat]]
             if seat in self._taken_over:
-                keys.append(ms.host_key)
+                keys.append(host_key)
             who = f"seat {seat}"
         if not any(verify_signature(k, body, sig) for k in keys):
             raise self._fail(st, HOST, f"signature is not {who}'s (relayed by the host)")
@@ -529,11 +725,13 @@ def verify_records(records: Sequence[Record]) -> MatchReport:
 
 __all__ = [
     "HOST",
+    "DrawReport",
     "Fault",
     "HandReport",
     "MatchReport",
     "TranscriptChecker",
     "Violation",
+    "draw_result",
     "opening_matches",
     "options_of",
     "verify_records",

@@ -14,13 +14,15 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from briscola_lan.fairness.encoding import seed_commitment
+from briscola_lan.fairness.encoding import DRAW_HAND, seed_commitment
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
     Deal,
     DeckCommit,
+    DrawReveal,
+    DrawStart,
     Exchange,
     HostCommit,
     HostReveal,
@@ -62,6 +64,30 @@ class HandCheck:
 
 
 @dataclass(slots=True)
+class DrawCheck:
+    """The seat and dealer draw as this client saw and checked it (lobby seat numbers)."""
+
+    draw_partners: bool
+    draw_dealer: bool
+    names: tuple[str, ...]  # lobby seat order
+    my_lobby_seat: int | None
+    status: str = "in progress"  # "in progress", "verified", "failed", "aborted"
+    cards: tuple[Card, ...] = ()  # card drawn by each lobby seat
+    seating: tuple[int, ...] = ()  # match seat of each lobby seat
+    dealer: int | None = None  # first dealer (match seat)
+    fault: Fault | None = None
+
+    @property
+    def summary(self) -> str:
+        if self.fault is not None:
+            return f"draw: {self.status} — {self.fault.describe()}"
+        if not self.cards:
+            return f"draw: {self.status}"
+        drawn = ", ".join(f"{n} {c}" for n, c in zip(self.names, self.cards, strict=True))
+        return f"draw: {self.status} — {drawn}"
+
+
+@dataclass(slots=True)
 class ClientState:
     """Everything the UI shows; ``version`` grows on every change."""
 
@@ -86,6 +112,9 @@ class ClientState:
     log: list[str] = field(default_factory=list)
     errors: list[m.Error] = field(default_factory=list)
     last_trick: RulesTrickTaken | None = None
+    draw_partners: bool = False  # the table draws partnerships (4 players)
+    draw_dealer: bool = False  # the table draws the first dealer
+    draw: DrawCheck | None = None  # the draw of this match, once it started
 
     @property
     def verification(self) -> HandCheck | None:
@@ -247,6 +276,7 @@ class ClientSession:
         self._sent: dict[tuple[str, int], Message] = {}
         self._chain_at_reveal = b""
         self._acked: dict[int, bool] = {}
+        self._drawing = False  # between DrawStarted and MatchStarted
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -288,6 +318,10 @@ class ClientSession:
         self.state.phase = "disconnected" if not self.state.match_over else "over"
         check = self.state.verification
         t = self._tracker
+        d = self.state.draw
+        if self._drawing and d is not None and d.status == "in progress" and d.fault is None:
+            d.status = "failed"
+            d.fault = Fault(None, "connection", HOST, "the host left before revealing the draw")
         if check is not None and check.status == "in progress" and t is not None and t.commitments:
             check.status = "failed"
             check.fault = Fault(
@@ -341,6 +375,12 @@ class ClientSession:
         return cls(body, self.identity.sign(body))
 
     def _fail(self, fault: Fault) -> None:
+        d = self.state.draw
+        if self._drawing and d is not None:
+            if d.fault is None:
+                d.status, d.fault = "failed", fault
+            self.state.log.append(f"draw verification failed: {fault.describe()}")
+            return
         check = self.state.verification
         if check is not None and check.fault is None:
             check.status, check.fault = "failed", fault
@@ -366,6 +406,7 @@ class ClientSession:
         s = self.state
         s.phase = "lobby" if s.phase in ("disconnected", "lobby") else s.phase
         s.table_name, s.options, s.seats = msg.table_name, msg.options, msg.seats
+        s.draw_partners, s.draw_dealer = msg.draw_partners, msg.draw_dealer
         if self.host_key and msg.host_key != self.host_key:
             self._fail(Fault(None, "welcome", HOST, "the host's identity key changed"))
         self.host_key = msg.host_key
@@ -379,6 +420,7 @@ class ClientSession:
         self.records, self._checker = [], TranscriptChecker()
         self._tracker, self._match, self._ms = None, None, None
         self.state.checks = []
+        self.state.draw, self._drawing = None, False
 
     def _on_SeatsChanged(self, msg: m.SeatsChanged, out: list[Message]) -> None:
         self.state.seats = msg.seats
@@ -410,8 +452,50 @@ class ClientSession:
 
     # the match ---------------------------------------------------------------------------------
 
-    def _on_MatchStarted(self, msg: m.MatchStarted, out: list[Message]) -> None:
+    def _on_DrawStarted(self, msg: m.DrawStarted, out: list[Message]) -> None:
         self._reset_match()
+        self._drawing = True
+        st = self._record((msg.body, msg.sig))
+        if not isinstance(st, DrawStart) or st.host_key != self.host_key:
+            self._fail(Fault(0, "draw-start", HOST, "draw-start not signed by this table's host"))
+            return
+        me = self.identity.public_key
+        lobby = st.seat_keys.index(me) if me in st.seat_keys else None
+        self.state.draw = DrawCheck(bool(st.draw_partners), bool(st.draw_dealer), st.names, lobby)
+        s = self.state
+        s.game_id, s.phase = st.game_id.hex(), "playing"
+        s.match_over, s.match_aborted, s.winner = False, False, None
+        what = " and ".join(
+            w for w, on in (("partners", st.draw_partners), ("first dealer", st.draw_dealer)) if on
+        )
+        s.log.append(f"drawing cards for {what}")
+        if lobby is None:
+            if s.seat is not None:
+                self._fail(Fault(0, "draw-start", HOST, "my seat is listed with another key"))
+            return
+        seed = self._seeds.setdefault(DRAW_HAND, self.entropy(32))
+        commit = SeedCommit(
+            st.game_id, DRAW_HAND, lobby, seed_commitment(st.game_id, DRAW_HAND, lobby, seed)
+        )
+        out.append(self._signed(m.CommitSeed, commit))
+
+    def _on_DrawRevealed(self, msg: m.DrawRevealed, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        d = self.state.draw
+        if not isinstance(st, DrawReveal) or d is None:
+            return
+        rep = self._checker.report.draw
+        if d.fault is None and rep is not None and rep.verified:
+            d.status = "verified"
+        d.cards = tuple(Card.from_code(c) for c in st.cards if 0 <= c < 40)
+        d.seating, d.dealer = st.seating, st.dealer
+        drawn = ", ".join(f"{n} drew {c}" for n, c in zip(d.names, d.cards, strict=False))
+        self.state.log.append(f"draw {d.status}: {drawn}")
+
+    def _on_MatchStarted(self, msg: m.MatchStarted, out: list[Message]) -> None:
+        if not self._drawing:
+            self._reset_match()
+        self._drawing = False
         st = self._record((msg.body, msg.sig))
         if not isinstance(st, MatchStart) or st.host_key != self.host_key:
             self._fail(Fault(0, "match-start", HOST, "match-start not signed by this table's host"))
@@ -459,6 +543,9 @@ class ClientSession:
     def _on_SeedsCommitted(self, msg: m.SeedsCommitted, out: list[Message]) -> None:
         for rec in msg.records:
             self._record(rec)
+        if self._drawing:
+            self._reveal_draw_seed(out)
+            return
         ms, seat, hand = self._ms, self.state.seat, self.state.hand_number
         if ms is None or seat is None or hand not in self._seeds:
             return
@@ -466,6 +553,13 @@ class ClientSession:
             return
         reveal = SeedReveal(ms.game_id, hand, seat, self._seeds[hand])
         out.append(self._signed(m.RevealSeed, reveal))
+
+    def _reveal_draw_seed(self, out: list[Message]) -> None:
+        d, seed = self.state.draw, self._seeds.get(DRAW_HAND)
+        if d is None or d.my_lobby_seat is None or seed is None:
+            return
+        gid = bytes.fromhex(self.state.game_id)
+        out.append(self._signed(m.RevealSeed, SeedReveal(gid, DRAW_HAND, d.my_lobby_seat, seed)))
 
     def _mine_host_played(self, seat: int) -> bool:
         return seat in self._checker._taken_over  # the host plays my seat: it holds the seed
@@ -577,6 +671,12 @@ class ClientSession:
     def _on_HandAborted(self, msg: m.HandAborted, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
         check = self.state.verification
+        d = self.state.draw
+        if isinstance(st, Abort) and self._drawing and d is not None:
+            draw_rep = self._checker.report.draw
+            d.status, d.fault = "aborted", draw_rep.fault if draw_rep is not None else None
+            self.state.log.append(f"draw aborted: {st.reason}")
+            return
         if isinstance(st, Abort) and check is not None:
             rep = self._checker.report.hands[-1]
             check.status, check.fault = "aborted", rep.fault
@@ -591,4 +691,4 @@ class ClientSession:
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
 
 
-__all__ = ["ClientSession", "ClientState", "HandCheck"]
+__all__ = ["ClientSession", "ClientState", "DrawCheck", "HandCheck"]

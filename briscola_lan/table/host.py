@@ -4,10 +4,14 @@ Theory of operation. The network layer gives every transport connection an integ
 ``connect``, ``receive``, ``disconnect`` and ``tick``; each returns ``Outgoing`` messages to write.
 Nothing here blocks, sleeps or touches a socket. Phases of a match::
 
-    LOBBY --start--> COMMIT --all seeds committed--> REVEAL --all revealed--> PLAY
+    LOBBY --start--> [draw: COMMIT -> REVEAL -> seats moved, match-start] --> COMMIT
+    COMMIT --all seeds committed--> REVEAL --all revealed--> PLAY
     PLAY --last trick--> ACK --all acks (or timeout)--> COMMIT (next hand) | OVER
     COMMIT/REVEAL --deadline with a seat missing--> OVER (hand aborted, seat named)
 
+With drawn partners or a drawn first dealer, the match opens with a draw: the same commit-reveal
+round with hand number ``DRAW_HAND`` and lobby seat numbers, then the host reveals its draw seed
+and the result, moves the players to the seats the draw gives and signs match-start.
 Every fact of the hand is a signed statement (``fairness.statements``) appended to ``records``,
 the host's full transcript; public ones are broadcast, private ones (a seat's cards, the partner
 exchange) go only to that seat. Bad input never raises: the sender gets an ``Error`` and the state
@@ -25,6 +29,7 @@ from typing import Protocol
 
 from briscola_lan.fairness.encoding import (
     CHAIN_START,
+    DRAW_HAND,
     HOST_PARTY,
     card_commitment,
     chain_next,
@@ -38,6 +43,8 @@ from briscola_lan.fairness.statements import (
     Ack,
     Deal,
     DeckCommit,
+    DrawReveal,
+    DrawStart,
     Exchange,
     HostCommit,
     HostReveal,
@@ -52,6 +59,7 @@ from briscola_lan.fairness.statements import (
     Upcard,
     decode,
 )
+from briscola_lan.fairness.verify import draw_result
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.errors import IllegalPlay, NotYourTurn, RulesError
 from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
@@ -98,6 +106,8 @@ class TableInfo:
     version: str
     host_fingerprint: str
     phase: str
+    draw_partners: bool = False
+    draw_dealer: bool = False
 
 
 class Phase(StrEnum):
@@ -167,8 +177,14 @@ class HostTable:
         grace: float = 30.0,
         timeout: float = 60.0,
         ai_delay: float = 0.0,
+        draw_partners: bool = False,
+        draw_dealer: bool = False,
     ) -> None:
         options.validate()
+        if draw_partners and options.players != 4:
+            raise ValueError("partnerships can only be drawn at 4 players")
+        self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
+        self.drawing = False  # the draw's commit-reveal round is running
         self.options = options
         self.name = name[:MAX_NAME]
         self.identity = identity
@@ -245,15 +261,22 @@ class HostTable:
 
     def info(self) -> TableInfo:
         free = tuple(i for i, s in enumerate(self.seats) if not s.occupied)
+        rules = self.options.summary()
+        if self.draw_partners:
+            rules += " drawn-partners"
+        if self.draw_dealer:
+            rules += " drawn-dealer"
         return TableInfo(
             name=self.name,
             options=self.options,
             seated=len(self.seats) - len(free),
             free_seats=free,
-            rules=self.options.summary(),
+            rules=rules,
             version=str(PROTOCOL_VERSION),
             host_fingerprint=self.identity.fingerprint,
             phase=str(self.phase),
+            draw_partners=self.draw_partners,
+            draw_dealer=self.draw_dealer,
         )
 
     def snapshot(self) -> bytes:
@@ -401,6 +424,8 @@ class HostTable:
                     self.seat_infos,
                     seat_no,
                     None if seat_no is None else self.seats[seat_no].token,
+                    self.draw_partners,
+                    self.draw_dealer,
                 ),
             )
         )
@@ -532,6 +557,62 @@ class HostTable:
         if unready:
             raise _Refused(ErrorCode.NOT_READY, f"seats {unready} are not ready yet")
         self.game_id = self.entropy(16)
+        if self.draw_partners or self.draw_dealer:
+            self._start_draw(out)
+        else:
+            self._sign_match_start(0, out)
+
+    def _start_draw(self, out: list[Outgoing]) -> None:
+        """Open the draw: a commit-reveal round like a hand's, in lobby seat numbers."""
+        self._reset_hand_state()
+        self.drawing = True
+        self.hand_number = DRAW_HAND
+        self.host_seed = self.entropy(32)
+        ds = DrawStart(
+            self.game_id,
+            self.options.players,
+            int(self.draw_partners),
+            int(self.draw_dealer),
+            self.identity.public_key,
+            tuple(s.key for s in self.seats),
+            tuple(s.name for s in self.seats),
+            seed_commitment(self.game_id, DRAW_HAND, HOST_PARTY, self.host_seed),
+        )
+        self._broadcast(out, m.DrawStarted(*self._sign(ds)))
+        self.phase = Phase.COMMIT
+        self.deadline = self.now + self.timeout
+        for i in range(len(self.seats)):
+            if self._host_plays(i):
+                self._host_commit_for(i, out)
+
+    def _finish_draw(self, out: list[Outgoing]) -> None:
+        """Reveal the draw, move every player to its drawn seat, then start the match."""
+        seeds = []
+        for r in self.reveals:
+            assert r is not None
+            st = decode(r[0])
+            assert isinstance(st, SeedReveal)
+            seeds.append(st.seed)
+        start = decode(self.records[0][0])
+        assert isinstance(start, DrawStart)
+        result = draw_result(start, self.host_seed, seeds)
+        dr = DrawReveal(self.game_id, self.host_seed, result.cards, result.seating, result.dealer)
+        self._broadcast(out, m.DrawRevealed(*self._sign(dr)))
+        self.drawing = False
+        moved = [_Seat()] * len(self.seats)
+        for lobby, new_seat in enumerate(result.seating):
+            moved[new_seat] = self.seats[lobby]
+        self.seats = moved
+        for i, seat in enumerate(self.seats):
+            if seat.conn is not None and seat.conn in self.conns:
+                self.conns[seat.conn].seat = i
+            if seat.ai is None:
+                self._to_seat(out, i, m.SeatAssigned(i, seat.token))
+        if result.seating != tuple(range(len(self.seats))):
+            self._seats_changed(out, "players moved to the seats the draw gave them")
+        self._sign_match_start(result.dealer, out)
+
+    def _sign_match_start(self, first_dealer: int, out: list[Outgoing]) -> None:
         o = self.options
         ms = MatchStart(
             self.game_id,
@@ -544,11 +625,11 @@ class HostTable:
             tuple(s.key for s in self.seats),
             tuple(s.name for s in self.seats),
             tuple(s.ai or "" for s in self.seats),
-            0,
+            first_dealer,
             self.name,
         )
         body, sig = self._sign(ms)
-        self.match = Match(o, 0)
+        self.match = Match(o, first_dealer)
         self._broadcast(out, m.MatchStarted(body, sig))
         self._start_hand(out)
 
@@ -672,7 +753,10 @@ class HostTable:
         for r in recs:
             self._append(r, True)
         self._broadcast(out, m.SeedsRevealed(recs))
-        self._deal(out)
+        if self.drawing:
+            self._finish_draw(out)
+        else:
+            self._deal(out)
 
     def _deal(self, out: list[Outgoing]) -> None:
         assert self.match is not None
@@ -835,11 +919,13 @@ class HostTable:
 
     def _abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None:
         match = self.match
-        assert match is not None
         rec = self._sign(Abort(self.game_id, self.hand_number, seat_no, reason))
         self._broadcast(out, m.HandAborted(*rec))
         self.phase = Phase.OVER
-        self._broadcast(out, m.MatchEnded(None, match.hands_won(), match.total_points(), True))
+        self.drawing = False
+        zero = (0,) * self.options.sides
+        won, points = (match.hands_won(), match.total_points()) if match else (zero, zero)
+        self._broadcast(out, m.MatchEnded(None, won, points, True))
 
     def _takeover(self, seat_no: int, ai: bool, out: list[Outgoing]) -> None:
         plays = (
@@ -857,6 +943,7 @@ class HostTable:
         for i, seat in enumerate(self.seats):
             if (
                 seat.ai is None
+                and not self.drawing  # the draw has no takeovers: a missing seat is named
                 and seat.conn is None
                 and not seat.taken_over
                 and seat.dropped_at is not None

@@ -87,13 +87,17 @@ def seat_clients(
     entropy: Callable[[int], bytes] = secrets.token_bytes,
     name: str = "selfplay",
     host_identity: Identity | None = None,
+    draw_partners: bool = False,
+    draw_dealer: bool = False,
 ) -> tuple[HostTable, list[ClientSession], Wire]:
-    """A table with one connected, seated, ready ClientSession per seat."""
+    """A table with one connected, seated, ready ClientSession per seat (client i in seat i)."""
     host = HostTable(
         options,
         name=name,
         identity=host_identity or Identity.generate(entropy(32)),
         entropy=entropy,
+        draw_partners=draw_partners,
+        draw_dealer=draw_dealer,
     )
     clients = [
         ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
@@ -124,7 +128,7 @@ def play_out(wire: Wire, choosers: list[Chooser], max_idle: int = 200) -> None:
         hand = wire.host.hand
         for i, c in enumerate(wire.clients):
             v = c.state.view
-            if v is not None and v.my_turn and hand is not None and hand.current_player == i:
+            if v is not None and v.my_turn and hand is not None and hand.current_player == v.seat:
                 wire.send_to_host(i, c.play(choosers[i](v)))
                 wire.pump()
                 break
@@ -144,14 +148,21 @@ def run_selfplay(
     seed: int = 0,
     entropy: Callable[[int], bytes] = secrets.token_bytes,
     bot_factory: BotFactory | None = None,
+    draw_partners: bool = False,
+    draw_dealer: bool = False,
 ) -> SelfPlayResult:
     """Play a whole match between bots through the full protocol; save every transcript.
+
+    ``draw_partners`` (4 players) and ``draw_dealer`` open the match with the verifiable draw;
+    client ``i`` joins in lobby seat ``i`` and may end up in another seat.
 
     With ``save_dir`` the host's transcript is written as ``<game>-host.briscola.json`` and each
     seat's as ``<game>-seat<N>.briscola.json``; all of them verify with ``briscola-lan verify``.
     """
     factory = bot_factory or default_bot_factory
-    host, clients, wire = seat_clients(options, entropy=entropy)
+    host, clients, wire = seat_clients(
+        options, entropy=entropy, draw_partners=draw_partners, draw_dealer=draw_dealer
+    )
     levels = levels or ["rules"] * options.players
     bots: list[Bot] = [factory(levels[i % len(levels)], seed + i) for i in range(len(clients))]
     wire.send_to_host(0, clients[0].start())
@@ -166,7 +177,8 @@ def run_selfplay(
         save(path, host.records)
         files.append(path)
         for i, c in enumerate(clients):
-            path = d / f"{stem}-seat{i}{SUFFIX}"
+            seat = c.state.seat if c.state.seat is not None else i  # moved by a draw
+            path = d / f"{stem}-seat{seat}{SUFFIX}"
             save(path, c.records)
             files.append(path)
     return SelfPlayResult(host, clients, files, wire.count)

@@ -111,6 +111,8 @@ class Welcome:
     seats: tuple[SeatInfo, ...]
     seat: int | None
     resume_token: str | None
+    draw_partners: bool = False  # 4 players: partnerships are drawn before the first hand
+    draw_dealer: bool = False  # the first dealer is drawn before the first hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,22 @@ class SeatAssigned:
 
     seat: int | None
     resume_token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStarted:
+    """The host-signed draw-start: lobby seats and the host's commitment to its draw seed."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRevealed:
+    """The host-signed draw result: its draw seed, each lobby seat's card, new seats, dealer."""
+
+    body: bytes
+    sig: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +295,8 @@ Message = (
     | Error
     | SeatsChanged
     | SeatAssigned
+    | DrawStarted
+    | DrawRevealed
     | MatchStarted
     | HandStarted
     | SeedsCommitted
@@ -311,6 +331,8 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "error": Error,
     "seats_changed": SeatsChanged,
     "seat_assigned": SeatAssigned,
+    "draw_started": DrawStarted,
+    "draw_revealed": DrawRevealed,
     "match_started": MatchStarted,
     "hand_started": HandStarted,
     "seeds_committed": SeedsCommitted,

@@ -344,6 +344,10 @@ class ClientApp:
             form.partner_exchange = not form.partner_exchange
         elif row == "two":
             form.removed_two = Suit((int(form.removed_two) + delta) % 4)
+        elif row == "drawp":
+            form.draw_partners = not form.draw_partners
+        elif row == "drawd":
+            form.draw_dealer = not form.draw_dealer
         elif row.startswith("seat"):
             idx = int(row[4:]) - 1
             choices = ["open", *AI_LEVELS]

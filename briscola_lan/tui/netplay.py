@@ -127,11 +127,19 @@ async def start_embedded_host(
     *,
     advertise: bool,
     ai_delay: float,
+    draw_partners: bool = False,
+    draw_dealer: bool = False,
 ) -> EmbeddedHost:
     """Host a table in this process on ``interfaces``, advertised over mDNS when asked."""
     cert = tls.load_or_create_certificate()
     table = HostTable(
-        options, name=name, identity=Identity.generate(), ai_seats=ai_seats, ai_delay=ai_delay
+        options,
+        name=name,
+        identity=Identity.generate(),
+        ai_seats=ai_seats,
+        ai_delay=ai_delay,
+        draw_partners=draw_partners and options.players == 4,
+        draw_dealer=draw_dealer,
     )
     advertiser = Advertiser(interfaces) if advertise else None
     server = HostServer(
@@ -438,7 +446,7 @@ class NetBackend(TableBackend):
                     "starts when every seat is filled."
                 )
             elif st.phase == "playing":
-                model.waiting = "Dealing: the players commit and reveal their seeds..."
+                model.waiting = self._dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:
             model.waiting = "The match was aborted: " + (st.log[-1] if st.log else "")
         self.notify()
@@ -472,6 +480,18 @@ class NetBackend(TableBackend):
             if check.acks_match is not None and check.hand not in self._acks_saved:
                 self._acks_saved.add(check.hand)
                 self._save()
+
+    def _dealing_text(self, st: ClientState) -> str:
+        d = st.draw
+        if d is None or st.hand_number >= 0:
+            return "Dealing: the players commit and reveal their seeds..."
+        what = " and ".join(
+            w for w, on in (("partners", d.draw_partners), ("first dealer", d.draw_dealer)) if on
+        )
+        if d.fault is not None:
+            who = "the host" if d.fault.seat == HOST else f"seat {d.fault.seat}"
+            return f"Draw {d.status.upper()}: {d.fault.reason} (at fault: {who})"
+        return f"Drawing cards for the {what}..."
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"
@@ -568,7 +588,14 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
     async def factory() -> EmbeddedHost:
         interfaces = ["127.0.0.1"] if practice else resolve_interfaces(config.interfaces)
         return await start_embedded_host(
-            options, name, ai_seats, interfaces, advertise=not practice, ai_delay=config.ai_delay
+            options,
+            name,
+            ai_seats,
+            interfaces,
+            advertise=not practice,
+            ai_delay=config.ai_delay,
+            draw_partners=form.draw_partners,
+            draw_dealer=form.draw_dealer,
         )
 
     return NetBackend(

@@ -343,6 +343,9 @@ def form_rows(form: HostForm) -> list[str]:
         rows.append("exchange")
     if form.players == 3:
         rows.append("two")
+    if form.players == 4:
+        rows.append("drawp")
+    rows.append("drawd")
     rows.extend(f"seat{i}" for i in range(1, form.players))
     rows.append("start")
     return rows
@@ -377,6 +380,10 @@ def form_lines(form: HostForm, ascii_only: bool) -> Frag:
         elif row == "two":
             two = Card(form.removed_two, Rank.TWO).label(ascii_only)
             label, value = "2 removed (39 cards)", f"{lt} {two} {gt}"
+        elif row == "drawp":
+            label, value = "Draw partners", f"{lt} {'on' if form.draw_partners else 'off'} {gt}"
+        elif row == "drawd":
+            label, value = "Draw first dealer", f"{lt} {'on' if form.draw_dealer else 'off'} {gt}"
         elif row.startswith("seat"):
             idx = int(row[4:])
             filler = form.fillers[idx - 1]

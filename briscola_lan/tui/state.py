@@ -157,6 +157,8 @@ class HostForm:
     hands_to_win: int = 2
     partner_exchange: bool = True
     removed_two: Suit = Suit.COINS
+    draw_partners: bool = False  # 4 players: partnerships drawn (verifiably) before the match
+    draw_dealer: bool = False  # the first dealer drawn (verifiably) before the match
     # Per other seat (1..players-1): "open" for a person, or an AI level.
     fillers: list[str] = field(default_factory=lambda: ["rules", "rules", "rules"])
     row: int = 0

@@ -129,6 +129,8 @@ async def test_host_form_three_players_sets_every_option() -> None:
         assert "two" in rows and "format" not in rows and "exchange" not in rows
         await d.keys(DOWN, RIGHT, RIGHT)  # removed 2: coins -> swords
         assert ui.form.removed_two is Suit.SWORDS
+        await d.keys(DOWN, " ")  # draw the first dealer: on
+        assert ui.form.draw_dealer is True
         await d.keys(DOWN, RIGHT)  # seat 1: rules -> strong
         assert ui.form.fillers[0] == "strong"
         await d.keys(DOWN, LEFT, LEFT, LEFT)  # seat 2: rules -> random -> open -> strong
@@ -166,7 +168,7 @@ async def test_host_form_open_seat_without_network_says_why() -> None:
     async with running(cfg) as d:
         ui = d.client.ui
         assert ui.form.fillers == ["rules"] * 3  # the --ai-level is the form's default
-        await d.keys("h", DOWN, DOWN, DOWN, DOWN, LEFT, LEFT)  # seat 1: rules -> random -> open
+        await d.keys("h", DOWN, DOWN, DOWN, DOWN, DOWN, LEFT, LEFT)  # seat 1: rules, random, open
         assert ui.form.fillers[0] == "open"
         await d.keys(ENTER)
         assert ui.screen is Screen.HOST_FORM

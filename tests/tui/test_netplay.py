@@ -12,12 +12,13 @@ import pytest
 from briscola_lan.fairness.verify import HOST
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.host import Outgoing
+from briscola_lan.tui import render
 from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.netplay import NetBackend, install, start_embedded_host
 from briscola_lan.tui.state import LobbyEntry, Screen
 from briscola_lan.wire import messages as m
 
-from .helpers import ENTER, ESC, Driver, running, wait_for
+from .helpers import DOWN, ENTER, ESC, RIGHT, Driver, running, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -207,3 +208,24 @@ async def test_a_cheating_host_is_named_at_the_end_of_the_hand(tmp_path: Path) -
             assert "At fault: the host" in details
     finally:
         await host.close()
+
+
+async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None:
+    async with running(_config(tmp_path)) as d:
+        ui = d.client.ui
+        await d.keys("h", DOWN, RIGHT, RIGHT)  # 4 players
+        rows = render.form_rows(ui.form)
+        for row in ("drawp", "drawd"):
+            ui.form.row = rows.index(row)
+            await d.keys(" ")
+        assert ui.form.draw_partners and ui.form.draw_dealer
+        await d.keys(ENTER)
+        model = d.client.model
+        await wait_for(lambda: model.started and not model.waiting, 20, "the first hand")
+        assert any(line.startswith("draw verified") for line in model.log), model.log
+        backend = d.client.backend
+        assert isinstance(backend, NetBackend) and backend.session is not None
+        draw = backend.session.state.draw
+        assert draw is not None and draw.status == "verified"
+        assert model.my_seat == draw.seating[0]  # I may have been reseated by the draw
+        assert model.dealer == draw.dealer

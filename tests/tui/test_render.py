@@ -162,7 +162,12 @@ def test_learn_descriptions_come_from_the_engine() -> None:
 
 def test_form_rows_follow_the_options() -> None:
     form = HostForm()
-    assert render.form_rows(form) == ["name", "players", "format", "hands", "seat1", "start"]
+    assert render.form_rows(form) == [
+        "name", "players", "format", "hands", "drawd", "seat1", "start"
+    ]  # fmt: skip
+    form.players = 4
+    assert {"exchange", "drawp", "drawd", "seat3"} <= set(render.form_rows(form))
+    form.players = 2
     form.match_format = MatchFormat.POINTS
     assert "hands" not in render.form_rows(form)
     form.players = 3

@@ -51,7 +51,7 @@ async def test_host_with_an_open_seat_and_a_second_player_joins(tmp_path: Path) 
     ann_cfg.lobby_source = None
     async with running(ann_cfg) as ann:
         ui = ann.client.ui
-        await ann.keys("h", "\x7f" * 40, table, DOWN, DOWN, DOWN, DOWN, LEFT)  # random -> open
+        await ann.keys("h", "\x7f" * 40, table, DOWN, DOWN, DOWN, DOWN, DOWN, LEFT)  # -> open
         assert ui.form.fillers[0] == "open"
         await ann.keys(ENTER)
         await wait_for(lambda: "Waiting for players" in (ann.client.model.waiting or ""), 15)

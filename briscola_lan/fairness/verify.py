@@ -301,6 +301,8 @@ class TranscriptChecker:
                 who, what = len(d.seeds), "never revealed its draw seed"
             else:
                 who, what = HOST, "never revealed its draw seed (draw not finished)"
+            if who != HOST:
+                what += f" (lobby seat {who}, {d.start.names[who]!r})"
             dr.fault = rep.fault = Fault(None, "end of transcript", who, what)
         if rep.fault is None and dr is not None and dr.status == "aborted":
             rep.fault = dr.fault
@@ -429,7 +431,10 @@ class TranscriptChecker:
                 raise self._fail(st, HOST, "draw seed reveal out of order or duplicated")
             if seed_commitment(st.game_id, DRAW_HAND, st.seat, st.seed) != d.commits[st.seat]:
                 raise self._fail(
-                    st, st.seat, "revealed draw seed does not match the seat's commitment"
+                    st,
+                    st.seat,
+                    "revealed draw seed does not match the seat's commitment "
+                    f"(lobby seat {st.seat}, {d.start.names[st.seat]!r})",
                 )
             d.seeds.append(st.seed)
         elif isinstance(st, DrawReveal):

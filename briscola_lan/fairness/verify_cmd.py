@@ -9,6 +9,7 @@ from pathlib import Path
 
 from briscola_lan.fairness.transcript import TranscriptFileError, load
 from briscola_lan.fairness.verify import MatchReport, verify_records
+from briscola_lan.rules.cards import Card
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +24,20 @@ def human_report(path: str, rep: MatchReport) -> str:
             f"  table {rep.table_name!r} ({rep.options.summary()}), host key {rep.host_fingerprint}"
         )
         lines.append(f"  players: {', '.join(rep.names)}; {rep.records} records")
+    d = rep.draw
+    if d is not None:
+        what = " and ".join(
+            w for w, on in (("partners", d.draw_partners), ("first dealer", d.draw_dealer)) if on
+        )
+        lines.append(f"  draw for {what}: {d.status}")
+        if d.cards:
+            drawn = ", ".join(
+                f"{name} {Card.from_code(c)} -> seat {seat}"
+                for name, c, seat in zip(d.names, d.cards, d.seating, strict=True)
+            )
+            lines.append(f"    {drawn}; first dealer seat {d.dealer}")
+        if d.fault is not None and d.fault is not rep.fault:
+            lines.append(f"    {d.fault.describe()} (lobby seat numbers)")
     for h in rep.hands:
         pts = f" points {list(h.points)}" if h.points else ""
         lines.append(

@@ -10,11 +10,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.encoding import (
+    DRAW_HAND,
     HOST_PARTY,
     card_commitment,
     deck_seed,
     digest,
+    draw_seed,
     seed_commitment,
 )
 from briscola_lan.fairness.identity import Identity
@@ -114,6 +117,30 @@ def main() -> None:
                 ],
             }
         )
+    for players, partners, dealer in ((4, True, True), (4, True, False), (3, False, True)):
+        host_seed = fixed(f"draw-host{players}")
+        seats = [fixed(f"draw{players}/{i}") for i in range(players)]
+        rseed = draw_seed(game_id, host_seed, seats)
+        res = draw(range(40), rseed, players, draw_partners=partners, draw_dealer=dealer)
+        vectors.append(
+            {
+                "kind": "draw",
+                "players": players,
+                "draw_partners": partners,
+                "draw_dealer": dealer,
+                "game_id": game_id.hex(),
+                "host_seed": host_seed.hex(),
+                "host_commitment": seed_commitment(game_id, DRAW_HAND, HOST_PARTY, host_seed).hex(),
+                "seat_seeds": [s.hex() for s in seats],
+                "seat_commitments": [
+                    seed_commitment(game_id, DRAW_HAND, i, s).hex() for i, s in enumerate(seats)
+                ],
+                "draw_seed": rseed.hex(),
+                "cards": list(res.cards),
+                "seating": list(res.seating),
+                "dealer": res.dealer,
+            }
+        )
     key = Identity(fixed("signing-key"))
     statements = [
         SeedCommit(game_id, 0, 1, fixed("c")),
@@ -156,6 +183,30 @@ def main() -> None:
             "ok": rep.ok,
             "points": [list(h.points or ()) for h in rep.hands],
             "winner_side": rep.winner,
+        }
+    )
+    # a complete drawn match: 4 players, partnerships and first dealer drawn, one hand
+    result = run_selfplay(
+        TableOptions.make(players=4, hands_to_win=1),
+        entropy=counter_entropy("vector-draw"),
+        bot_factory=lambda level, seed: FirstBot(),
+        draw_partners=True,
+        draw_dealer=True,
+    )
+    data = dumps(result.host.records)
+    (HERE / "transcript-4p-draw.briscola.json").write_bytes(data)
+    rep = verify_records(result.host.records)
+    assert rep.draw is not None
+    vectors.append(
+        {
+            "kind": "transcript",
+            "file": "transcript-4p-draw.briscola.json",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "ok": rep.ok,
+            "points": [list(h.points or ()) for h in rep.hands],
+            "winner_side": rep.winner,
+            "draw_seating": list(rep.draw.seating),
+            "draw_dealer": rep.draw.dealer,
         }
     )
     out = {

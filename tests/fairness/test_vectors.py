@@ -9,8 +9,17 @@ from typing import Any
 
 import pytest
 
+from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.drbg import HmacDrbg
-from briscola_lan.fairness.encoding import card_commitment, deck_seed, digest, seed_commitment
+from briscola_lan.fairness.encoding import (
+    DRAW_HAND,
+    HOST_PARTY,
+    card_commitment,
+    deck_seed,
+    digest,
+    draw_seed,
+    seed_commitment,
+)
 from briscola_lan.fairness.identity import Identity, verify_signature
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
 from briscola_lan.fairness.statements import decode
@@ -24,7 +33,8 @@ h = bytes.fromhex
 
 
 def _id(v: dict[str, Any]) -> str:
-    return f"{v['kind']}-{v.get('statement', v.get('players', v.get('party', '')))}"
+    label = v.get("statement", v.get("players", v.get("party", v.get("file", ""))))
+    return f"{v['kind']}-{label}-{v.get('draw_partners', '')}"
 
 
 @pytest.mark.parametrize("vec", VECTORS, ids=[_id(v) for v in VECTORS])
@@ -56,6 +66,24 @@ def test_vector(vec: dict[str, Any]) -> None:
             for p, c in enumerate(deck)
         ]
         assert got == vec["commitments"]
+    elif kind == "draw":
+        gid, host_seed = h(vec["game_id"]), h(vec["host_seed"])
+        seats = [h(s) for s in vec["seat_seeds"]]
+        own = seed_commitment(gid, DRAW_HAND, HOST_PARTY, host_seed)
+        assert own.hex() == vec["host_commitment"]
+        got = [seed_commitment(gid, DRAW_HAND, i, s).hex() for i, s in enumerate(seats)]
+        assert got == vec["seat_commitments"]
+        rseed = draw_seed(gid, host_seed, seats)
+        assert rseed.hex() == vec["draw_seed"]
+        res = draw(
+            range(40),
+            rseed,
+            vec["players"],
+            draw_partners=vec["draw_partners"],
+            draw_dealer=vec["draw_dealer"],
+        )
+        assert list(res.cards) == vec["cards"]
+        assert list(res.seating) == vec["seating"] and res.dealer == vec["dealer"]
     elif kind == "signed_statement":
         key = Identity(h(vec["private_key"]))
         assert key.public_key.hex() == vec["public_key"]
@@ -72,6 +100,10 @@ def test_vector(vec: dict[str, Any]) -> None:
         assert rep.ok == vec["ok"]
         assert [list(x.points or ()) for x in rep.hands] == vec["points"]
         assert rep.winner == vec["winner_side"]
+        if "draw_seating" in vec:
+            assert rep.draw is not None and rep.draw.verified
+            assert list(rep.draw.seating) == vec["draw_seating"]
+            assert rep.draw.dealer == vec["draw_dealer"]
     else:
         pytest.fail(f"unknown vector kind {kind}")
 
@@ -83,6 +115,7 @@ def test_all_kinds_present() -> None:
         "digest",
         "seed_commitment",
         "deal",
+        "draw",
         "signed_statement",
         "transcript",
     }

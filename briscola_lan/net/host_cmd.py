@@ -67,6 +67,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--resume", action="store_true", help="continue the table saved in --state-dir"
     )
     parser.add_argument("--tables", type=int, default=1, help="serve N tables (benchmarks)")
+    parser.add_argument(
+        "--draw-partners",
+        action="store_true",
+        help="4 players: draw partnerships (two higher cards against two lower), verifiably",
+    )
+    parser.add_argument(
+        "--draw-dealer", action="store_true", help="draw who deals first, verifiably"
+    )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     parser.add_argument(
         "--tick", type=float, default=0.05, help="seconds between timer ticks (AI moves)"
@@ -122,6 +130,8 @@ class TableSpec:
     options: TableOptions
     ai_seats: dict[int, str]
     port: int
+    draw_partners: bool = False
+    draw_dealer: bool = False
 
 
 def make_table(spec: TableSpec, identity: Any, snapshot: bytes | None = None) -> Any:
@@ -130,7 +140,14 @@ def make_table(spec: TableSpec, identity: Any, snapshot: bytes | None = None) ->
 
     if snapshot is not None:
         return HostTable.restore(snapshot, identity=identity)
-    return HostTable(spec.options, name=spec.name, identity=identity, ai_seats=spec.ai_seats)
+    return HostTable(
+        spec.options,
+        name=spec.name,
+        identity=identity,
+        ai_seats=spec.ai_seats,
+        draw_partners=spec.draw_partners,
+        draw_dealer=spec.draw_dealer,
+    )
 
 
 def _save_meta(path: Path, spec: TableSpec) -> None:
@@ -139,6 +156,8 @@ def _save_meta(path: Path, spec: TableSpec) -> None:
         "options": spec.options.to_dict(),
         "ai_seats": {str(k): v for k, v in spec.ai_seats.items()},
         "port": spec.port,
+        "draw_partners": spec.draw_partners,
+        "draw_dealer": spec.draw_dealer,
     }
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
@@ -151,6 +170,8 @@ def _load_meta(path: Path) -> TableSpec:
             options=TableOptions.from_dict(data["options"]),
             ai_seats={int(k): str(v) for k, v in data["ai_seats"].items()},
             port=int(data["port"]),
+            draw_partners=bool(data.get("draw_partners", False)),
+            draw_dealer=bool(data.get("draw_dealer", False)),
         )
     except (OSError, ValueError, KeyError, TypeError, OptionsError) as exc:
         raise HostError(f"cannot resume from {path}: {exc}") from exc
@@ -179,11 +200,15 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             snapshots.append(snap_path.read_bytes() if snap_path.exists() else None)
     else:
         options = parse_options(args)
+        if args.draw_partners and options.players != 4:
+            raise HostError("--draw-partners needs --players 4 (partnerships are at 4 players)")
         ai_seats = parse_ai_seats(args, options.players)
         for i in range(args.tables):
             name = args.name if args.tables == 1 else f"{args.name} {i + 1}"
             port = args.port + i if args.port else 0
-            specs.append(TableSpec(name, options, ai_seats, port))
+            specs.append(
+                TableSpec(name, options, ai_seats, port, args.draw_partners, args.draw_dealer)
+            )
             snapshots.append(None)
     advertiser = None if args.no_mdns else Advertiser(interfaces)
     server = HostServer(

@@ -391,10 +391,10 @@ class ClientApp:
         self._log_window = Window(
             FormattedTextControl(
                 lambda: render.log_lines(self.model),
-                get_cursor_position=lambda: Point(0, max(0, len(self.model.log[-200:]) - 1)),
+                get_cursor_position=self._log_end,
                 show_cursor=False,
             ),
-            wrap_lines=False,
+            wrap_lines=True,
         )
         table = HSplit(
             [
@@ -527,6 +527,11 @@ class ClientApp:
             ("class:bold", " l "), ("", "Learn: four example tricks, then practice   "),
             ("class:bold", " s "), ("", "Saved games"),
         ]  # fmt: skip
+
+    def _log_end(self) -> Point:
+        """The end of the last log line: the log window scrolls to keep it in view."""
+        lines = self.model.log[-200:]
+        return Point(len(lines[-1]) if lines else 0, max(0, len(lines) - 1))
 
     def _top_height(self) -> D:
         players = len(self.model.seats) + (1 if self.model.players == 4 else 0)

@@ -18,7 +18,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("briscola_lan.fairness.verify_cmd", "check saved games offline"),
     "play": ("briscola_lan.tui.command", "open the full-screen client: lobby, tables, practice"),
     "host": ("briscola_lan.net.host_cmd", "host a table on the local network (TLS, mDNS)"),
-    "join": ("briscola_lan.net.join_cmd", "join a table by name or HOST:PORT (line client)"),
+    "join": (
+        "briscola_lan.net.join_cmd",
+        "join a table by name or HOST:PORT in the full-screen client",
+    ),
     "tables": ("briscola_lan.net.tables_cmd", "list the tables found on the local network"),
     "bot": ("briscola_lan.net.bot_cmd", "run an AI player that joins a table over the network"),
 }

@@ -20,7 +20,6 @@ does not change. AI seats play from their ``SeatView`` only, with host-held keys
 
 from __future__ import annotations
 
-import pickle
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -68,9 +67,17 @@ from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.wire import messages as m
+from briscola_lan.wire.codec import (
+    CodecError,
+    decode_message,
+    encode_message,
+    pack_state,
+    unpack_state,
+)
 from briscola_lan.wire.messages import PROTOCOL_VERSION, ErrorCode, Message, Record, SeatInfo
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_FORMAT = "briscola-lan-host-state"
+SNAPSHOT_VERSION = 2  # 1 was a pickle, never loaded any more
 MAX_NAME = 32
 
 
@@ -280,9 +287,14 @@ class HostTable:
         )
 
     def snapshot(self) -> bytes:
-        """Everything needed to continue after the host process dies (a trusted local file)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in _NOT_SNAPSHOTTED}
-        return pickle.dumps({"version": SNAPSHOT_VERSION, "state": state}, protocol=5)
+        """Everything needed to continue after the host process dies, as a msgpack state file.
+
+        The layout is documented in protocol/SPEC.md §10. It holds the AI seats' private keys and
+        the host's unrevealed seeds: write it where only the host's user can read it.
+        """
+        return pack_state(
+            {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "state": _dump_state(self)}
+        )
 
     @classmethod
     def restore(
@@ -293,25 +305,34 @@ class HostTable:
         entropy: Callable[[int], bytes] = secrets.token_bytes,
         bot_factory: BotFactory | None = None,
     ) -> HostTable:
-        """Rebuild a table from ``snapshot()``; every connection is treated as dropped."""
+        """Rebuild a table from ``snapshot()``; every connection is treated as dropped.
+
+        Raises ``SnapshotError`` with a readable reason for a file that is not a snapshot, is of
+        another version, belongs to another host identity, or is damaged or inconsistent.
+        """
         try:
-            obj = pickle.loads(data)
-        except Exception as exc:
-            raise SnapshotError(f"not a table snapshot: {exc}") from exc
-        if not isinstance(obj, dict) or obj.get("version") != SNAPSHOT_VERSION:
-            raise SnapshotError("snapshot from another version: start a new table")
+            obj = unpack_state(data)
+        except CodecError as exc:
+            raise SnapshotError(f"not a table snapshot ({exc})") from exc
+        if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
+            raise SnapshotError("not a briscola-lan table snapshot: start a new table")
+        if obj.get("version") != SNAPSHOT_VERSION:
+            raise SnapshotError(
+                f"snapshot version {obj.get('version')!r} is not {SNAPSHOT_VERSION}: "
+                "it was saved by another briscola-lan version; start a new table"
+            )
         table = cls.__new__(cls)
-        table.__dict__.update(obj["state"])
-        if identity.public_key != table.identity.public_key:
-            raise SnapshotError("snapshot belongs to another host identity")
+        try:
+            _load_state(table, _Fields(obj.get("state"), "state"), identity)
+        except SnapshotError:
+            raise
+        except (RulesError, StatementError, CodecError, ValueError, KeyError, TypeError) as exc:
+            raise SnapshotError(f"damaged table snapshot: {exc}") from exc
         table.entropy = entropy
         table.bot_factory = bot_factory or default_bot_factory
         table._bots = {}
         table.conns = {}
         table._rebase = True
-        for seat in table.seats:
-            if seat.conn is not None:
-                seat.conn, seat.dropped_at = None, table.now
         return table
 
     # --- methods the host's own CLI may call ---------------------------------------------------
@@ -988,6 +1009,249 @@ class HostTable:
                 return
 
 
-_NOT_SNAPSHOTTED = frozenset({"entropy", "bot_factory", "_bots", "conns"})
+# --- the snapshot file ---------------------------------------------------------------------------
+
+
+class _Fields:
+    """Typed access to one map of a snapshot: a wrong or missing field is a SnapshotError."""
+
+    def __init__(self, obj: object, where: str) -> None:
+        if not isinstance(obj, dict):
+            raise SnapshotError(f"damaged table snapshot: {where} is not a map")
+        self.obj, self.where = obj, where
+
+    def get(self, key: str, *types: type) -> object:
+        if key not in self.obj:
+            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} is missing")
+        v = self.obj[key]
+        if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
+            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} has the wrong type")
+        return v
+
+    def get_int(self, key: str) -> int:
+        v = self.get(key, int)
+        assert isinstance(v, int)
+        return v
+
+    def get_float(self, key: str) -> float:
+        v = self.get(key, float, int)
+        assert isinstance(v, float | int)
+        return float(v)
+
+    def get_bool(self, key: str) -> bool:
+        v = self.get(key, bool)
+        assert isinstance(v, bool)
+        return v
+
+    def get_str(self, key: str) -> str:
+        v = self.get(key, str)
+        assert isinstance(v, str)
+        return v
+
+    def get_bytes(self, key: str) -> bytes:
+        v = self.get(key, bytes)
+        assert isinstance(v, bytes)
+        return v
+
+    def opt_str(self, key: str) -> str | None:
+        v = self.get(key, str, type(None))
+        assert v is None or isinstance(v, str)
+        return v
+
+    def opt_bytes(self, key: str) -> bytes | None:
+        v = self.get(key, bytes, type(None))
+        assert v is None or isinstance(v, bytes)
+        return v
+
+    def opt_float(self, key: str) -> float | None:
+        v = self.get(key, float, int, type(None))
+        assert v is None or isinstance(v, float | int)
+        return None if v is None else float(v)
+
+    def get_list(self, key: str) -> list[object]:
+        v = self.get(key, list)
+        assert isinstance(v, list)
+        return v
+
+    def ints(self, key: str) -> list[int]:
+        items = self.get_list(key)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} must hold integers")
+        return [x for x in items if isinstance(x, int)]
+
+    def bytes_list(self, key: str) -> list[bytes]:
+        items = self.get_list(key)
+        if not all(isinstance(x, bytes) for x in items):
+            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} must hold bytes")
+        return [x for x in items if isinstance(x, bytes)]
+
+    def map(self, key: str) -> _Fields:
+        return _Fields(self.get(key, dict), f"{self.where}.{key}")
+
+    def opt_map(self, key: str) -> _Fields | None:
+        v = self.get(key, dict, type(None))
+        return None if v is None else _Fields(v, f"{self.where}.{key}")
+
+
+def _record(v: object) -> Record:
+    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, bytes) for x in v)):
+        raise SnapshotError("damaged table snapshot: a record is not [body, signature]")
+    return bytes(v[0]), bytes(v[1])
+
+
+def _opt_records(f: _Fields, key: str, n: int) -> list[Record | None]:
+    items = f.get_list(key)
+    if len(items) != n:
+        raise SnapshotError(f"damaged table snapshot: {key} must have {n} entries")
+    return [None if x is None else _record(x) for x in items]
+
+
+def _dump_seat(seat: _Seat) -> dict[str, object]:
+    return {
+        "occupied": seat.occupied,
+        "name": seat.name,
+        "key": seat.key,
+        "ai": seat.ai,
+        "ai_private_key": seat.ai_identity.private_bytes() if seat.ai_identity else None,
+        "token": seat.token,
+        "ready": seat.ready,
+        "connected": seat.conn is not None,
+        "dropped_at": seat.dropped_at,
+        "taken_over": seat.taken_over,
+        "log": [encode_message(msg) for msg in seat.log],
+    }
+
+
+def _load_seat(f: _Fields, now: float) -> _Seat:
+    private = f.opt_bytes("ai_private_key")
+    seat = _Seat(
+        occupied=f.get_bool("occupied"),
+        name=f.get_str("name"),
+        key=f.get_bytes("key"),
+        ai=f.opt_str("ai"),
+        ai_identity=Identity(private) if private is not None else None,
+        conn=None,
+        token=f.opt_str("token"),
+        ready=f.get_bool("ready"),
+        dropped_at=f.opt_float("dropped_at"),
+        taken_over=f.get_bool("taken_over"),
+        log=[decode_message(b) for b in f.bytes_list("log")],
+    )
+    if seat.ai_identity is not None and seat.ai_identity.public_key != seat.key:
+        raise SnapshotError("damaged table snapshot: an AI seat's key does not match")
+    if f.get_bool("connected"):  # it was connected when the host died: it is dropped now
+        seat.dropped_at = now
+    return seat
+
+
+def _dump_state(t: HostTable) -> dict[str, object]:
+    match = t.match
+    hand = t.hand
+    return {
+        "host_key": t.identity.public_key,
+        "options": t.options.to_dict(),
+        "name": t.name,
+        "grace": t.grace,
+        "timeout": t.timeout,
+        "ai_delay": t.ai_delay,
+        "draw_partners": t.draw_partners,
+        "draw_dealer": t.draw_dealer,
+        "drawing": t.drawing,
+        "seats": [_dump_seat(seat) for seat in t.seats],
+        "phase": str(t.phase),
+        "now": t.now,
+        "records": [list(r) for r in t.records],
+        "chain": t.chain,
+        "game_id": t.game_id,
+        "match": None
+        if match is None
+        else {
+            "first_dealer": match.first_dealer,
+            "results": [[r.dealer, list(r.points)] for r in match.results],
+        },
+        "hand": None
+        if hand is None
+        else {
+            "dealer": hand.dealer,
+            "deck": [c.code for c in hand.deck],
+            "plays": [c.code for c in hand.plays],
+        },
+        "hand_number": t.hand_number,
+        "internal_errors": list(t.internal_errors),
+        "host_seed": t.host_seed,
+        "commits": [None if r is None else list(r) for r in t.commits],
+        "reveals": [None if r is None else list(r) for r in t.reveals],
+        "acks": [None if r is None else list(r) for r in t.acks],
+        "host_seat_seeds": [[seat, seed] for seat, seed in sorted(t.host_seat_seeds.items())],
+        "salts": list(t.salts),
+        "deadline": t.deadline,
+        "chain_at_reveal": t.chain_at_reveal,
+        "last_ai_move": t.last_ai_move,
+    }
+
+
+def _load_state(t: HostTable, f: _Fields, identity: Identity) -> None:
+    if f.get_bytes("host_key") != identity.public_key:
+        raise SnapshotError("snapshot belongs to another host identity")
+    options = TableOptions.from_dict(dict(f.map("options").obj))
+    n = options.players
+    t.options, t.identity = options, identity
+    t.name = f.get_str("name")[:MAX_NAME]
+    t.grace, t.timeout, t.ai_delay = (
+        f.get_float("grace"),
+        f.get_float("timeout"),
+        f.get_float("ai_delay"),
+    )
+    t.draw_partners, t.draw_dealer = f.get_bool("draw_partners"), f.get_bool("draw_dealer")
+    t.drawing = f.get_bool("drawing")
+    t.now = f.get_float("now")
+    seats = f.get_list("seats")
+    if len(seats) != n:
+        raise SnapshotError(f"damaged table snapshot: {n} seats expected")
+    t.seats = [_load_seat(_Fields(s, f"state.seats[{i}]"), t.now) for i, s in enumerate(seats)]
+    t.phase = Phase(f.get_str("phase"))
+    t.records = [_record(r) for r in f.get_list("records")]
+    t.chain = CHAIN_START
+    for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
+        if decode(body).PUBLIC:
+            t.chain = chain_next(t.chain, body)
+    if t.chain != f.get_bytes("chain"):
+        raise SnapshotError("damaged table snapshot: the records do not match their hash chain")
+    t.game_id = f.get_bytes("game_id")
+    t.match = None
+    mf = f.opt_map("match")
+    if mf is not None:
+        t.match = Match(options, mf.get_int("first_dealer"))
+        for r in mf.get_list("results"):
+            if not (isinstance(r, list) and len(r) == 2 and isinstance(r[0], int)):
+                raise SnapshotError("damaged table snapshot: a hand result is not [dealer, points]")
+            t.match.record_points(_Fields({"p": r[1]}, "result").ints("p"), r[0])
+    t.hand, t.position_of = None, {}
+    hf = f.opt_map("hand")
+    if hf is not None:
+        t.hand = Hand(options, [Card.from_code(c) for c in hf.ints("deck")], hf.get_int("dealer"))
+        for code in hf.ints("plays"):
+            seat = t.hand.current_player
+            if seat is None:
+                raise SnapshotError("damaged table snapshot: more plays than the hand has")
+            t.hand.play(seat, Card.from_code(code))
+        t.position_of = {c.code: p for p, c in enumerate(t.hand.deck)}
+    t.hand_number = f.get_int("hand_number")
+    t.internal_errors = [str(x) for x in f.get_list("internal_errors")]
+    t._pending_names = {}
+    t.host_seed = f.get_bytes("host_seed")
+    t.commits = _opt_records(f, "commits", n)
+    t.reveals = _opt_records(f, "reveals", n)
+    t.acks = _opt_records(f, "acks", n)
+    t.host_seat_seeds = {}
+    for item in f.get_list("host_seat_seeds"):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], bytes)):
+            raise SnapshotError("damaged table snapshot: a host-held seed is not [seat, seed]")
+        t.host_seat_seeds[int(item[0])] = bytes(item[1])
+    t.salts = f.bytes_list("salts")
+    t.deadline = f.get_float("deadline")
+    t.chain_at_reveal = f.get_bytes("chain_at_reveal")
+    t.last_ai_move = f.get_float("last_ai_move")
+
 
 __all__ = ["HostTable", "Outgoing", "Phase", "SnapshotError", "TableInfo", "fingerprint"]

@@ -272,3 +272,27 @@ class FrameDecoder:
     def buffered(self) -> int:
         """Bytes received but not yet forming a complete frame."""
         return len(self._buf)
+
+
+# --- local state files (the host's snapshot) --------------------------------------------------
+
+MAX_STATE = 256 * 1024 * 1024  # bytes in a state file
+
+
+class StateFileError(CodecError):
+    """Bytes that are not a readable msgpack state file."""
+
+
+def pack_state(obj: Any) -> bytes:
+    """Encode a state tree of maps, lists or tuples, str, bytes, int, float, bool and None."""
+    return bytes(msgpack.packb(obj, use_bin_type=True))
+
+
+def unpack_state(data: bytes) -> Any:
+    """Decode a state file strictly: no ext types, string keys only, no trailing bytes."""
+    if len(data) > MAX_STATE:
+        raise StateFileError(f"state file of {len(data)} bytes is over the {MAX_STATE} limit")
+    try:
+        return msgpack.unpackb(data, raw=False, strict_map_key=True, max_ext_len=0, use_list=True)
+    except (msgpack.UnpackException, ValueError, TypeError) as exc:
+        raise StateFileError(f"not a msgpack state file: {exc}") from exc

@@ -44,7 +44,15 @@ from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.wire import messages as m
+from briscola_lan.wire.codec import CodecError, pack_state, unpack_state
 from briscola_lan.wire.messages import PROTOCOL_VERSION, Message, Record, SeatInfo
+
+SECRETS_FORMAT = "briscola-lan-client-secrets"
+SECRETS_VERSION = 1
+
+
+class SecretsError(ValueError):
+    """Saved client secrets that cannot be loaded (damaged, foreign or another version)."""
 
 
 @dataclass(slots=True)
@@ -260,8 +268,14 @@ class ClientSession:
         name: str,
         entropy: Callable[[int], bytes] = secrets.token_bytes,
         on_change: Callable[[ClientState], None] | None = None,
+        on_secrets: Callable[[bytes], None] | None = None,
     ) -> None:
+        """``on_secrets`` is called with ``pending_secrets()`` each time a new seed is drawn,
+        before the message committing to it is returned: save it (beside the resume token) so
+        that a restarted client can ``load_secrets`` and still reveal the seed it committed to.
+        """
         self.identity = identity
+        self.on_secrets = on_secrets
         self.name = name
         self.entropy = entropy
         self.on_change = on_change
@@ -272,11 +286,65 @@ class ClientSession:
         self._match: Match | None = None
         self._ms: MatchStart | None = None
         self._tracker: _Tracker | None = None
-        self._seeds: dict[int, bytes] = {}
+        self._seeds: dict[tuple[bytes, int], bytes] = {}  # (game id, hand) -> my seed
         self._sent: dict[tuple[str, int], Message] = {}
         self._chain_at_reveal = b""
         self._acked: dict[int, bool] = {}
         self._drawing = False  # between DrawStarted and MatchStarted
+
+    # --- pending secrets (a restart before the reveal must not abort the hand) ----------------
+
+    def pending_secrets(self) -> bytes:
+        """This client's seeds of the current game, as a small versioned msgpack blob.
+
+        Seeds already revealed are public, so only the current game's seeds are kept; the caller
+        stores the blob privately (it lets the host or anyone learn an unrevealed seed).
+        """
+        seeds = [[gid, hand, seed] for (gid, hand), seed in sorted(self._seeds.items())]
+        return pack_state({"format": SECRETS_FORMAT, "version": SECRETS_VERSION, "seeds": seeds})
+
+    def load_secrets(self, data: bytes) -> None:
+        """Take back the seeds saved by ``pending_secrets`` (call before ``hello``).
+
+        Raises ``SecretsError`` with a readable reason for a damaged or foreign blob.
+        """
+        try:
+            obj = unpack_state(data)
+        except CodecError as exc:
+            raise SecretsError(f"not a saved client secrets file ({exc})") from exc
+        if not isinstance(obj, dict) or obj.get("format") != SECRETS_FORMAT:
+            raise SecretsError("not a briscola-lan client secrets file")
+        if obj.get("version") != SECRETS_VERSION:
+            raise SecretsError(f"client secrets version {obj.get('version')!r} is not supported")
+        items = obj.get("seeds")
+        if not isinstance(items, list):
+            raise SecretsError("damaged client secrets: seeds must be a list")
+        seeds: dict[tuple[bytes, int], bytes] = {}
+        for item in items:
+            if not (
+                isinstance(item, list)
+                and len(item) == 3
+                and isinstance(item[0], bytes)
+                and len(item[0]) == 16
+                and isinstance(item[1], int)
+                and isinstance(item[2], bytes)
+                and len(item[2]) == 32
+            ):
+                raise SecretsError("damaged client secrets: a seed is not [game id, hand, seed]")
+            seeds[(item[0], item[1])] = item[2]
+        self._seeds.update(seeds)
+
+    def _seed_for(self, game_id: bytes, hand: int) -> bytes:
+        """My seed for one hand (or the draw) of a game: drawn once, saved before it is used."""
+        key = (game_id, hand)
+        seed = self._seeds.get(key)
+        if seed is None:
+            for old in [k for k in self._seeds if k[0] != game_id]:
+                del self._seeds[old]  # another game's seeds are revealed or void
+            seed = self._seeds[key] = self.entropy(32)
+            if self.on_secrets is not None:
+                self.on_secrets(self.pending_secrets())
+        return seed
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -474,7 +542,7 @@ class ClientSession:
             if s.seat is not None:
                 self._fail(Fault(0, "draw-start", HOST, "my seat is listed with another key"))
             return
-        seed = self._seeds.setdefault(DRAW_HAND, self.entropy(32))
+        seed = self._seed_for(st.game_id, DRAW_HAND)
         commit = SeedCommit(
             st.game_id, DRAW_HAND, lobby, seed_commitment(st.game_id, DRAW_HAND, lobby, seed)
         )
@@ -529,7 +597,7 @@ class ClientSession:
         seat = self.state.seat
         if seat is None:
             return
-        seed = self._seeds.setdefault(st.hand, self.entropy(32))
+        seed = self._seed_for(ms.game_id, st.hand)
         commit = SeedCommit(
             ms.game_id, st.hand, seat, seed_commitment(ms.game_id, st.hand, seat, seed)
         )
@@ -548,18 +616,18 @@ class ClientSession:
             self._reveal_draw_seed(out)
             return
         ms, seat, hand = self._ms, self.state.seat, self.state.hand_number
-        if ms is None or seat is None or hand not in self._seeds:
+        if ms is None or seat is None or (ms.game_id, hand) not in self._seeds:
             return
         if self._mine_host_played(seat):
             return
-        reveal = SeedReveal(ms.game_id, hand, seat, self._seeds[hand])
+        reveal = SeedReveal(ms.game_id, hand, seat, self._seeds[(ms.game_id, hand)])
         out.append(self._signed(m.RevealSeed, reveal))
 
     def _reveal_draw_seed(self, out: list[Message]) -> None:
-        d, seed = self.state.draw, self._seeds.get(DRAW_HAND)
+        gid = bytes.fromhex(self.state.game_id)
+        d, seed = self.state.draw, self._seeds.get((gid, DRAW_HAND))
         if d is None or d.my_lobby_seat is None or seed is None:
             return
-        gid = bytes.fromhex(self.state.game_id)
         out.append(self._signed(m.RevealSeed, SeedReveal(gid, DRAW_HAND, d.my_lobby_seat, seed)))
 
     def _mine_host_played(self, seat: int) -> bool:
@@ -692,4 +760,4 @@ class ClientSession:
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
 
 
-__all__ = ["ClientSession", "ClientState", "DrawCheck", "HandCheck"]
+__all__ = ["ClientSession", "ClientState", "DrawCheck", "HandCheck", "SecretsError"]

@@ -375,3 +375,29 @@ def test_verify_command_reports_the_draw(
     report = json.loads(capsys.readouterr().out)
     assert report["fault"]["seat_at_fault"] == "host" and report["fault"]["record"] == dr
     assert report["draw"]["status"] == "failed"
+
+
+def test_fuzzed_draw_records_never_verify() -> None:
+    """Flip random hex digits inside the draw's records of a saved drawn match: never verified."""
+    import os
+    import random
+
+    from briscola_lan.fairness.transcript import loads
+
+    path = Path(__file__).resolve().parents[2] / "protocol/vectors/transcript-4p-draw.briscola.json"
+    data = path.read_bytes()
+    assert verify_records(loads(data)).ok
+    lines = data.split(b"\n")
+    draw_lines = next(i for i, line in enumerate(lines) if b"6d617463682d7374617274" in line)
+    end = sum(len(line) + 1 for line in lines[: draw_lines + 1])  # through match-start
+    start = len(lines[0]) + 1
+    rng = random.Random(77)  # test fuzzing only, nothing fair depends on it
+    runs = int(os.environ.get("BRISCOLA_FUZZ_RUNS", "200"))
+    for _ in range(runs):
+        b = bytearray(data)
+        pos = rng.randrange(start, end)
+        if chr(b[pos]) not in "0123456789abcdef":
+            continue
+        b[pos] = ord(rng.choice([c for c in "0123456789abcdef" if ord(c) != b[pos]]))
+        rep = verify_records(loads(bytes(b)))
+        assert not rep.ok and rep.fault is not None

@@ -8,15 +8,16 @@ from hypothesis import strategies as st
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.host import HostTable
+from briscola_lan.table.selfplay import seat_clients
 from briscola_lan.wire import messages as m
-from tests.table.helpers import setup
+from tests.table.helpers import counter_entropy, setup
 from tests.wire.strategies import messages
 
 FOUR = TableOptions.make(players=4, hands_to_win=1)
 
 
 def _tables() -> list[bytes]:
-    """Snapshots of a table in the lobby, mid-deal and mid-play."""
+    """Snapshots of a table in the lobby, mid-play, and waiting in the draw."""
     out = []
     host, clients, wire = setup(FOUR, "fuzz")
     IDENTITY.append(host.identity)
@@ -28,6 +29,19 @@ def _tables() -> list[bytes]:
         wire.send_to_host(seat, clients[seat].play(clients[seat].state.view.legal_plays[0]))
         wire.pump()
     out.append(host.snapshot())
+    # a table waiting in the draw for the seats' reveals
+    drawing, dclients, dwire = seat_clients(
+        FOUR, entropy=counter_entropy("fuzz-draw"), draw_partners=True, draw_dealer=True
+    )
+    original = dwire.send_to_host
+    dwire.send_to_host = lambda c, msgs: original(  # type: ignore[method-assign]
+        c, [x for x in msgs if not isinstance(x, m.RevealSeed)]
+    )
+    dwire.send_to_host(0, dclients[0].start())
+    dwire.pump()
+    assert drawing.drawing
+    IDENTITY.append(drawing.identity)
+    out.append(drawing.snapshot())
     return out
 
 
@@ -39,7 +53,7 @@ SNAPSHOTS = _tables()
 @given(st.sampled_from(range(len(SNAPSHOTS))), st.integers(0, 4), messages)
 def test_receive_never_raises(which: int, conn: int, msg: m.Message) -> None:
     data = SNAPSHOTS[which]
-    host = HostTable.restore(data, identity=IDENTITY[0])
+    host = HostTable.restore(data, identity=IDENTITY[min(which // 2, 1)])
     host.connect(conn)
     if conn < 4 and not isinstance(msg, m.Hello):
         token = host.seats[conn].token

@@ -1,7 +1,8 @@
 """Benchmark: verifying a whole 4-player, 2-hand match, and the protocol's cost per hand.
 
 Prints figures and ratios against a baseline measured in the same run: replaying the same hands
-through the rules engine alone (no hashes, no signatures). Target: verify < 100 ms.
+through the rules engine alone (no hashes, no signatures). Target: verify < 100 ms. Also what a
+verifiable draw of partners and first dealer adds to the verification.
 Run: python benchmarks/bench_verify.py [--runs N]
 """
 
@@ -119,6 +120,23 @@ def main() -> None:
     print(
         f"rules-only per hand:          {base_selfplay_ms:8.3f} ms  "
         f"ratio {per_hand_protocol / base_selfplay_ms:.0f} x"
+    )
+
+    # the same match with drawn partners and first dealer: what the draw adds
+    drawn = run_selfplay(
+        opts,
+        entropy=entropy_from("bench-draw"),
+        bot_factory=lambda level, seed: FirstBot(),
+        draw_partners=True,
+        draw_dealer=True,
+    ).host.records
+    start = next(i for i, (b, _) in enumerate(drawn) if decode(b).KIND == "match-start")
+    assert verify_records(drawn).ok
+    draw_only = median_ms(lambda: verify_records(drawn[: start + 1]), args.runs)
+    drawn_total = median_ms(lambda: verify_records(drawn), args.runs)
+    print(
+        f"drawn match: verify {drawn_total:.2f} ms, of which the draw ({start + 1} records) "
+        f"{draw_only:.2f} ms = {draw_only / verify * 100:.1f}% of an undrawn match's verify"
     )
 
 

@@ -713,6 +713,8 @@ class HostTable:
         st = decode(body)
         if not isinstance(st, SeedCommit):
             raise _Refused(ErrorCode.BAD_STATEMENT, "CommitSeed must carry a seed-commit")
+        if (body, sig) in self.records:
+            return  # a resumed client repeating a commitment already in the transcript
         if self.phase is not Phase.COMMIT or st.hand != self.hand_number:
             if self.commits[seat_no] == (body, sig):
                 return  # a resumed client repeating itself
@@ -744,6 +746,8 @@ class HostTable:
         st = decode(body)
         if not isinstance(st, SeedReveal):
             raise _Refused(ErrorCode.BAD_STATEMENT, "RevealSeed must carry a seed-reveal")
+        if (body, sig) in self.records:
+            return  # a resumed client repeating a reveal already in the transcript
         if self.reveals[seat_no] == (body, sig):
             return
         self._need_phase(Phase.REVEAL)

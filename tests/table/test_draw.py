@@ -161,6 +161,7 @@ def test_partnership_draw_moves_players_and_their_tokens() -> None:
     wire.pump()
     assert clients[mover].state.seat == seating[mover]
     assert verify_records(clients[mover].records).ok
+    assert clients[mover].state.errors == []  # replayed commits and reveals are not refused
 
 
 def test_draw_options_are_validated_and_announced() -> None:

@@ -30,6 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices")
     parser.add_argument("--name", help="player name (default: bot-LEVEL)")
     parser.add_argument("--no-start", action="store_true", help="in seat 0, do not start the match")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each card")
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -50,7 +51,19 @@ async def play(args: argparse.Namespace) -> int:
         interfaces=interfaces,
     )
     try:
-        stats = await auto_play(client, chooser, seat=args.seat, start=not args.no_start)
+
+        def on_play(hand: int, index: int) -> None:
+            if hand == 0 and index < client.session.state.options.players:
+                print(f"playing in seat {client.session.state.seat}", flush=True)
+
+        stats = await auto_play(
+            client,
+            chooser,
+            seat=args.seat,
+            start=not args.no_start,
+            delay=args.delay,
+            on_play=on_play,
+        )
         state = client.session.state
         checks = ", ".join(c.summary for c in state.checks)
         print(

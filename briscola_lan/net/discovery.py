@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zeroconf import IPVersion, ServiceStateChange
+from zeroconf import DNSQuestionType, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 SERVICE_TYPE = "_briscola._tcp.local."
@@ -266,8 +266,13 @@ class Browser:
                 f"cannot start mDNS on {self.interfaces}: {exc}. Pick addresses of this machine "
                 "with --interfaces."
             ) from exc
+        # Multicast (QM) questions only: a unicast answer to port 5353 reaches just one of the
+        # sockets sharing that port on a machine (SO_REUSEPORT), maybe not ours.
         self.browser = AsyncServiceBrowser(
-            self.azc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
+            self.azc.zeroconf,
+            SERVICE_TYPE,
+            handlers=[self._on_state_change],
+            question_type=DNSQuestionType.QM,
         )
 
     def _on_state_change(
@@ -292,7 +297,7 @@ class Browser:
         if self.azc is None:
             return
         info = AsyncServiceInfo(service_type, name)
-        if not await info.async_request(self.azc.zeroconf, 3000):
+        if not await info.async_request(self.azc.zeroconf, 3000, DNSQuestionType.QM):
             return
         if self._generation.get(name) != generation:  # removed or changed meanwhile
             return

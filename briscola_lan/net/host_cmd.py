@@ -77,6 +77,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     parser.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        help="seconds a dropped player has to come back before an AI plays the seat",
+    )
+    parser.add_argument(
         "--tick", type=float, default=0.05, help="seconds between timer ticks (AI moves)"
     )
 
@@ -134,12 +140,19 @@ class TableSpec:
     draw_dealer: bool = False
 
 
-def make_table(spec: TableSpec, identity: Any, snapshot: bytes | None = None) -> Any:
+def make_table(
+    spec: TableSpec, identity: Any, snapshot: bytes | None = None, *, grace: float = 30.0
+) -> Any:
     """A fresh HostTable, or one restored from ``snapshot``."""
-    from briscola_lan.table.host import HostTable
+    from briscola_lan.table.host import HostTable, SnapshotError
 
     if snapshot is not None:
-        return HostTable.restore(snapshot, identity=identity)
+        try:
+            table = HostTable.restore(snapshot, identity=identity)
+        except SnapshotError as exc:
+            raise HostError(f"cannot resume: {exc}") from exc
+        table.grace = grace
+        return table
     return HostTable(
         spec.options,
         name=spec.name,
@@ -147,6 +160,7 @@ def make_table(spec: TableSpec, identity: Any, snapshot: bytes | None = None) ->
         ai_seats=spec.ai_seats,
         draw_partners=spec.draw_partners,
         draw_dealer=spec.draw_dealer,
+        grace=grace,
     )
 
 
@@ -225,7 +239,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             loop.add_signal_handler(sig, stop.set)
     try:
         for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
-            table = make_table(spec, identity, snap)
+            table = make_table(spec, identity, snap, grace=args.grace)
             stem = "table" if len(specs) == 1 else f"table{i:03d}"
             state_path = None
             if state_dir is not None:

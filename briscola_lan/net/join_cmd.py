@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
+import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
@@ -147,12 +149,13 @@ async def stdin_lines() -> AsyncIterator[str]:
     """Lines typed on standard input (a pipe or a terminal)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
-    try:
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    except (ValueError, OSError):  # a regular file: read it in a worker thread
+    mode = os.fstat(sys.stdin.fileno()).st_mode
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or sys.stdin.isatty()):
+        # A file or /dev/null cannot be watched by the event loop: read it in a worker thread.
         while line := await loop.run_in_executor(None, sys.stdin.readline):
             yield line
         return
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line_bytes := await reader.readline():
         yield line_bytes.decode("utf-8", "replace")
 
@@ -191,21 +194,26 @@ async def line_client(
         async for line in lines:
             if not handle_command(client, line, out):
                 return
-        if auto is None:  # input closed: nothing more will be played from here
+        if auto is not None:  # input closed, but the autopilot plays on
             await asyncio.Event().wait()
 
     out(f"connected to table {client.target.key} ({client.pinned[:16]}…); type 'help'")
     tasks: list[asyncio.Task[Any]] = [asyncio.create_task(watch()), asyncio.create_task(typed())]
     if auto is not None:
         tasks.append(asyncio.create_task(auto_play(client, auto, seat=seat)))
+    failure: BaseException | None = None
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        failure = next((t.exception() for t in done if t.exception() is not None), None)
     finally:
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, MatchFailed):
                 await t
+    if failure is not None:
+        out(f"stopped: {failure}")
+        return 2
     if client.error is not None:
         out(f"connection lost for good: {client.error}")
         return 2

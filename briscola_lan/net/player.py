@@ -97,8 +97,12 @@ async def auto_play(
     start: bool = True,
     timeout: float | None = 600.0,
     on_play: Callable[[int, int], None] | None = None,
+    delay: float = 0.0,
 ) -> PlayStats:
-    """Sit, get ready, (start), and play until the match is over; raises MatchFailed."""
+    """Sit, get ready, (start), and play until the match is over; raises MatchFailed.
+
+    ``delay`` waits that long before each card, like a person thinking.
+    """
     session = client.session
     stats = PlayStats()
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -106,6 +110,7 @@ async def auto_play(
     ready_sent = False
     start_sent_for: object = None
     last_play: tuple[int, int] | None = None
+    waited: tuple[int, int] | None = None
     errors_seen = 0
     reconnects_seen = 0
     while True:
@@ -157,6 +162,10 @@ async def auto_play(
             if view is not None and view.my_turn:
                 key = (state.hand_number, len(view.played_cards))
                 if key != last_play:
+                    if delay > 0 and waited != key:
+                        waited = key
+                        await asyncio.sleep(delay)
+                        continue  # look again: the state may have moved on meanwhile
                     card = choose(view)
                     if client.send(*session.play(card)):
                         last_play = key

@@ -14,7 +14,7 @@ from typing import Protocol
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge
 from briscola_lan.ai.model import OpponentModel
-from briscola_lan.ai.policy import rule_pick, rules_playout
+from briscola_lan.ai.policy import mixed_playout, rule_pick, rules_playout
 from briscola_lan.ai.solver import solve
 from briscola_lan.rules import Card, SeatView
 
@@ -92,15 +92,15 @@ class StrongBot:
         self,
         seed: int = 0,
         *,
-        samples: int = 40,
+        samples: int = 100,
         end_samples: int = 20,
         time_budget: float | None = None,
         exact_stock: int = 2,
         model: bool = True,
         oversample: int = 4,
-        eps: float = 0.15,
-        prior: float = 0.5,
-        window: int = 2,
+        eps: float = 0.1,
+        prior: float = 0.7,
+        window: int = 3,
     ) -> None:
         if samples < 1 or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -117,15 +117,19 @@ class StrongBot:
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
-    ) -> list[tuple[FastHand, float]]:
-        """``count`` determinizations, resampled by the opponent model's weights when on."""
+    ) -> list[tuple[FastHand, float, float]]:
+        """``count`` determinizations, resampled by the opponent model's weights when on.
+
+        Each comes with its multiplicity and the chance that the opponents follow the rules.
+        """
         if model is None:
-            return [(k.sample(rng), 1.0) for _ in range(count)]
+            return [(k.sample(rng), 1.0, 1.0) for _ in range(count)]
         pool = [k.sample(rng) for _ in range(count * self.oversample)]
-        weights = [model.weight(h) for h in pool]
+        weighed = [model.weigh(h) for h in pool]
+        weights = [w for w, _ in weighed]
         total = sum(weights)
         if total <= 0.0:
-            return [(h, 1.0) for h in pool[:count]]
+            return [(h, 1.0, self.prior) for h in pool[:count]]
         # Systematic resampling: ``count`` evenly spaced pointers into the cumulative weights.
         picks: dict[int, float] = {}
         step = total / count
@@ -137,7 +141,7 @@ class StrongBot:
             while i < count and u + i * step < acc:
                 picks[w_i] = picks.get(w_i, 0.0) + 1.0
                 i += 1
-        return [(pool[j], c) for j, c in picks.items()]
+        return [(pool[j], c, weighed[j][1]) for j, c in picks.items()]
 
     def scores(self, view: SeatView) -> dict[int, float]:
         """Mean card points the bot's side ends the hand with, per legal card code."""
@@ -152,10 +156,13 @@ class StrongBot:
             else None
         )
         exact = view.stock_left <= (self.exact_stock if k.n == 2 else 0)
+        opponents = frozenset(
+            s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
+        )
         weight = 0.0
         if exact:
             distinct: dict[tuple[tuple[int, ...], ...], tuple[FastHand, float]] = {}
-            for h, count in self._draw(k, model, rng, self.end_samples):
+            for h, count, _ in self._draw(k, model, rng, self.end_samples):
                 key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
                 old = distinct.get(key)
                 distinct[key] = (h, count + (old[1] if old else 0.0))
@@ -170,11 +177,17 @@ class StrongBot:
         done = 0
         while done < self.samples or deadline is not None:
             batch = 8 if deadline is not None else min(8, self.samples - done)
-            for base, count in self._draw(k, model, rng, batch):
+            for base, count, p_rules in self._draw(k, model, rng, batch):
+                # Opponents of a random type play at random in this sample's playouts; every
+                # candidate replays the same random stream (common random numbers).
+                stream = rng.random() if rng.random() >= p_rules else None
                 for c in cands:
                     h = base.clone()
                     h.play(c)
-                    rules_playout(h)
+                    if stream is None:
+                        rules_playout(h)
+                    else:
+                        mixed_playout(h, opponents, random.Random(stream).random)
                     totals[c] += count * h.points[k.side]
                 weight += count
             done += batch

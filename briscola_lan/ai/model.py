@@ -119,23 +119,43 @@ def random_likelihood(steps: list[Step], hand_size: int) -> float:
 
 
 class OpponentModel:
-    """Weights determinizations of one view by how well they explain the others' plays."""
+    """Weights determinizations of one view by how well they explain the others' plays.
+
+    Opponents are one unknown type (rule follower or random player); a partner is taken to
+    follow the rules. ``rules_share`` gives, per determinization, the chance that the opponents
+    are rule followers, so that playouts can let them play at random otherwise.
+    """
 
     def __init__(self, view: SeatView, window: int = 2, eps: float = 0.15, prior: float = 0.5):
         self.view = view
         self.eps = eps
         self.prior = prior
         self.trump = int(view.trump)
-        self.seats = [s for s in range(view.players) if s != view.seat]
-        self.steps = {s: history_steps(view, s, window) for s in self.seats}
+        side = view.options.side_of(view.seat)
+        others = [s for s in range(view.players) if s != view.seat]
+        self.opponents = [s for s in others if view.options.side_of(s) != side]
+        self.partners = [s for s in others if view.options.side_of(s) == side]
+        self.steps = {s: history_steps(view, s, window) for s in others}
         self.uniform = 1.0
-        for s in self.seats:
+        for s in self.opponents:
             self.uniform *= random_likelihood(self.steps[s], view.hand_sizes[s])
 
-    def weight(self, h: FastHand) -> float:
+    def _rules(self, h: FastHand, seats: list[int]) -> float:
         lr = 1.0
-        for s in self.seats:
+        for s in seats:
             if lr == 0.0:
                 break
             lr *= rules_likelihood(self.steps[s], h.hands[s], s, h.n, self.trump, eps=self.eps)
-        return self.prior * lr + (1.0 - self.prior) * self.uniform
+        return lr
+
+    def weigh(self, h: FastHand) -> tuple[float, float]:
+        """(weight of the determinization, chance the opponents follow the rules in it)."""
+        lp = self._rules(h, self.partners)
+        if lp == 0.0:
+            return 0.0, self.prior
+        ruled = self.prior * self._rules(h, self.opponents)
+        total = ruled + (1.0 - self.prior) * self.uniform
+        return lp * total, (ruled / total if total > 0.0 else self.prior)
+
+    def weight(self, h: FastHand) -> float:
+        return self.weigh(h)[0]

@@ -8,6 +8,8 @@ tricks that carry points, dump worthless cards, load points on a trick the partn
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from briscola_lan.ai.fast import BEATS, POINTS, RANK, SUIT, FastHand
 
 ALL_MASK = (1 << 40) - 1
@@ -142,3 +144,18 @@ def rules_playout(h: FastHand) -> None:
     while h.to_play >= 0:
         seat = h.to_play
         h.play(rule_pick(hands[seat], h.trick, h.leader, seat, n, trump, h.played, nstock - h.si))
+
+
+def mixed_playout(h: FastHand, random_seats: frozenset[int], random: Callable[[], float]) -> None:
+    """Like ``rules_playout``, but the seats in ``random_seats`` play uniformly random cards."""
+    n = h.n
+    trump = h.trump
+    hands = h.hands
+    nstock = len(h.stock)
+    while h.to_play >= 0:
+        seat = h.to_play
+        held = hands[seat]
+        if seat in random_seats:
+            h.play(held[int(random() * len(held))])
+        else:
+            h.play(rule_pick(held, h.trick, h.leader, seat, n, trump, h.played, nstock - h.si))

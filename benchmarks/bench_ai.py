@@ -1,0 +1,74 @@
+"""Decision time of each AI level, median and p90 per move, with the ratio against the rules bot.
+
+Positions come from seeded games between rules bots (every decision of every seat with more than
+one card to choose from); every level decides on the same positions.
+
+    python benchmarks/bench_ai.py [--positions 150] [--players 2 3 4] [--levels random rules strong]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from briscola_lan.ai import make_bot
+from briscola_lan.rules import Hand, SeatView, TableOptions, deck_for
+
+
+def positions(players: int, count: int, seed: int) -> list[SeatView]:
+    options = TableOptions.make(players=players, match_format="points" if players == 3 else "hands")
+    rng = random.Random(seed)
+    bots = [make_bot("rules", s) for s in range(players)]
+    views: list[SeatView] = []
+    while len(views) < count:
+        deck = list(deck_for(players))
+        rng.shuffle(deck)
+        hand = Hand(options, deck, rng.randrange(players))
+        while not hand.is_terminal:
+            seat = hand.current_player
+            assert seat is not None
+            view = hand.view(seat)
+            if len(view.hand) > 1:
+                views.append(view)
+            hand.play(seat, bots[seat].choose(view))
+    rng.shuffle(views)
+    return views[:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=150)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--levels", nargs="+", default=["random", "rules", "strong"])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(
+        f"{'players':>7} {'level':>14} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'x rules':>8}"
+    )
+    for players in args.players:
+        views = positions(players, args.positions, args.seed)
+        medians: dict[str, float] = {}
+        rows = []
+        for level in ["rules", *[lv for lv in args.levels if lv != "rules"]]:
+            bot = make_bot(level, 7)
+            times = []
+            for v in views:
+                t = time.perf_counter()
+                bot.choose(v)
+                times.append((time.perf_counter() - t) * 1000)
+            times.sort()
+            med = statistics.median(times)
+            medians[level] = med
+            rows.append((level, med, times[int(0.9 * (len(times) - 1))], times[-1]))
+        for level, med, p90, mx in rows:
+            if level in args.levels:
+                print(
+                    f"{players:>7} {level:>14} {med:>10.3f} {p90:>8.3f} {mx:>8.1f} "
+                    f"{med / medians['rules']:>7.1f}x"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from briscola_lan.net import tls  # noqa: E402
 from briscola_lan.net.discovery import find_table  # noqa: E402
+from briscola_lan.net.player import play_tables  # noqa: E402
 from briscola_lan.wire import codec  # noqa: E402
 from briscola_lan.wire.messages import Error  # noqa: E402
 
@@ -124,12 +125,18 @@ class HostProcess:
 
 
 async def discovery_times(work: Path, n: int) -> list[float]:
+    """A new browser (its own mDNS stack) looks for a table that is already advertised.
+
+    Tries are 1.2 s apart: a responder multicasts a record at most once a second (RFC 6762 6.),
+    so a second client asking within a second of the first waits for the next answer.
+    """
     name = f"bench-{uuid.uuid4().hex[:6]}"
     host = HostProcess(work, "--name", name, "--players", "2")
     try:
         await find_table(LOOPBACK, name, 10.0)  # wait until it is announced
         times = []
         for _ in range(n):
+            await asyncio.sleep(1.2)
             t0 = time.perf_counter()
             await find_table(LOOPBACK, name, 5.0)
             times.append(time.perf_counter() - t0)
@@ -142,15 +149,60 @@ async def discovery_times(work: Path, n: int) -> list[float]:
 
 
 async def play_latency(work: Path, matches: int) -> tuple[list[float], float]:
-    """Latency of each card (sent -> all four clients saw it) over real TLS, and the host RSS."""
+    """Latency of each card (sent -> all four clients saw it) over real TLS, and the host RSS.
+
+    One table at a time (a table hosts one match), four clients in this process.
+    """
     from briscola_lan.net.player import play_tables
 
-    host = HostProcess(work, "--players", "4", "--no-mdns", "--tick", "0.01")
+    host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(matches))
     try:
-        lat = await play_tables(
-            [("127.0.0.1", host.ports[0], host.fingerprint)], matches=matches, level="random"
-        )
-        return lat, host.rss_mb()
+        rss = host.rss_mb()
+        lat: list[float] = []
+        for port in host.ports:
+            lat += await play_tables([("127.0.0.1", port, host.fingerprint)], level="random")
+        return lat, rss
+    finally:
+        host.stop()
+
+
+def latency_in_processes(work: Path, tables: int) -> tuple[list[float], list[float]]:
+    """Each of the four clients in its own process (as on four machines): card sent -> the last
+    of the four has the frame decoded, and -> the last has verified and applied it."""
+    host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
+    got_lat: list[float] = []
+    applied_lat: list[float] = []
+    try:
+        for port in host.ports:
+            procs = [
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "briscola_lan.net.player",
+                        str(port),
+                        "--fingerprint",
+                        host.fingerprint,
+                        "--seat",
+                        str(seat),
+                    ],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    env=env_with(work),
+                )
+                for seat in range(4)
+            ]
+            data = [
+                json.loads(p.communicate(timeout=120)[0].strip().splitlines()[-1]) for p in procs
+            ]
+            sent: dict[str, float] = {}
+            for d in data:
+                sent.update(d["sent"])
+            for k, t0 in sent.items():
+                if all(k in d["got"] for d in data):
+                    got_lat.append(max(d["got"][k] for d in data) - t0)
+                    applied_lat.append(max(d["applied"][k] for d in data) - t0)
+        return got_lat, applied_lat
     finally:
         host.stop()
 
@@ -215,9 +267,26 @@ async def amain(args: argparse.Namespace) -> None:
             f"({p_med / e_med:.2f}x echo; target < 3x), p99 {fmt_ms(p_99)} "
             f"({p_99 / e_p99:.2f}x echo p99)"
         )
-        print(f"host RSS with one 4-player table after {args.matches} match(es): {rss:.1f} MB")
+        print(f"host RSS with {args.matches} idle 4-player tables: {rss:.1f} MB")
+        got, applied = latency_in_processes(work, args.matches)
+        for label, xs in (("frame decoded", got), ("verified+applied", applied)):
+            med = statistics.median(xs)
+            print(
+                f"play latency, 4 client processes, until all four have it {label} "
+                f"({len(xs)} cards): median {fmt_ms(med)} ({med / e_med:.2f}x echo), "
+                f"p99 {fmt_ms(pct(xs, 99))}"
+            )
+        one = HostProcess(work, "--players", "4", "--no-mdns")
+        try:
+            lat1 = await play_tables([("127.0.0.1", one.ports[0], one.fingerprint)], level="random")
+            print(
+                f"host RSS with one 4-player table after a whole match ({len(lat1)} cards): "
+                f"{one.rss_mb():.1f} MB (target < 80 MB)"
+            )
+        finally:
+            one.stop()
 
-        disc = await discovery_times(work, args.discovery)
+        disc = await discovery_times(work, args.discovery) if args.discovery else [float("nan")]
         d_med = statistics.median(disc)
         print(
             f"discovery of an advertised table ({len(disc)} tries): median {fmt_ms(d_med)}, "
@@ -236,8 +305,8 @@ async def amain(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--echo", type=int, default=2000)
-    parser.add_argument("--matches", type=int, default=3)
-    parser.add_argument("--discovery", type=int, default=20)
+    parser.add_argument("--matches", type=int, default=5)
+    parser.add_argument("--discovery", type=int, default=10)
     parser.add_argument("--capacity", type=int, nargs="*", default=[50, 100, 150])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--client-procs", type=int, default=2)

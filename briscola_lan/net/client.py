@@ -134,6 +134,7 @@ class TableClient:
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
         self.on_message: Callable[[Any], None] | None = None  # after each message is applied
+        self.before_message: Callable[[Any], None] | None = None  # as soon as it is decoded
 
     @property
     def state(self) -> Any:
@@ -267,6 +268,8 @@ class TableClient:
                 if isinstance(message, Exception):  # a bad message from the host: skip it
                     log.warning("ignoring a bad message from the host: %s", message)
                     continue
+                if self.before_message is not None:
+                    self.before_message(message)
                 replies = self.session.receive(message)
                 for reply in replies:
                     conn.send(reply)

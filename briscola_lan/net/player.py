@@ -268,15 +268,61 @@ async def _play_tables(
     return per_table, completed
 
 
+async def play_one_seat(
+    host: str, port: int, fingerprint: str, seat: int, level: str
+) -> dict[str, dict[str, float]]:
+    """Play one seat of a table and time every card: when this seat sent it, and when this
+    client had it (frame decoded: ``got``; verified and applied: ``applied``)."""
+    from briscola_lan.fairness.statements import Play, decode
+    from briscola_lan.wire.messages import CardPlayed
+
+    times: dict[str, dict[str, float]] = {"sent": {}, "got": {}, "applied": {}}
+    client = await connect(Target(host, port, None, fingerprint), f"p{seat}")
+
+    def key(message: Any) -> str | None:
+        if isinstance(message, CardPlayed):
+            st = decode(message.body)
+            if isinstance(st, Play):
+                return f"{st.hand}:{st.index}"
+        return None
+
+    def got(message: Any) -> None:
+        k = key(message)
+        if k is not None:
+            times["got"][k] = time.perf_counter()
+
+    def applied(message: Any) -> None:
+        k = key(message)
+        if k is not None:
+            times["applied"][k] = time.perf_counter()
+
+    def sent(hand: int, index: int) -> None:
+        times["sent"][f"{hand}:{index}"] = time.perf_counter()
+
+    client.before_message = got
+    client.on_message = applied
+    try:
+        await auto_play(client, make_chooser(level, seat), seat=seat, on_play=sent)
+    finally:
+        await client.close()
+    return times
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Capacity client: play one match on each given port and print latencies as JSON."""
+    """Benchmark client: play every seat of the given tables (or one ``--seat``); print JSON."""
     parser = argparse.ArgumentParser(prog="python -m briscola_lan.net.player")
     parser.add_argument("ports", type=int, nargs="+")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--fingerprint", required=True)
-    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--seat", type=int, help="play only this seat of the first table")
     parser.add_argument("--level", default="random")
     args = parser.parse_args(argv)
+    if args.seat is not None:
+        times = asyncio.run(
+            play_one_seat(args.host, args.ports[0], args.fingerprint, args.seat, args.level)
+        )
+        print(json.dumps(times))
+        return 0
     tables = [(args.host, p, args.fingerprint) for p in args.ports]
     per_table, completed = asyncio.run(
         _play_tables(tables, matches=1, level=args.level, seconds=None)

@@ -109,6 +109,12 @@ class HostProcess:
         if not self.ports:
             raise RuntimeError("the host did not start")
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the host process has used so far."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss_mb(self) -> float:
         with open(f"/proc/{self.proc.pid}/status") as f:
             for line in f:
@@ -230,6 +236,7 @@ def capacity_run(work: Path, tables: int, seconds: float, procs: int) -> dict[st
             for chunk in chunks
             if chunk
         ]
+        cpu0, t0 = host.cpu_seconds(), time.perf_counter()
         lat: list[float] = []
         per_table_p99: list[float] = []
         for child in children:
@@ -237,7 +244,11 @@ def capacity_run(work: Path, tables: int, seconds: float, procs: int) -> dict[st
             data = json.loads(out.strip().splitlines()[-1])
             lat.extend(data["all"])
             per_table_p99.extend(data["table_p99"])
+        host_cpu, wall = host.cpu_seconds() - cpu0, time.perf_counter() - t0
         return {
+            "host_cpu_ms_per_card": 1000 * host_cpu / max(1, len(lat)),
+            "host_cpu_share": host_cpu / wall,
+            "wall": wall,
             "tables": tables,
             "plays": len(lat),
             "median": statistics.median(lat) if lat else float("nan"),
@@ -296,9 +307,10 @@ async def amain(args: argparse.Namespace) -> None:
             r = capacity_run(work, tables, args.seconds, args.client_procs)
             print(
                 f"capacity {r['tables']} tables x 4 clients: {r['plays']} plays in "
-                f"{args.seconds:g} s, median {fmt_ms(r['median'])}, p99 {fmt_ms(r['p99'])}, "
+                f"{r['wall']:.1f} s, median {fmt_ms(r['median'])}, p99 {fmt_ms(r['p99'])}, "
                 f"tables with p99 < 50 ms: {r['tables_ok']}/{tables}, "
-                f"host RSS {r['host_rss_mb']:.1f} MB"
+                f"host RSS {r['host_rss_mb']:.1f} MB; host CPU {r['host_cpu_ms_per_card']:.3f} ms "
+                f"per card, busy {100 * r['host_cpu_share']:.0f}% of one core"
             )
 
 

@@ -256,12 +256,18 @@ class HostServer:
         if not outgoing and not save:
             return
         self._save(hosted)
+        # Frames for the same connection go out in one write (one TLS record, one syscall).
+        batches: dict[int, list[bytes]] = {}
+        closing: list[int] = []
         for out in outgoing:
-            conn = hosted.conns.get(out.conn)
-            if conn is None:
-                continue
-            conn.send(out.message)
-            if out.close:
+            if out.conn in hosted.conns:
+                batches.setdefault(out.conn, []).append(self.encode(out.message))
+                if out.close:
+                    closing.append(out.conn)
+        for cid, frames in batches.items():
+            conn = hosted.conns[cid]
+            conn.send_bytes(b"".join(frames))
+            if cid in closing:
                 conn.close("closed by the table")
         self._changed(hosted)
 

@@ -74,6 +74,11 @@ class RuleBot:
         code = rule_pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
         )
+        if k.n == 2 and view.stock_left == 0:
+            # Card counting to the end: at 2 players with the stock gone, the unseen cards are
+            # exactly the opponent's hand, so the last tricks are played out exactly.
+            values = solve(k.sample(random.Random(0)), k.side)
+            code = max(values, key=lambda c: (values[c], c == code, -c))
         return Card.from_code(code)
 
 

@@ -29,7 +29,8 @@ class Decision:
     stock_left: int
 
 
-# A step back in time for one seat: ("play", Decision) or ("draw", known card or -1).
+# A step back in time for one seat: ("play", Decision), ("draw", known card or -1), or
+# ("held", card) for a play that carries no evidence (it goes back into the hand unscored).
 Step = tuple[str, "Decision | int"]
 
 
@@ -66,7 +67,11 @@ def history_steps(view: SeatView, seat: int, window: int) -> list[Step]:
                 mask |= 1 << x
             before = tuple(x for _, x in trick[:k])
             left = initial_stock - n * min(ti, draws_done)
-            steps.append(("play", Decision(c, before, trick[0][0], mask, left)))
+            if n == 2 and left == 0:
+                # The rules bot plays a known 2-player ending exactly: no rule to replay.
+                steps.append(("held", c))
+            else:
+                steps.append(("play", Decision(c, before, trick[0][0], mask, left)))
             plays += 1
         if plays >= window:
             break
@@ -91,6 +96,9 @@ def rules_likelihood(
             if not held:
                 return 0.0
             return sum(walk(i + 1, [c for c in held if c != d]) for d in held) / len(held)
+        if kind == "held":
+            assert isinstance(what, int)
+            return walk(i + 1, [*held, what])
         assert isinstance(what, Decision)
         then = [*held, what.card]
         k = len(then)
@@ -112,6 +120,8 @@ def random_likelihood(steps: list[Step], hand_size: int) -> float:
     for kind, _ in steps:
         if kind == "draw":
             size -= 1
+        elif kind == "held":
+            size += 1
         else:
             size += 1
             p /= size

@@ -157,3 +157,17 @@ def test_rules_bot_beats_random_bot() -> None:
 def test_strong_bot_beats_random_bot() -> None:
     a, b = _duel("strong:8", "random", 15, seed=7)
     assert a / (a + b) > 0.70
+
+
+def test_level_specs_for_budgets() -> None:
+    """``strong:N`` sets the samples, ``strong:0.05s`` a time budget; both play legal cards."""
+    by_samples = make_bot("strong:12", 1)
+    assert isinstance(by_samples, StrongBot) and by_samples.samples == 12
+    timed = make_bot("strong:0.05s", 1)
+    assert isinstance(timed, StrongBot) and timed.time_budget == 0.05
+    with pytest.raises(UnknownLevel):
+        make_bot("strong:lots")
+    hand = Hand(_options(2), list(deck_for(2)), 0)
+    view = hand.view(1)
+    assert timed.choose(view) in view.legal_plays
+    assert by_samples.choose(view) in view.legal_plays

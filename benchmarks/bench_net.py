@@ -213,7 +213,39 @@ def latency_in_processes(work: Path, tables: int) -> tuple[list[float], list[flo
         host.stop()
 
 
-def capacity_run(work: Path, tables: int, seconds: float, procs: int) -> dict[str, Any]:
+def protocol_cost_per_card(matches: int) -> list[float]:
+    """Baseline 2: the same 4-player protocol with no network: HostTable + four ClientSessions
+    in one process, every message through the codec bytes. The time of one card: the player
+    signs it, the host checks and relays it, all four sessions verify and apply it."""
+    import random
+
+    from briscola_lan.rules.options import TableOptions
+    from briscola_lan.table.selfplay import seat_clients
+
+    out: list[float] = []
+    for m in range(matches):
+        rng = random.Random(m)
+        host, clients, wire = seat_clients(TableOptions.make(players=4, hands_to_win=1))
+        wire.send_to_host(0, clients[0].start())
+        wire.pump()
+        while host.phase != "over":
+            wire.pump()
+            mover = next(
+                (c for c in clients if c.state.view is not None and c.state.view.my_turn), None
+            )
+            if mover is None or host.phase != "play":
+                wire.deliver(host.tick(host.now + 1.0))
+                wire.pump()
+                continue
+            card = rng.choice(mover.state.view.legal_plays)
+            t0 = time.perf_counter()
+            wire.send_to_host(clients.index(mover), mover.play(card))
+            wire.pump()
+            out.append(time.perf_counter() - t0)
+    return out
+
+
+def capacity_run(work: Path, tables: int, procs: int) -> dict[str, Any]:
     host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
     try:
         chunks: list[list[int]] = [host.ports[i::procs] for i in range(procs)]
@@ -225,8 +257,6 @@ def capacity_run(work: Path, tables: int, seconds: float, procs: int) -> dict[st
                     "briscola_lan.net.player",
                     "--fingerprint",
                     host.fingerprint,
-                    "--seconds",
-                    str(seconds),
                     *[str(p) for p in chunk],
                 ],
                 stdout=subprocess.PIPE,
@@ -240,7 +270,7 @@ def capacity_run(work: Path, tables: int, seconds: float, procs: int) -> dict[st
         lat: list[float] = []
         per_table_p99: list[float] = []
         for child in children:
-            out, _ = child.communicate(timeout=seconds + 120)
+            out, _ = child.communicate(timeout=600)
             data = json.loads(out.strip().splitlines()[-1])
             lat.extend(data["all"])
             per_table_p99.extend(data["table_p99"])
@@ -271,12 +301,18 @@ async def amain(args: argparse.Namespace) -> None:
         e_med, e_p99 = statistics.median(echo), pct(echo, 99)
         print(f"TLS echo round trip ({len(echo)}): median {fmt_ms(e_med)}, p99 {fmt_ms(e_p99)}")
 
+        costs = protocol_cost_per_card(3)
+        per_card = statistics.median(costs)
+        print(
+            f"baseline 2: one card through the protocol without network (host + 4 sessions in "
+            f"memory, {len(costs)} cards): median {fmt_ms(per_card)}, p99 {fmt_ms(pct(costs, 99))}"
+        )
         lat, rss = await play_latency(work, args.matches)
         p_med, p_99 = statistics.median(lat), pct(lat, 99)
         print(
             f"play latency, 4 clients over TLS ({len(lat)} cards): median {fmt_ms(p_med)} "
             f"({p_med / e_med:.2f}x echo; target < 3x), p99 {fmt_ms(p_99)} "
-            f"({p_99 / e_p99:.2f}x echo p99)"
+            f"({p_99 / e_p99:.2f}x echo p99); {p_med / per_card:.2f}x the no-network protocol cost"
         )
         print(f"host RSS with {args.matches} idle 4-player tables: {rss:.1f} MB")
         got, applied = latency_in_processes(work, args.matches)
@@ -304,7 +340,7 @@ async def amain(args: argparse.Namespace) -> None:
             f"p99 {fmt_ms(pct(disc, 99))} (target median < 200 ms)"
         )
         for tables in args.capacity:
-            r = capacity_run(work, tables, args.seconds, args.client_procs)
+            r = capacity_run(work, tables, args.client_procs)
             print(
                 f"capacity {r['tables']} tables x 4 clients: {r['plays']} plays in "
                 f"{r['wall']:.1f} s, median {fmt_ms(r['median'])}, p99 {fmt_ms(r['p99'])}, "
@@ -320,7 +356,6 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--discovery", type=int, default=10)
     parser.add_argument("--capacity", type=int, nargs="*", default=[50, 100, 150])
-    parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--client-procs", type=int, default=2)
     asyncio.run(amain(parser.parse_args()))
 

@@ -257,11 +257,16 @@ class HostServer:
             return
         self._save(hosted)
         # Frames for the same connection go out in one write (one TLS record, one syscall).
+        # A broadcast is one message object for every connection: encode it once.
         batches: dict[int, list[bytes]] = {}
         closing: list[int] = []
+        encoded: dict[int, bytes] = {}
         for out in outgoing:
             if out.conn in hosted.conns:
-                batches.setdefault(out.conn, []).append(self.encode(out.message))
+                frame = encoded.get(id(out.message))
+                if frame is None:
+                    frame = encoded[id(out.message)] = self.encode(out.message)
+                batches.setdefault(out.conn, []).append(frame)
                 if out.close:
                     closing.append(out.conn)
         for cid, frames in batches.items():

@@ -1,0 +1,59 @@
+"""The host's mDNS record follows the table: free seats and phase update, goodbye on close."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.net import tls
+from briscola_lan.net.client import Target
+from briscola_lan.net.discovery import Advertiser, Browser
+from briscola_lan.net.player import connect
+from briscola_lan.net.server import HostServer
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.host import HostTable
+
+LO = ["127.0.0.1"]
+
+
+async def test_txt_record_tracks_seats_and_is_withdrawn(tmp_path: Path) -> None:
+    cert = tls.load_or_create_certificate(tmp_path)
+    name = f"adv-{uuid.uuid4().hex[:8]}"
+    server = HostServer(
+        tls.server_context(cert),
+        hosts=LO,
+        fingerprint=cert.fingerprint,
+        advertiser=Advertiser(LO, cooperating=True),
+    )
+    table = HostTable(
+        TableOptions.make(players=3, match_format="points"),
+        name=name,
+        identity=Identity.generate(),
+        ai_seats={2: "random"},
+    )
+    hosted = await server.add_table("t", table)
+    closed = False
+    try:
+        async with Browser(LO) as browser:
+            inst = hosted.instance
+
+            def ad_is(free: int) -> bool:
+                ad = browser.tables.get(inst)
+                return ad is not None and ad.free == free
+
+            assert await browser.wait_for(lambda: ad_is(2), 5)
+            ad = browser.tables[inst]
+            assert (ad.name, ad.players, ad.seated, ad.phase) == (name, 3, 1, "lobby")
+            assert ad.fingerprint == cert.fingerprint and ad.port == hosted.port
+            assert ad.rules == "3p points:3 no-2d"
+            client = await connect(Target("127.0.0.1", hosted.port, None, cert.fingerprint), "a")
+            client.send(*client.session.take_seat(0))
+            assert await browser.wait_for(lambda: ad_is(1), 5)
+            await client.close()
+            await server.close()
+            closed = True
+            assert await browser.wait_for(lambda: inst not in browser.tables, 5)
+    finally:
+        if not closed:
+            await server.close()

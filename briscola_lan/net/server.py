@@ -73,6 +73,10 @@ def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
     else:
         seated_n = int(seated)
     rules = str(getattr(info, "rules", "") or (options.summary() if options is not None else ""))
+    if getattr(info, "draw_partners", False):
+        rules += " draw-partners"
+    if getattr(info, "draw_dealer", False):
+        rules += " draw-dealer"
     return build_txt(
         name=str(getattr(info, "name", "")),
         fingerprint=fingerprint,

@@ -24,19 +24,27 @@ async def _serve(tmp_path: Path, table: HostTable) -> tuple[HostServer, int, str
 
 
 @pytest.mark.parametrize(
-    ("options", "ai_seats"),
+    ("options", "ai_seats", "draw"),
     [
-        (TableOptions.make(players=2, hands_to_win=1), {}),
-        (TableOptions.make(players=3, match_format=MatchFormat.POINTS), {1: "random"}),
-        (TableOptions.make(players=4, hands_to_win=1), {1: "rules", 3: "random"}),
-        (TableOptions.make(players=4, hands_to_win=1, partner_exchange=False), {}),
+        (TableOptions.make(players=2, hands_to_win=1), {}, False),
+        (TableOptions.make(players=3, match_format=MatchFormat.POINTS), {1: "random"}, False),
+        (TableOptions.make(players=4, hands_to_win=1), {1: "rules", 3: "random"}, False),
+        (TableOptions.make(players=4, hands_to_win=1, partner_exchange=False), {}, False),
+        (TableOptions.make(players=4, hands_to_win=1), {2: "random"}, True),
     ],
-    ids=["2p", "3p-points-ai", "4p-exchange-2ai", "4p-no-exchange"],
+    ids=["2p", "3p-points-ai", "4p-exchange-2ai", "4p-no-exchange", "4p-drawn-2ai"],
 )
 async def test_full_match_over_tls(
-    tmp_path: Path, options: TableOptions, ai_seats: dict[int, str]
+    tmp_path: Path, options: TableOptions, ai_seats: dict[int, str], draw: bool
 ) -> None:
-    table = HostTable(options, name="t", identity=Identity.generate(), ai_seats=ai_seats)
+    table = HostTable(
+        options,
+        name="t",
+        identity=Identity.generate(),
+        ai_seats=ai_seats,
+        draw_partners=draw,
+        draw_dealer=draw,
+    )
     server, port, fp = await _serve(tmp_path, table)
     humans = [s for s in range(options.players) if s not in ai_seats]
     clients = []

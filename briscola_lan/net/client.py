@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import ssl
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from briscola_lan.net import transport
@@ -24,6 +27,7 @@ from briscola_lan.net.tls import (
     KnownTables,
     check_pin,
     client_context,
+    config_dir,
     normalize_fingerprint,
     peer_fingerprint,
 )
@@ -47,6 +51,51 @@ class SessionLike(Protocol):
 
 class ConnectError(Exception):
     """The table could not be reached; the message says what to try."""
+
+
+class ResumedElsewhere(Exception):
+    """Another connection took this seat with our resume token (e.g. the same player twice)."""
+
+
+class ResumeStore:
+    """Resume tokens per table in the config dir, so a restarted client takes its seat back.
+
+    Tokens are bound to the player's identity by the host; one ``key token`` line per table.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = config_dir() / "resume_tokens" if path is None else path
+
+    def _load(self) -> dict[str, str]:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return {}
+        out: dict[str, str] = {}
+        for line in lines:
+            parts = line.split()
+            if len(parts) == 2:
+                out[urllib.parse.unquote(parts[0])] = parts[1]
+        return out
+
+    def get(self, table: str) -> str | None:
+        return self._load().get(table)
+
+    def put(self, table: str, token: str | None) -> None:
+        entries = self._load()
+        if token is None:
+            if entries.pop(table, None) is None:
+                return
+        else:
+            entries[table] = token
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.writelines(
+                f"{urllib.parse.quote(k, safe='')} {v}\n" for k, v in sorted(entries.items())
+            )
+        os.replace(tmp, self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +162,7 @@ class TableClient:
         interfaces: Sequence[str] = (),
         backoff_max: float = BACKOFF_MAX,
         give_up_after: float | None = 120.0,
+        resume_store: ResumeStore | None = None,
     ) -> None:
         self.session: Any = session  # a ClientSession: commands are its builders
         self.target = target
@@ -133,6 +183,10 @@ class TableClient:
         self._changed = asyncio.Condition()
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
+        self.resume_store = resume_store
+        self._hello_token: str | None = None  # the token the current connection said hello with
+        self._welcomed = False
+        self._stored_token: str | None = None
         self.on_message: Callable[[Any], None] | None = None  # after each message is applied
         self.before_message: Callable[[Any], None] | None = None  # as soon as it is decoded
 
@@ -145,7 +199,10 @@ class TableClient:
     async def start(self) -> None:
         """Connect and say hello; raises ConnectError / CertificateMismatch on the first try."""
         conn = await self._open(self.target)
-        self._attach(conn, self.session.hello())
+        token = None
+        if self.resume_store is not None:
+            token = self._stored_token = self.resume_store.get(self.target.key)
+        self._attach(conn, self.session.hello(resume_token=token), token)
         self._runner = asyncio.get_running_loop().create_task(self._run())
 
     async def close(self) -> None:
@@ -232,8 +289,9 @@ class TableClient:
             raise
         return FrameConnection(reader, writer, encode=self.encode, decoder=self.make_decoder())
 
-    def _attach(self, conn: FrameConnection, hello: list[Any]) -> None:
+    def _attach(self, conn: FrameConnection, hello: list[Any], token: str | None) -> None:
         self.conn = conn
+        self._hello_token, self._welcomed = token, False
         for message in hello:
             conn.send(message)
         self.connected.set()
@@ -273,9 +331,34 @@ class TableClient:
                 replies = self.session.receive(message)
                 for reply in replies:
                     conn.send(reply)
+                self._after(conn, message)
                 if self.on_message is not None:
                     self.on_message(message)
             await self._bump()
+
+    def _after(self, conn: FrameConnection, message: Any) -> None:
+        """Connection-level reactions: welcome, refused or stolen tokens, remembering tokens."""
+        name = type(message).__name__
+        if name == "Welcome":
+            self._welcomed = True
+        elif name == "Error" and getattr(message, "code", "") == "bad_token":
+            if not self._welcomed and self._hello_token is not None:
+                # A remembered token the table no longer knows: join as a new player.
+                self.session.state.resume_token = None
+                self._hello_token = None
+                if self.resume_store is not None:
+                    self.resume_store.put(self.target.key, None)
+                for hello in self.session.hello():
+                    conn.send(hello)
+            elif self._welcomed:
+                self.reconnect = False
+                self.error = ResumedElsewhere(
+                    f"another client took this seat with our resume token: {message.text}"
+                )
+        token = getattr(self.session.state, "resume_token", None)
+        if self.resume_store is not None and token is not None and token != self._stored_token:
+            self._stored_token = token
+            self.resume_store.put(self.target.key, token)
 
     async def _reconnect(self) -> bool:
         loop = asyncio.get_running_loop()
@@ -300,7 +383,7 @@ class TableClient:
                 continue
             token = getattr(self.session.state, "resume_token", None)
             self.reconnects += 1
-            self._attach(conn, self.session.hello(resume_token=token))
+            self._attach(conn, self.session.hello(resume_token=token), token)
             await self._bump()
             return True
         return False

@@ -17,7 +17,13 @@ from typing import Any
 
 from briscola_lan.net import tls
 from briscola_lan.net.bot_cmd import add_target_options
-from briscola_lan.net.client import ConnectError, TableClient, parse_address, resolve_target
+from briscola_lan.net.client import (
+    ConnectError,
+    ResumeStore,
+    TableClient,
+    parse_address,
+    resolve_target,
+)
 from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
 from briscola_lan.net.player import Chooser, MatchFailed, auto_play, make_chooser
 from briscola_lan.rules.cards import Card
@@ -54,7 +60,13 @@ async def open_table(
         fingerprint=tls.normalize_fingerprint(fingerprint) if fingerprint else None,
     )
     session = ClientSession(identity or load_or_create(), name)
-    client = TableClient(session, target, known_tables=tls.KnownTables(), interfaces=ifaces)
+    client = TableClient(
+        session,
+        target,
+        known_tables=tls.KnownTables(),
+        interfaces=ifaces,
+        resume_store=ResumeStore(),  # a restarted join takes its seat back
+    )
     try:
         await client.start()
     except BaseException:

@@ -177,3 +177,55 @@ def test_join_refuses_a_changed_certificate(tmp_path: Path) -> None:
         assert "changed" in out and "known_tables" in out
     finally:
         impostor.stop()
+
+
+async def test_join_process_killed_mid_trick_restarts_and_resumes_its_seat(
+    tmp_path: Path,
+) -> None:
+    host = start_host(tmp_path / "h", "--players", "2", "--no-mdns", *LO, "--hands-to-win", "1")
+    other = await connect(Target("127.0.0.1", host.port, None, host.fingerprint), "other")
+    join_args = (
+        "join",
+        f"127.0.0.1:{host.port}",
+        "--fingerprint",
+        host.fingerprint,
+        "--line",
+        "--auto",
+        "random",
+        "--seat",
+        "1",
+        "--name",
+        "J",
+    )
+    first = spawn(tmp_path / "j", *join_args)
+    second = None
+    try:
+        task = asyncio.create_task(auto_play(other, make_chooser("random", 0), seat=0, delay=0.03))
+        st = other.session.state
+
+        def mid_trick() -> bool:
+            v = st.view
+            return v is not None and len(v.tricks) >= 3 and len(v.trick) == 1 and v.to_play == 1
+
+        assert await other.wait_for(mid_trick, 30)
+        first.kill()
+        first.wait()
+        assert first.stdout is not None
+        first.stdout.close()
+        second = spawn(tmp_path / "j", *join_args)  # same config dir: same identity and token
+        await asyncio.wait_for(task, 60)
+        with ThreadPoolExecutor(1) as pool:
+            code, out = await asyncio.get_running_loop().run_in_executor(pool, finish, second, 60)
+        assert code == 0, out
+        assert "match over" in out
+        assert "took seat" not in out  # it came back to its seat, it did not sit down anew
+        assert any("seat 1 reconnected" in line for line in st.log)
+        assert st.match_over and not st.match_aborted
+        assert all(ch.status == "verified" for ch in st.checks)
+    finally:
+        for p in (first, second):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
+        await other.close()
+        host.stop()

@@ -182,3 +182,27 @@ async def test_bad_moves_get_clear_errors_and_the_game_goes_on(tmp_path: Path) -
         await a.close()
         await b.close()
         await server.close()
+
+
+async def test_a_stale_remembered_token_falls_back_to_a_fresh_join(tmp_path: Path) -> None:
+    from briscola_lan.net.client import ResumeStore
+    from briscola_lan.net.player import new_session
+
+    table = HostTable(TableOptions.make(players=2), name="t", identity=Identity.generate())
+    server, port, fp = await _serve(tmp_path, table)
+    store = ResumeStore(tmp_path / "tokens")
+    target = Target("127.0.0.1", port, None, fp)
+    store.put(target.key, "0123456789abcdef")
+    client = TableClient(new_session("me"), target, resume_store=store)
+    try:
+        await client.start()
+        state = client.session.state
+        assert await client.wait_for(lambda: state.phase == "lobby", 5)
+        assert state.seat is None and store.get(target.key) is None
+        client.send(*client.session.take_seat(1))
+        assert await client.wait_for(lambda: state.resume_token is not None, 5)
+        assert store.get(target.key) == state.resume_token  # remembered for a restart
+        assert client.error is None
+    finally:
+        await client.close()
+        await server.close()

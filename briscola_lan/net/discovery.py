@@ -50,9 +50,14 @@ def resolve_interfaces(interfaces: Sequence[str] | None) -> list[str]:
         )
     for text in chosen:
         try:
-            ipaddress.ip_address(text.split("%")[0])
+            addr = ipaddress.ip_address(text.split("%")[0])
         except ValueError as exc:
             raise DiscoveryError(f"--interfaces takes IP addresses, not {text!r}") from exc
+        if addr.is_unspecified or addr.is_multicast:
+            raise DiscoveryError(
+                f"--interfaces needs the addresses of this machine's interfaces, not {text!r} "
+                "(tables are advertised with exactly these addresses)"
+            )
     return chosen
 
 
@@ -100,7 +105,10 @@ class TableAd:
             for k, v in info.properties.items()
         }
         try:
-            addresses = tuple(info.parsed_scoped_addresses(IPVersion.All))
+            # IPv4 first: a link-local IPv6 address needs its scope to be usable.
+            addresses = tuple(
+                sorted(info.parsed_scoped_addresses(IPVersion.All), key=lambda a: ":" in a)
+            )
             return TableAd(
                 name=props.get("name") or info.name.removesuffix("." + SERVICE_TYPE),
                 instance=info.name,

@@ -68,6 +68,9 @@ def test_txt_items_fit_in_255_bytes() -> None:
 def test_bad_interface_text_is_refused() -> None:
     with pytest.raises(discovery.DiscoveryError, match="IP addresses"):
         discovery.resolve_interfaces(["eth0"])
+    with pytest.raises(discovery.DiscoveryError, match="addresses of this machine"):
+        discovery.resolve_interfaces(["0.0.0.0"])
+    assert discovery.resolve_interfaces(["127.0.0.1", "192.0.2.7"]) == ["127.0.0.1", "192.0.2.7"]
 
 
 async def test_no_task_left_behind() -> None:

@@ -245,7 +245,7 @@ def protocol_cost_per_card(matches: int) -> list[float]:
     return out
 
 
-def capacity_run(work: Path, tables: int, procs: int) -> dict[str, Any]:
+def capacity_run(work: Path, tables: int, procs: int, light: bool = False) -> dict[str, Any]:
     host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
     try:
         chunks: list[list[int]] = [host.ports[i::procs] for i in range(procs)]
@@ -257,6 +257,7 @@ def capacity_run(work: Path, tables: int, procs: int) -> dict[str, Any]:
                     "briscola_lan.net.player",
                     "--fingerprint",
                     host.fingerprint,
+                    *(["--skip-client-signature-checks"] if light else []),
                     *[str(p) for p in chunk],
                 ],
                 stdout=subprocess.PIPE,
@@ -339,10 +340,13 @@ async def amain(args: argparse.Namespace) -> None:
             f"discovery of an advertised table ({len(disc)} tries): median {fmt_ms(d_med)}, "
             f"p99 {fmt_ms(pct(disc, 99))} (target median < 200 ms)"
         )
-        for tables in args.capacity:
-            r = capacity_run(work, tables, args.client_procs)
+        for tables, light in [(t, False) for t in args.capacity] + [
+            (t, True) for t in args.capacity_light
+        ]:
+            r = capacity_run(work, tables, args.client_procs, light)
+            kind = "light clients (no client-side signature checks)" if light else "full clients"
             print(
-                f"capacity {r['tables']} tables x 4 clients: {r['plays']} plays in "
+                f"capacity, {kind}: {r['tables']} tables x 4 clients: {r['plays']} plays in "
                 f"{r['wall']:.1f} s, median {fmt_ms(r['median'])}, p99 {fmt_ms(r['p99'])}, "
                 f"tables with p99 < 50 ms: {r['tables_ok']}/{tables}, "
                 f"host RSS {r['host_rss_mb']:.1f} MB; host CPU {r['host_cpu_ms_per_card']:.3f} ms "
@@ -356,6 +360,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--discovery", type=int, default=10)
     parser.add_argument("--capacity", type=int, nargs="*", default=[50, 100, 150])
+    parser.add_argument("--capacity-light", type=int, nargs="*", default=[25, 50, 100])
     parser.add_argument("--client-procs", type=int, default=2)
     asyncio.run(amain(parser.parse_args()))
 

@@ -9,7 +9,6 @@ the lobby or one hosted inside this process (``start_embedded_host``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -17,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.identity import Identity, load_or_create
-from briscola_lan.fairness.statements import Abort, Ack, StatementError, decode
-from briscola_lan.fairness.transcript import SUFFIX, save
 from briscola_lan.fairness.verify import HOST
 from briscola_lan.net import tls
 from briscola_lan.net.client import (
@@ -35,6 +32,7 @@ from briscola_lan.net.discovery import (
     TableAd,
     resolve_interfaces,
 )
+from briscola_lan.net.games import save_game
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Card, MatchFormat, TableOptions, hand_winner
@@ -52,7 +50,6 @@ from briscola_lan.tui.state import (
     TableModel,
     Verification,
 )
-from briscola_lan.wire.messages import Record
 
 
 def lobby_entry(ad: TableAd) -> LobbyEntry:
@@ -546,35 +543,18 @@ class NetBackend(TableBackend):
         if session is None or not session.records or not session.state.game_id:
             return
         directory = self.games or games_dir()
-        game = session.state.game_id[:12]
-        files = [(directory / f"{game}-{_safe(self.name)}{SUFFIX}", list(session.records))]
+        game = session.state.game_id
+        files = [(self.name, list(session.records))]
         if self.host is not None:
-            files.append((directory / f"{game}-host{SUFFIX}", list(self.host.table.records)))
+            files.append(("host", list(self.host.table.records)))
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            for path, records in files:
-                kept = records if whole else complete_hands(records)
-                if kept:
-                    save(path, kept)
+            for label, records in files:
+                save_game(directory, game, label, records, whole=whole)
         except OSError as exc:
             self.model.add_log(f"! could not save the game in {directory}: {exc}")
 
 
-def complete_hands(records: Sequence[Record]) -> list[Record]:
-    """The transcript up to the last acknowledgement or abort (no hand left half played)."""
-    cut = 0
-    for i, (body, _) in enumerate(records):
-        with contextlib.suppress(StatementError):
-            if isinstance(decode(body), (Ack, Abort)):
-                cut = i + 1
-    return list(records[:cut])
-
-
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
-
-
-def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)[:24] or "player"
 
 
 def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableBackend:

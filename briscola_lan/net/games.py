@@ -1,0 +1,123 @@
+"""Saving match transcripts (``*.briscola.json``) in the games directory, for every front end.
+
+The host command, the line client, the bot and the full-screen client all save through
+``GameSaver`` so that ``briscola-lan verify`` finds the same files in the same place:
+``$BRISCOLA_LAN_GAMES``, else ``$XDG_DATA_HOME/briscola-lan/games`` (or a ``--games DIR``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from briscola_lan.fairness.statements import Abort, Ack, StatementError, decode
+from briscola_lan.fairness.transcript import SUFFIX, Record, save
+
+
+class GamesDirError(Exception):
+    """The games directory cannot be created or written."""
+
+
+def data_dir() -> Path:
+    """The data directory: ``$XDG_DATA_HOME/briscola-lan`` (``~/.local/share/briscola-lan``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "briscola-lan"
+
+
+def games_dir() -> Path:
+    """Where hosts and clients save game transcripts."""
+    override = os.environ.get("BRISCOLA_LAN_GAMES")
+    return Path(override) if override else data_dir() / "games"
+
+
+def check_writable(directory: Path, what: str = "--games") -> Path:
+    """Create ``directory`` if needed and make sure files can be written there."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise GamesDirError(f"{what}: cannot write in {directory}: {reason}") from exc
+    return directory
+
+
+def complete_hands(records: Sequence[Record]) -> list[Record]:
+    """The transcript up to the last acknowledgement or abort (no hand left half played)."""
+    cut = 0
+    for i, (body, _) in enumerate(records):
+        with contextlib.suppress(StatementError):
+            if isinstance(decode(body), (Ack, Abort)):
+                cut = i + 1
+    return list(records[:cut])
+
+
+def safe_name(name: str) -> str:
+    """A player or table name made safe for a file name."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)[:24] or "player"
+
+
+def game_path(directory: Path, game_id: str | bytes, label: str) -> Path:
+    """``DIR/<first 12 hex of the game id>-<label>.briscola.json``."""
+    gid = game_id.hex() if isinstance(game_id, bytes) else game_id
+    return directory / f"{gid[:12]}-{safe_name(label)}{SUFFIX}"
+
+
+def save_game(
+    directory: Path, game_id: str | bytes, label: str, records: Sequence[Record], *, whole: bool
+) -> Path | None:
+    """Write one transcript; ``whole=False`` keeps only complete hands. Raises OSError."""
+    if not records or not game_id:
+        return None
+    kept = list(records) if whole else complete_hands(records)
+    if not kept:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    path = game_path(directory, game_id, label)
+    save(path, kept)
+    return path
+
+
+class GameSaver:
+    """Saves one party's transcript whenever it grows: complete hands during the match, the
+    whole record at the end (a finished match, or evidence of a table that went away)."""
+
+    def __init__(
+        self,
+        directory: Path | None,
+        label: str,
+        records: Callable[[], Sequence[Record]],
+        game_id: Callable[[], str | bytes],
+        *,
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
+        self.directory = directory
+        self.label = label
+        self.records = records
+        self.game_id = game_id
+        self.on_error = on_error
+        self.path: Path | None = None
+        self._saved: tuple[int, bool] | None = None
+        self._failed = False
+
+    def save(self, *, whole: bool = False) -> Path | None:
+        """Save now if anything changed; returns the file (None when nothing to save)."""
+        records = self.records()
+        key = (len(records), whole)
+        if key == self._saved:
+            return self.path
+        directory = self.directory or games_dir()
+        try:
+            path = save_game(directory, self.game_id(), self.label, records, whole=whole)
+        except OSError as exc:
+            if self.on_error is not None and not self._failed:
+                self.on_error(f"could not save the game in {directory}: {exc}")
+            self._failed = True
+            return None
+        self._saved = key
+        if path is not None:
+            self.path = path
+        return path

@@ -5,7 +5,7 @@ The table screen reads only ``TableModel``; each source of game state gets one s
 
 from __future__ import annotations
 
-from briscola_lan.rules import Match, SeatView
+from briscola_lan.rules import Card, Match, SeatView
 from briscola_lan.tui.state import TableModel
 
 
@@ -25,6 +25,21 @@ def partner_cards_visible(view: SeatView) -> tuple[bool, int]:
     )
     mine += sum(1 for seat, _ in view.trick if seat == view.seat)
     return mine == 0, mine
+
+
+def partner_still_holds(view: SeatView) -> tuple[Card, ...] | None:
+    """The partner's shown cards minus those the partner has played since they were shown."""
+    if view.partner_shown is None or view.partner_exchange_trick is None:
+        return None
+    partner = (view.seat + 2) % view.options.players
+    played = {
+        card
+        for t in view.tricks[view.partner_exchange_trick :]
+        for seat, card in t.plays
+        if seat == partner
+    }
+    played.update(card for seat, card in view.trick if seat == partner)
+    return tuple(c for c in view.partner_shown if c not in played)
 
 
 def apply_seat_view(model: TableModel, view: SeatView, match: Match | None = None) -> None:
@@ -48,7 +63,7 @@ def apply_seat_view(model: TableModel, view: SeatView, match: Match | None = Non
     model.tricks_won = tuple(won)
     model.points = view.points
     visible, _ = partner_cards_visible(view)
-    model.partner_shown = view.partner_shown if visible else None
+    model.partner_shown = partner_still_holds(view) if visible else None
     model.hand_over = view.to_play is None
     if match is not None:
         model.hands_won = match.hands_won()

@@ -507,9 +507,18 @@ class ClientApp:
         elif s is Screen.HOST_FORM:
             text = "Up/Down: field  Left/Right: change  type: name  Enter: start  Esc: back"
         elif s is Screen.TABLE:
-            if self.model.waiting and not self.model.hand_over:
+            model = self.model
+            if model.connection == "closed" and not model.started:
+                text = "not connected  Esc: back to the lobby  q: quit"
+            elif not model.seated and model.connection == "connecting":
+                text = "connecting...  Esc: back to the lobby  q: quit"
+            elif not model.seated:
+                text = "not seated  Esc: back to the lobby  q: quit"
+            elif model.waiting and not model.hand_over:
                 text = "waiting for the table  ?: keys  Esc: leave  q: quit"
-            elif self.model.hand_over:
+            elif model.hand_over and model.match_over:
+                text = "match over  Esc: lobby  v: deal verification  l: last trick  q: quit"
+            elif model.hand_over:
                 text = "n: next hand  v: deal verification  l: last trick  ?: keys  q: quit"
             else:
                 text = "Left/Right/1-3: card  Enter: play  l: last trick  ?: keys  q: quit"

@@ -202,7 +202,9 @@ class NetBackend(TableBackend):
         known_tables: KnownTables | None = None,
         ascii_only: bool = False,
     ) -> None:
-        super().__init__(TableModel(title=title, connection="connecting"))
+        super().__init__(
+            TableModel(title=title, connection="connecting", seated=False, known=False)
+        )
         self.name = name
         self.target = target
         self.host_factory = host_factory
@@ -407,7 +409,9 @@ class NetBackend(TableBackend):
             model.error = st.errors[-1].text
         if st.options is not None:
             model.options = st.options
+        model.known = st.options is not None
         model.title = st.table_name or model.title
+        model.seated = st.seat is not None
         if st.seat is not None:
             model.my_seat = st.seat
         model.seats = [
@@ -451,20 +455,38 @@ class NetBackend(TableBackend):
     def _named(self, line: str) -> str:
         """'seat 2' in the session's log lines, with the seat's name."""
 
+        # The session's seats, not the model's: the model is refreshed once per batch of
+        # messages, so after a drawn reseat it would still hold the seats before the draw.
+        seats = self.session.state.seats if self.session is not None else ()
+        names = {i.seat: i.name for i in seats if i.occupied}
+
         def name(m: re.Match[str]) -> str:
             seat = int(m.group(1))
-            names = {i.seat: i.name for i in self.model.seats if i.occupied}
             if seat not in names or names[seat] in line:
                 return m.group(0)
             return f"{names[seat]} (seat {seat})"
 
         return _SEAT_RE.sub(name, line)
 
+    def _sided(self, line: str) -> str:
+        """'side 1 won the match' as a person reads it: the winners' names (and A/B at 4)."""
+        m = _SIDE_WON_RE.fullmatch(line)
+        if m is None:
+            return line
+        side = int(m.group(1))
+        opts = self.model.options
+        if side >= opts.sides:
+            return line
+        names = self.model.side_name(side)
+        if opts.players == 4:
+            return f"side {'AB'[side]} ({names}) won the match"
+        return f"{names} won the match"
+
     def _pull_log(self, st: ClientState) -> None:
         """Copy new session log lines and finished tricks, in order (called per message)."""
         for line in st.log[self._log_seen :]:
             if line != "connection lost":  # said by _sync, with what happens next
-                self.model.add_log(self._named(line))
+                self.model.add_log(self._named(self._sided(line)))
         self._log_seen = len(st.log)
         t = st.last_trick
         if t is not None and t is not self._last_trick_logged:
@@ -555,6 +577,7 @@ class NetBackend(TableBackend):
 
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
+_SIDE_WON_RE = re.compile(r"side (\d+) won the match")
 
 
 def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableBackend:

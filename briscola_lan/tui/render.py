@@ -51,11 +51,16 @@ def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
     out: Frag = []
     opts = model.options
     arrow = ">" if ascii_only else "▶"
+    if not model.known:
+        out.append(("class:dim", _not_seated_text(model)))
+        _nl(out)
+        return out
     for info in sorted(model.seats, key=lambda s: s.seat):
         turn = model.started and not model.hand_over and model.to_play == info.seat
         mark = arrow if turn else " "
-        name = info.name + (" (you)" if info.seat == model.my_seat else "")
-        style = "class:me" if info.seat == model.my_seat else ""
+        mine = model.seated and info.seat == model.my_seat
+        name = info.name + (" (you)" if mine else "")
+        style = "class:me" if mine else ""
         if turn:
             style += " class:turn"
         out.append(("class:turn" if turn else "", f"{mark}"))
@@ -76,10 +81,24 @@ def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
     if opts.players == 4:
         out.append(("class:dim", "Sides: A = seats 0+2, B = 1+3"))
         _nl(out)
+    if not model.seated:
+        out.append(("class:error", _not_seated_text(model)))
+        _nl(out)
     return out
 
 
+def _not_seated_text(model: TableModel) -> str:
+    """What a network client without a seat is doing: connecting, or why it has no seat."""
+    if model.connection == "connecting":
+        return "connecting..."
+    if model.connection == "closed":
+        return "not connected"
+    return "You are not seated."
+
+
 def _side_label(model: TableModel, side: int) -> str:
+    if model.options.players == 4 and not model.seated:
+        return "AB"[side]
     if model.options.players == 4:
         us = model.options.side_of(model.my_seat) == side
         return f"{'AB'[side]} ({'us' if us else 'them'})"
@@ -90,6 +109,8 @@ def score_lines(model: TableModel) -> Frag:
     """Tricks and points per side this hand, and the match standing."""
     out: Frag = []
     opts = model.options
+    if not model.known:
+        return out
     for side in range(opts.sides):
         tricks = model.tricks_won[side] if side < len(model.tricks_won) else 0
         pts = model.points[side] if side < len(model.points) else 0
@@ -260,10 +281,13 @@ def hand_lines(
         out.extend(r)
         _nl(out)
     if model.partner_shown is not None:
-        out.append(("class:partner", "Partner's hand (shown until your next play): "))
+        out.append(("class:partner", "Your partner still holds: "))
         for card in model.partner_shown:
             out.append(card_frag(card, a, "class:bold"))
             out.append(("", " "))
+        if not model.partner_shown:
+            out.append(("class:dim", "no cards "))
+        out.append(("class:dim", "(hidden after your next play)"))
         _nl(out)
     return out
 
@@ -293,12 +317,16 @@ def title_text(model: TableModel, ui: UiState) -> Frag:
         "connected": "connected",
         "reconnecting": "RECONNECTING...",
         "closed": "disconnected",
+        "connecting": "connecting...",
     }.get(model.connection, model.connection)
+    if model.connection == "connected" and not model.seated:
+        conn = "not seated"
     hand = f"Hand {model.hand_number + 1}" if model.started else "Waiting"
     sep = " - " if ui.ascii_only else " · "
     style = "class:title" + (" class:error" if model.connection == "reconnecting" else "")
+    facts = f"{model.options.summary()}{sep}{hand}{sep}" if model.known else ""
     return [
-        (style, f" Briscola LAN{sep}{model.title}{sep}{model.options.summary()}{sep}{hand}{sep}"),
+        (style, f" Briscola LAN{sep}{model.title}{sep}{facts}"),
         (style + (" class:blink" if model.connection == "reconnecting" else ""), conn),
     ]
 

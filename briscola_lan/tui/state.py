@@ -93,6 +93,8 @@ class TableModel:
     log: list[str] = field(default_factory=list)
     error: str | None = None
     waiting: str | None = None  # shown instead of the table while no hand is on
+    seated: bool = True  # False while a network client holds no seat (looking, full, refused)
+    known: bool = True  # False until the table's rules are known (before the host's welcome)
     changes: int = 0
 
     @property
@@ -101,7 +103,7 @@ class TableModel:
 
     @property
     def my_turn(self) -> bool:
-        return self.started and not self.hand_over and self.to_play == self.my_seat
+        return self.seated and self.started and not self.hand_over and self.to_play == self.my_seat
 
     @property
     def last_result(self) -> HandSummary | None:
@@ -123,7 +125,7 @@ class TableModel:
         return self.who(side)
 
     def who(self, seat: int) -> str:
-        return "You" if seat == self.my_seat else self.name_of(seat)
+        return "You" if self.seated and seat == self.my_seat else self.name_of(seat)
 
     def add_log(self, line: str) -> None:
         self.log.append(line)

@@ -229,3 +229,16 @@ async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None
         assert draw is not None and draw.status == "verified"
         assert model.my_seat == draw.seating[0]  # I may have been reseated by the draw
         assert model.dealer == draw.dealer
+        # the log, the players pane and the sides use the seats after the draw
+        names = {info.seat: info.name for info in backend.session.state.seats}
+        started = [line for line in model.log if line.startswith("hand 1 started")]
+        assert started == [f"hand 1 started, {names[draw.dealer]} (seat {draw.dealer}) deals"]
+        assert {s.seat: s.name for s in model.seats} == names
+        assert names[model.my_seat] == "Tess"
+        pane = "".join(f[1] for f in d.client._players_text())
+        assert f"{model.my_seat} Tess (you)" in pane
+        partner = names[(model.my_seat + 2) % 4]
+        assert model.side_name(model.options.side_of(model.my_seat)) in (
+            f"You + {partner}",
+            f"{partner} + You",
+        )

@@ -60,7 +60,7 @@ def test_partner_cards_shown_after_exchange_then_hidden_after_my_play() -> None:
     assert model.partner_shown == tuple(hand.hands[partner])
     ui = UiState()
     shown = _text(render.hand_lines(model, ui))
-    assert "Partner's hand" in shown
+    assert "partner still holds" in shown
     # the partner's cards disappear once I have played my next card
     hand.play(leader, hand.legal_plays()[0])
     apply_seat_view(model, hand.view(leader))
@@ -68,6 +68,25 @@ def test_partner_cards_shown_after_exchange_then_hidden_after_my_play() -> None:
     assert partner_cards_visible(hand.view(leader)) == (False, 1)
     # the partner still sees mine until it plays
     assert partner_cards_visible(hand.view(partner))[0] is True
+
+
+def test_partner_cards_drop_the_ones_the_partner_has_played() -> None:
+    hand = _four_player_hand()
+    _play_to_exchange(hand)
+    leader = hand.current_player
+    assert leader is not None
+    partner = (leader + 2) % 4
+    shown_before = tuple(hand.hands[leader])
+    played = hand.legal_plays()[0]
+    hand.play(leader, played)
+    model = TableModel()
+    apply_seat_view(model, hand.view(partner))
+    # the partner has not played yet: it still sees my cards, but not the one on the table
+    assert model.partner_shown == tuple(c for c in shown_before if c != played)
+    assert played not in (model.partner_shown or ())
+    assert len(model.partner_shown or ()) == 2
+    text = _text(render.hand_lines(model, UiState(ascii_only=True)))
+    assert played.label(True) not in text.split("holds:")[1]
 
 
 def test_no_partner_cards_when_exchange_is_off() -> None:

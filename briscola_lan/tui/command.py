@@ -7,6 +7,7 @@ import asyncio
 import locale
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,15 +18,42 @@ if TYPE_CHECKING:
     from briscola_lan.tui.backend import TableBackend
 
 
-def wants_ascii(explicit: bool, environ: dict[str, str] | None = None) -> bool:
-    """ASCII mode when asked, when NO_COLOR is set, or when the locale is not UTF-8."""
+def _utf8(value: str) -> bool:
+    low = value.lower()
+    return "utf-8" in low or "utf8" in low
+
+
+def _locale_coerced(env: Mapping[str, str], utf8_mode: bool) -> bool:
+    """Whether Python replaced a C/POSIX locale at startup (PEP 538 coercion, PEP 540 UTF-8 mode).
+
+    Then ``LC_CTYPE`` in the environment says ``C.UTF-8`` although the user's locale was C: the
+    UTF-8 mode came on by itself (neither ``PYTHONUTF8`` nor ``-X utf8`` asked for it).
+    """
+    asked = "PYTHONUTF8" in env or "utf8" in getattr(sys, "_xoptions", {})
+    return utf8_mode and not asked and "LC_ALL" not in env
+
+
+def wants_ascii(
+    explicit: bool, environ: Mapping[str, str] | None = None, utf8_mode: bool | None = None
+) -> bool:
+    """ASCII mode when asked, when NO_COLOR is set, or when the locale is not UTF-8.
+
+    The locale is read from LC_ALL, LC_CTYPE and LANG. When Python coerced a C locale at startup
+    (``LANG=C``, ``LC_CTYPE=C``: it rewrites LC_CTYPE to C.UTF-8 and turns on its UTF-8 mode),
+    the rewritten LC_CTYPE is ignored: only a LANG that names UTF-8 keeps the Unicode look (its
+    locale is merely not installed here); otherwise the terminal is taken to be plain ASCII.
+    """
     env = os.environ if environ is None else environ
     if explicit or "NO_COLOR" in env:
         return True
+    mode = bool(sys.flags.utf8_mode) if utf8_mode is None else utf8_mode
+    if _locale_coerced(env, mode):
+        lang = env.get("LANG", "")
+        return not _utf8(lang)
     for var in ("LC_ALL", "LC_CTYPE", "LANG"):
         value = env.get(var)
         if value:
-            return "utf-8" not in value.lower() and "utf8" not in value.lower()
+            return not _utf8(value)
     encoding = locale.getpreferredencoding(False) or ""
     return encoding.lower().replace("-", "") != "utf8"
 

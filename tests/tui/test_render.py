@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
+
 from briscola_lan.rules import ALL_CARDS, Card, Hand, MatchFormat, Suit, TableOptions
 from briscola_lan.tui import render
 from briscola_lan.tui.adapters import apply_seat_view, partner_cards_visible
@@ -166,6 +172,40 @@ def test_ascii_is_automatic_without_utf8_or_with_no_color() -> None:
     assert wants_ascii(False, {"LC_ALL": "C.utf8", "LANG": "C"}) is False
     assert wants_ascii(False, {"LANG": "en_US.UTF-8", "NO_COLOR": "1"}) is True
     assert wants_ascii(True, {"LANG": "en_US.UTF-8"}) is True
+    # Python coerced a C locale: LC_CTYPE says C.UTF-8, the UTF-8 mode came on by itself
+    coerced = {"LANG": "C", "LC_CTYPE": "C.UTF-8"}
+    assert wants_ascii(False, coerced, utf8_mode=True) is True
+    assert wants_ascii(False, {"LC_CTYPE": "C.UTF-8"}, utf8_mode=True) is True
+    assert wants_ascii(False, {"LANG": "de_DE.UTF-8", "LC_CTYPE": "C.UTF-8"}, True) is False
+    # ... but not when the user asked for the UTF-8 mode
+    assert wants_ascii(False, {**coerced, "PYTHONUTF8": "1"}, utf8_mode=True) is False
+
+
+@pytest.mark.parametrize(
+    ("env", "ascii_only"),
+    [
+        ({"LANG": "C", "LC_CTYPE": "C"}, True),
+        ({"LANG": "POSIX"}, True),
+        ({"LC_CTYPE": "C"}, True),
+        ({"LANG": "C.UTF-8"}, False),
+        ({"LC_ALL": "C"}, True),
+    ],
+)
+def test_ascii_is_automatic_for_a_c_locale_in_a_real_process(
+    env: dict[str, str], ascii_only: bool
+) -> None:
+    """``env -u LC_ALL LANG=C LC_CTYPE=C``: Python rewrites LC_CTYPE before the client runs."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONUTF8"))}
+    base.pop("NO_COLOR", None)
+    code = "from briscola_lan.tui.command import wants_ascii; print(wants_ascii(False))"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == str(ascii_only), (env, out.stdout, out.stderr)
 
 
 def test_learn_descriptions_come_from_the_engine() -> None:

@@ -4,7 +4,8 @@ A ``TableClient`` wraps the pure ``ClientSession``: bytes from the host go throu
 ``session.receive`` and its automatic replies go back; commands are sent with ``send``. When the
 connection drops it reconnects with exponential backoff and says hello again with the session's
 resume token, so the host gives back the seat, the hand and the verification state. A UI or a bot
-awaits ``wait_change`` / ``wait_for`` and reads ``session.state``.
+awaits ``wait_change`` / ``wait_for`` and reads ``session.state``. Heartbeats: a host quiet for
+an interval is pinged; one silent past the timeout is taken for dead and reconnected to.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import logging
 import os
 import ssl
+import time
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +33,7 @@ from briscola_lan.net.tls import (
     normalize_fingerprint,
     peer_fingerprint,
 )
-from briscola_lan.net.transport import Decoder, Encoder, FrameConnection
+from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +165,7 @@ class TableClient:
         backoff_max: float = BACKOFF_MAX,
         give_up_after: float | None = 120.0,
         resume_store: ResumeStore | None = None,
+        heartbeat: Heartbeat | None = Heartbeat(),  # noqa: B008 (frozen, immutable)
     ) -> None:
         self.session: Any = session  # a ClientSession: commands are its builders
         self.target = target
@@ -173,6 +176,8 @@ class TableClient:
         self.interfaces = list(interfaces)
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
+        self.heartbeat = heartbeat
+        self.heartbeat_drops = 0  # connections given up because the host fell silent
         self.conn: FrameConnection | None = None
         self.connected = asyncio.Event()
         self.closed = False
@@ -300,12 +305,17 @@ class TableClient:
         while not self.closed:
             conn = self.conn
             assert conn is not None
+            beat = asyncio.get_running_loop().create_task(self._heartbeat(conn))
             try:
                 await self._read(conn)
             except (ConnectionError, ssl.SSLError, OSError) as exc:
                 log.debug("connection lost: %s", exc)
             except Exception as exc:  # codec errors: broken frames from the host
                 log.warning("dropping connection: %s", exc)
+            finally:
+                beat.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await beat
             conn.close("lost")
             self.connected.clear()
             lost = getattr(self.session, "connection_lost", None)
@@ -322,7 +332,11 @@ class TableClient:
             messages = await conn.read()
             if not messages:
                 return
+            changed = False
             for message in messages:
+                if conn.answer_heartbeat(message):
+                    continue
+                changed = True
                 if isinstance(message, Exception):  # a bad message from the host: skip it
                     log.warning("ignoring a bad message from the host: %s", message)
                     continue
@@ -334,7 +348,26 @@ class TableClient:
                 self._after(conn, message)
                 if self.on_message is not None:
                     self.on_message(message)
-            await self._bump()
+            if changed:
+                await self._bump()
+
+    async def _heartbeat(self, conn: FrameConnection) -> None:
+        """Ping a quiet host; abort the connection once it is silent past the timeout."""
+        hb = self.heartbeat
+        if hb is None:
+            return
+        step = min(hb.interval / 4, 0.5)
+        last = time.monotonic()
+        while not conn.closed:
+            await asyncio.sleep(step)
+            now = time.monotonic()
+            may_drop = now - last <= hb.stall
+            last = now
+            if not conn.check_heartbeat(hb, now, may_drop=may_drop) and not self.closed:
+                if conn.close_reason.startswith("peer silent"):
+                    self.heartbeat_drops += 1
+                    log.info("host %s: %s; reconnecting", self.target.key, conn.close_reason)
+                return
 
     def _after(self, conn: FrameConnection, message: Any) -> None:
         """Connection-level reactions: welcome, refused or stolen tokens, remembering tokens."""

@@ -3,8 +3,10 @@
 Each table listens on its own port. Every connection gets an id; bytes become messages through
 the codec and go to ``HostTable.receive``; whatever the table returns is written to the named
 connections at once (one write per frame, never awaiting a slow peer). A timer drives
-``HostTable.tick``. After every change the table's snapshot is written to disk (when a state
-path is set) and the mDNS TXT record is refreshed when the table's public info changed.
+``HostTable.tick``; the same timer pings quiet connections and drops those silent past the
+heartbeat timeout (``Ping``/``Pong`` never reach the table). After every change the table's
+snapshot is written to disk (when a state path is set) and the mDNS TXT record is refreshed
+when the table's public info changed.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from typing import Any, Protocol
 
 from briscola_lan.net import transport
 from briscola_lan.net.discovery import Advertiser, build_txt
-from briscola_lan.net.transport import Decoder, Encoder, FrameConnection
+from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 
 log = logging.getLogger(__name__)
 
 TICK_INTERVAL = 0.05
 HANDSHAKE_TIMEOUT = 10.0
 MAX_CONNECTIONS = 64  # per table: players, spectators and reconnect overlaps
-IDLE_TIMEOUT: float | None = None  # clients may be silent for long: TCP keepalive finds dead ones
+IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
 
 
 class TableLike(Protocol):
@@ -112,6 +114,7 @@ class HostServer:
         idle_timeout: float | None = IDLE_TIMEOUT,
         max_send_buffer: int = transport.MAX_SEND_BUFFER,
         clock: Callable[[], float] = time.time,
+        heartbeat: Heartbeat | None = Heartbeat(),  # noqa: B008 (frozen, immutable)
     ) -> None:
         self.ssl_context = ssl_context
         self.hosts = list(hosts)
@@ -122,6 +125,8 @@ class HostServer:
         self.idle_timeout = idle_timeout
         self.max_send_buffer = max_send_buffer
         self.clock = clock
+        self.heartbeat = heartbeat
+        self._last_beat = time.monotonic()
         self.tables: dict[str, HostedTable] = {}
         self._next_conn = 1
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -240,6 +245,8 @@ class HostServer:
                 return
             outgoing: list[Any] = []
             for message in messages:
+                if conn.answer_heartbeat(message):
+                    continue
                 if isinstance(message, MessageError):
                     conn.send(Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}"))
                     continue
@@ -302,6 +309,21 @@ class HostServer:
             now = self.clock()
             for hosted in list(self.tables.values()):
                 self._tick_one(hosted, now)
+            self._check_heartbeats()
+
+    def _check_heartbeats(self) -> None:
+        """Ping quiet connections; drop silent ones (their read loop then calls disconnect)."""
+        if self.heartbeat is None:
+            return
+        now = time.monotonic()
+        may_drop = now - self._last_beat <= self.heartbeat.stall
+        self._last_beat = now
+        for hosted in self.tables.values():
+            for cid, conn in list(hosted.conns.items()):
+                if conn.closed:
+                    continue
+                if not conn.check_heartbeat(self.heartbeat, now, may_drop=may_drop):
+                    log.info("connection %d: %s", cid, conn.close_reason or "closed")
 
     def _tick_one(self, hosted: HostedTable, now: float) -> None:
         try:

@@ -2,7 +2,9 @@
 
 The framing itself (length prefix + msgpack) is the pure codec's; this module only moves its
 bytes. A peer that does not read is dropped once its pending output passes ``max_send_buffer``
-so that it can never hold up the host; a broken frame drops the connection.
+so that it can never hold up the host; a broken frame drops the connection. Heartbeats
+(``Ping``/``Pong``) are answered and consumed here: a peer quiet for an interval is pinged, a
+peer quiet for the timeout is dropped.
 """
 
 from __future__ import annotations
@@ -10,8 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+from briscola_lan.wire.messages import Ping, Pong
 
 # Defaults (normative values in protocol/transport.md).
 MAX_SEND_BUFFER = 256 * 1024
@@ -21,6 +27,46 @@ KEEPALIVE_INTERVAL = 2
 KEEPALIVE_COUNT = 3
 KERNEL_SNDBUF = 128 * 1024  # fixed on the host's sockets: bounds what a non-reader can hold
 USER_TIMEOUT_MS = 11_000  # unacknowledged data for this long: the peer is gone
+HEARTBEAT_INTERVAL = 5.0  # seconds of silence from the peer before we ping it
+HEARTBEAT_TIMEOUT = 15.0  # seconds of silence from the peer before we drop it
+MAX_NONCE = 2**31 - 1
+
+
+class HeartbeatError(ValueError):
+    """Heartbeat settings that cannot work; the message says what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """When to ping a quiet peer and when to give it up (protocol/transport.md section 5)."""
+
+    interval: float = HEARTBEAT_INTERVAL
+    timeout: float = HEARTBEAT_TIMEOUT
+
+    def __post_init__(self) -> None:
+        if not 0 < self.interval < self.timeout:
+            raise HeartbeatError(
+                f"heartbeat interval {self.interval} s must be above 0 and below the timeout "
+                f"{self.timeout} s (e.g. 5 and 15)"
+            )
+
+    @staticmethod
+    def parse(text: str) -> Heartbeat:
+        """``INTERVAL/TIMEOUT`` in seconds, e.g. ``5/15``, or one number (timeout = 3x)."""
+        interval, sep, timeout = text.partition("/")
+        try:
+            i = float(interval)
+            t = float(timeout) if sep else 3 * i
+        except ValueError:
+            raise HeartbeatError(
+                f"heartbeat {text!r}: expected INTERVAL/TIMEOUT in seconds, e.g. 5/15"
+            ) from None
+        return Heartbeat(i, t)
+
+    @property
+    def stall(self) -> float:
+        """A check later than this after the previous one means our own loop was stalled."""
+        return max(1.0, self.interval / 2)
 
 
 class Decoder(Protocol):
@@ -73,6 +119,9 @@ class FrameConnection:
         self.max_send_buffer = max_send_buffer
         self.closed = False
         self.close_reason = ""
+        self.last_heard = time.monotonic()  # when the peer last sent us any bytes
+        self.last_ping = 0.0
+        self.nonce = 0
         set_keepalive(writer.get_extra_info("socket"), sndbuf)
 
     @property
@@ -124,6 +173,7 @@ class FrameConnection:
             data = await self.reader.read(READ_CHUNK)
             if not data:
                 return []
+            self.last_heard = time.monotonic()
             out = self.decode(data)
             if out:
                 return out
@@ -143,6 +193,31 @@ class FrameConnection:
                 pending.clear()
                 out.append(exc)
                 data = b""
+
+    def answer_heartbeat(self, message: Any) -> bool:
+        """Answer a ``Ping`` with its ``Pong``; True when ``message`` was a heartbeat (consumed)."""
+        if isinstance(message, Ping):
+            self.send(Pong(message.nonce))
+            return True
+        return isinstance(message, Pong)
+
+    def check_heartbeat(self, heartbeat: Heartbeat, now: float, *, may_drop: bool = True) -> bool:
+        """Ping the peer after an interval of silence, drop it after the timeout.
+
+        Returns False when the connection is (now) closed. ``may_drop`` is False right after our
+        own event loop was stalled: the peer's bytes may be waiting unread, so only ping.
+        """
+        if self.closed:
+            return False
+        quiet = now - self.last_heard
+        if quiet >= heartbeat.timeout and may_drop:
+            self.abort(f"peer silent for {quiet:.1f} s (heartbeat timeout {heartbeat.timeout} s)")
+            return False
+        if quiet >= heartbeat.interval and now - self.last_ping >= heartbeat.interval:
+            self.last_ping = now
+            self.nonce = self.nonce % MAX_NONCE + 1
+            return self.send(Ping(self.nonce))
+        return True
 
     def close(self, reason: str = "closed") -> None:
         """Close after the queued frames are written."""

@@ -280,6 +280,23 @@ class PlayerConnection:
     connected: bool
 
 
+# --- either direction: heartbeats (transport.md section 5; never recorded, never signed) ------
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Are you there? The peer answers at once with ``Pong`` carrying the same ``nonce``."""
+
+    nonce: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to ``Ping``: its ``nonce`` echoed."""
+
+    nonce: int
+
+
 Message = (
     Hello
     | TakeSeat
@@ -313,6 +330,8 @@ Message = (
     | HandAborted
     | MatchEnded
     | PlayerConnection
+    | Ping
+    | Pong
 )
 
 # Wire name of each message type, in the order of the SPEC index. Names never change meaning.
@@ -349,6 +368,8 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "hand_aborted": HandAborted,
     "match_ended": MatchEnded,
     "player_connection": PlayerConnection,
+    "ping": Ping,
+    "pong": Pong,
 }
 TYPE_NAMES: dict[type[Message], str] = {cls: name for name, cls in MESSAGE_TYPES.items()}
 
@@ -366,6 +387,10 @@ CLIENT_MESSAGES: frozenset[type[Message]] = frozenset(
         AckHand,
     }
 )
+
+# Connection-level messages, valid in both directions: the network layer answers and consumes
+# them, so the table coordinators never see them and they never enter a transcript.
+HEARTBEAT_MESSAGES: frozenset[type[Message]] = frozenset({Ping, Pong})
 
 
 class ErrorCode:

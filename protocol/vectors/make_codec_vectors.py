@@ -54,6 +54,9 @@ EXAMPLES: list[m.Message] = [
     m.TrickTaken(1, 21),
     m.MatchEnded(0, (2, 1), (130, 110), False),
     m.PlayerConnection(3, False),
+    m.Ping(1),
+    m.Pong(1),
+    m.Ping(2**31 - 1),
 ]
 
 

@@ -33,12 +33,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola-lan",
         description="Peer-to-peer Briscola for the local network, with a verifiable deal.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         module = importlib.import_module(module_name)
         module.configure(p)
+    default = sub.choices.get(DEFAULT_COMMAND)
+    if default is not None:  # say what a bare `briscola-lan [OPTIONS]` does, with its options
+        text = default.format_help()
+        options = text[text.find("options:") :] if "options:" in text else text
+        parser.epilog = (
+            f"With no COMMAND, briscola-lan runs '{DEFAULT_COMMAND}' "
+            f"({COMMANDS[DEFAULT_COMMAND][1]}),\nwhich takes these {options}"
+        )
     return parser
 
 

@@ -63,7 +63,9 @@ def default_name() -> str:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default=None, help="your name at the table (default: $USER)")
+    parser.add_argument(
+        "--name", default=None, help="your name at the table (default: $BRISCOLA_NAME, else $USER)"
+    )
     parser.add_argument(
         "--ascii", action="store_true",
         help="plain ASCII, no colour (automatic when NO_COLOR is set or the locale is not UTF-8)",

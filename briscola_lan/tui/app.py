@@ -440,12 +440,13 @@ class ClientApp:
         def panel(
             title: str, fn: Callable[[], StyleAndTextTuples], cond: Callable[[], bool], w: int
         ) -> Float:
-            return Float(
-                ConditionalContainer(
-                    _box(title, _text(fn, wrap_lines=True, style="class:panel"), a, width=w),
-                    filter=Condition(cond),
-                )
+            box = ConditionalContainer(
+                _box(title, _text(fn, wrap_lines=True, style="class:panel"), a, width=w),
+                filter=Condition(cond),
             )
+            if w >= 60:  # wide panels span the screen: no table text peeks out at their sides
+                return Float(box, left=0, right=0)
+            return Float(box)
 
         floats = [
             panel("Keys", lambda: render.help_lines(self.ui), lambda: ui.show_help, 46),

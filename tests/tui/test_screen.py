@@ -69,3 +69,51 @@ async def test_colours_selection_and_mouse_on_the_real_output() -> None:
         finally:
             client.app.exit(result=0)
             await asyncio.wait_for(task, 5)
+
+
+async def test_verification_popup_covers_the_width_at_80x24() -> None:
+    buf = io.StringIO()
+    out = Vt100_Output(
+        buf,
+        lambda: Size(rows=24, columns=80),
+        term="xterm",
+        default_color_depth=ColorDepth.DEPTH_1_BIT,
+        enable_cpr=False,
+    )
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, ascii_only=True)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
+        client = ClientApp(cfg)
+        client.app.ttimeoutlen = 0.01
+        task = asyncio.create_task(client.run_async())
+        try:
+            await wait_for(lambda: client.app.is_running, what="app start")
+            pipe.send_text("a")
+
+            async def finish_hand() -> None:
+                while not (client.model.hand_over and client.model.last_result is not None):
+                    if client.model.my_turn:
+                        before = client.model.changes
+                        pipe.send_text("\r")
+                        await wait_for(lambda b=before: client.model.changes > b)
+                    await asyncio.sleep(0.01)
+
+            await asyncio.wait_for(finish_hand(), 30)
+            assert client.model.hand_over
+            pipe.send_text("v")
+            await wait_for(lambda: client.ui.show_verify_details, what="the details")
+            await asyncio.sleep(0.3)
+            screen = pyte.Screen(80, 24)
+            pyte.Stream(screen).feed(buf.getvalue())
+            x, top = _find(screen, "- Deal verification ")
+            assert x == 1, "\n".join(screen.display)
+            _, bottom = _find(screen, "Esc or v to close.")
+            # every row of the panel is framed at both screen edges: nothing of the table shows
+            for y in range(top, bottom + 2):
+                row = screen.display[y]
+                assert row[0] == "+" or row[0] == "|", (y, row)
+                assert row[79] in "+|", (y, row)
+                if top < y <= bottom:
+                    assert row.rstrip()[-1] == "|" and row.count("|") == 2, (y, row)
+        finally:
+            client.app.exit(result=0)
+            await asyncio.wait_for(task, 5)

@@ -13,6 +13,7 @@ enforced, the deck, openings, points) is the host's fault.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -252,10 +253,34 @@ def draw_result(st: DrawStart, host_seed: bytes, seeds: Sequence[bytes]) -> Draw
     )
 
 
-class TranscriptChecker:
-    """Feeds records one at a time; ``report`` holds the verdict so far."""
+_DEFERRABLE: tuple[type[Statement], ...] = (Play, Deal, Upcard, Exchange)
 
-    def __init__(self) -> None:
+
+@dataclass(frozen=True, slots=True)
+class _PendingSignature:
+    index: int
+    kind: str
+    body: bytes
+    sig: bytes
+    keys: tuple[bytes, ...]
+    who: str
+
+
+class TranscriptChecker:
+    """Feeds records one at a time; ``report`` holds the verdict so far.
+
+    With ``defer_signatures=True`` (the live client) the signatures of the per-card records of a
+    hand (play, deal, upcard, exchange) are queued instead of checked at once; everything else
+    about them (order, context, openings against their commitments) is still checked at once.
+    The queue is checked in order, in one batch, before any other record is checked (the
+    host's reveal that ends the hand, an abort, an acknowledgement, a seed or deck statement),
+    by ``flush()``, by ``finish()``, and before any other fault is reported, so the first
+    failing record and the party blamed are the same as when checking at once.
+    """
+
+    def __init__(self, defer_signatures: bool = False) -> None:
+        self.defer_signatures = defer_signatures
+        self._pending: list[_PendingSignature] = []
         self.report = MatchReport()
         self.chain = CHAIN_START
         self.index = -1
@@ -278,20 +303,56 @@ class TranscriptChecker:
         try:
             self._add(body, sig)
         except Violation as v:
-            self.report.fault = v.fault
-            if self._hand is not None and self.report.hands:
-                last = self.report.hands[-1]
-                if last.hand == self._hand.number and last.status == "incomplete":
-                    last.status = "failed"
-                    last.fault = v.fault
-            dr = self.report.draw
-            if dr is not None and dr.status == "incomplete":
-                dr.status, dr.fault = "failed", v.fault
+            fault = v.fault
+            try:
+                self._check_pending()  # an earlier record's bad signature comes first
+            except Violation as earlier:
+                fault = earlier.fault
+            self._record_fault(fault)
+            raise Violation(fault) from None
+
+    @property
+    def pending_signatures(self) -> int:
+        """How many signatures are queued (always 0 unless ``defer_signatures``)."""
+        return len(self._pending)
+
+    def flush(self) -> None:
+        """Check every queued signature now, in order; raises Violation on the first bad one."""
+        if self.report.fault is not None:
+            raise Violation(self.report.fault)
+        try:
+            self._check_pending()
+        except Violation as v:
+            self._record_fault(v.fault)
             raise
+
+    def _check_pending(self) -> None:
+        pending, self._pending = self._pending, []
+        for p in pending:
+            if not any(verify_signature(k, p.body, p.sig) for k in p.keys):
+                raise Violation(
+                    Fault(
+                        p.index, p.kind, HOST, f"signature is not {p.who}'s (relayed by the host)"
+                    )
+                )
+
+    def _record_fault(self, fault: Fault) -> None:
+        self.report.fault = fault
+        if self._hand is not None and self.report.hands:
+            last = self.report.hands[-1]
+            if last.hand == self._hand.number and last.status == "incomplete":
+                last.status = "failed"
+                last.fault = fault
+        dr = self.report.draw
+        if dr is not None and dr.status == "incomplete":
+            dr.status, dr.fault = "failed", fault
 
     def finish(self) -> MatchReport:
         """Close the transcript: an unfinished hand is reported incomplete with who holds it up."""
         rep = self.report
+        if rep.fault is None and self._pending:
+            with contextlib.suppress(Violation):
+                self.flush()
         d, dr = self._draw, rep.draw
         if rep.fault is None and d is not None and dr is not None and dr.status == "incomplete":
             n = d.start.players
@@ -512,6 +573,12 @@ class TranscriptChecker:
             if seat in self._taken_over:
                 keys.append(host_key)
             who = f"seat {seat}"
+        if self.defer_signatures and isinstance(st, _DEFERRABLE):
+            self._pending.append(
+                _PendingSignature(self.index, st.KIND, body, sig, tuple(keys), who)
+            )
+            return
+        self._check_pending()
         if not any(verify_signature(k, body, sig) for k in keys):
             raise self._fail(st, HOST, f"signature is not {who}'s (relayed by the host)")
 

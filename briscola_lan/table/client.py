@@ -5,7 +5,9 @@ current ``SeatView``, standings, a log, per-hand verification results) and the c
 transcript. Seed commits, reveals and acknowledgements are answered automatically and signed
 with the player's identity. Every statement received goes through the same ``TranscriptChecker``
 the offline verifier uses, and each card is checked at once against the commitment at the
-position the public deal schedule says; the first problem is recorded with the seat at fault.
+position the public deal schedule says; the signatures of per-card records are checked in one
+batch at the end of the hand, before the acknowledgement (or at once when a problem is found),
+and the first problem is recorded with the seat at fault.
 """
 
 from __future__ import annotations
@@ -282,7 +284,7 @@ class ClientSession:
         self.state = ClientState()
         self.records: list[Record] = []
         self.host_key = b""
-        self._checker = TranscriptChecker()
+        self._checker = TranscriptChecker(defer_signatures=True)
         self._match: Match | None = None
         self._ms: MatchStart | None = None
         self._tracker: _Tracker | None = None
@@ -443,6 +445,16 @@ class ClientSession:
         return cls(body, self.identity.sign(body))
 
     def _fail(self, fault: Fault) -> None:
+        """Record a fault this session found itself; a queued bad signature on an earlier record
+        is reported first (the checker's deferred signatures are checked before any blame)."""
+        if self._checker.pending_signatures:
+            try:
+                self._checker.flush()
+            except Violation as v:
+                self._fail_now(v.fault)
+        self._fail_now(fault)
+
+    def _fail_now(self, fault: Fault) -> None:
         d = self.state.draw
         if self._drawing and d is not None:
             if d.fault is None:
@@ -462,7 +474,7 @@ class ClientSession:
         except Violation as v:
             check = self.state.verification
             if self._drawing or (check is not None and check.fault is None):
-                self._fail(v.fault)
+                self._fail_now(v.fault)
         try:  # keep following the game (the UI shows the failure) while the bytes make sense
             return decode(rec[0])
         except StatementError as exc:
@@ -486,7 +498,7 @@ class ClientSession:
         self._changed(f"joined table {msg.table_name!r} ({msg.options.summary()})")
 
     def _reset_match(self) -> None:
-        self.records, self._checker = [], TranscriptChecker()
+        self.records, self._checker = [], TranscriptChecker(defer_signatures=True)
         self._tracker, self._match, self._ms = None, None, None
         self.state.checks = []
         self.state.draw, self._drawing = None, False

@@ -357,13 +357,9 @@ class TableClient:
         if hb is None:
             return
         step = min(hb.interval / 4, 0.5)
-        last = time.monotonic()
         while not conn.closed:
             await asyncio.sleep(step)
-            now = time.monotonic()
-            may_drop = now - last <= hb.stall
-            last = now
-            if not conn.check_heartbeat(hb, now, may_drop=may_drop) and not self.closed:
+            if not conn.check_heartbeat(hb, time.monotonic()) and not self.closed:
                 if conn.close_reason.startswith("peer silent"):
                     self.heartbeat_drops += 1
                     log.info("host %s: %s; reconnecting", self.target.key, conn.close_reason)

@@ -22,6 +22,7 @@ from briscola_lan.net import tls
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.tables_cmd import add_interfaces_option
+from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
 from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
@@ -84,6 +85,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tick", type=float, default=0.05, help="seconds between timer ticks (AI moves)"
+    )
+    parser.add_argument(
+        "--heartbeat",
+        type=heartbeat_option,
+        default=Heartbeat(),
+        metavar="INTERVAL/TIMEOUT",
+        help="ping a player quiet for INTERVAL s, drop one silent for TIMEOUT s (default 5/15)",
     )
 
 
@@ -231,6 +239,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
         fingerprint=cert.fingerprint,
         advertiser=advertiser,
         tick_interval=args.tick,
+        heartbeat=args.heartbeat,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

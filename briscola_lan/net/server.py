@@ -126,7 +126,6 @@ class HostServer:
         self.max_send_buffer = max_send_buffer
         self.clock = clock
         self.heartbeat = heartbeat
-        self._last_beat = time.monotonic()
         self.tables: dict[str, HostedTable] = {}
         self._next_conn = 1
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -316,13 +315,11 @@ class HostServer:
         if self.heartbeat is None:
             return
         now = time.monotonic()
-        may_drop = now - self._last_beat <= self.heartbeat.stall
-        self._last_beat = now
         for hosted in self.tables.values():
             for cid, conn in list(hosted.conns.items()):
                 if conn.closed:
                     continue
-                if not conn.check_heartbeat(self.heartbeat, now, may_drop=may_drop):
+                if not conn.check_heartbeat(self.heartbeat, now):
                     log.info("connection %d: %s", cid, conn.close_reason or "closed")
 
     def _tick_one(self, hosted: HostedTable, now: float) -> None:

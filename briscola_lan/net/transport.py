@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import socket
+import struct
+import termios
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,10 +66,15 @@ class Heartbeat:
             ) from None
         return Heartbeat(i, t)
 
-    @property
-    def stall(self) -> float:
-        """A check later than this after the previous one means our own loop was stalled."""
-        return max(1.0, self.interval / 2)
+
+def heartbeat_option(text: str) -> Heartbeat:
+    """``argparse`` type for ``--heartbeat INTERVAL/TIMEOUT``: bad values become usage errors."""
+    import argparse
+
+    try:
+        return Heartbeat.parse(text)
+    except HeartbeatError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 class Decoder(Protocol):
@@ -201,16 +209,18 @@ class FrameConnection:
             return True
         return isinstance(message, Pong)
 
-    def check_heartbeat(self, heartbeat: Heartbeat, now: float, *, may_drop: bool = True) -> bool:
+    def check_heartbeat(self, heartbeat: Heartbeat, now: float) -> bool:
         """Ping the peer after an interval of silence, drop it after the timeout.
 
-        Returns False when the connection is (now) closed. ``may_drop`` is False right after our
-        own event loop was stalled: the peer's bytes may be waiting unread, so only ping.
+        Returns False when the connection is (now) closed. Before dropping, bytes that arrived
+        but are not read yet (our own event loop was stalled) count as hearing from the peer.
         """
         if self.closed:
             return False
         quiet = now - self.last_heard
-        if quiet >= heartbeat.timeout and may_drop:
+        if quiet >= heartbeat.timeout and self.unread_bytes() > 0:
+            self.last_heard, quiet = now, 0.0
+        if quiet >= heartbeat.timeout:
             self.abort(f"peer silent for {quiet:.1f} s (heartbeat timeout {heartbeat.timeout} s)")
             return False
         if quiet >= heartbeat.interval and now - self.last_ping >= heartbeat.interval:
@@ -218,6 +228,16 @@ class FrameConnection:
             self.nonce = self.nonce % MAX_NONCE + 1
             return self.send(Ping(self.nonce))
         return True
+
+    def unread_bytes(self) -> int:
+        """Bytes from the peer not yet read: in the kernel socket and the stream buffer."""
+        total = len(getattr(self.reader, "_buffer", b""))
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError, ValueError):
+                raw = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+                total += int(struct.unpack("i", raw)[0])
+        return total
 
     def close(self, reason: str = "closed") -> None:
         """Close after the queued frames are written."""

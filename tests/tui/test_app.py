@@ -268,5 +268,7 @@ async def test_match_of_one_hand_ends_and_leaves_without_asking() -> None:
         if m.match_over:
             text = "".join(f[1] for f in d.client._table_text())
             assert "MATCH WON!" in text or "Match won by" in text
+            hints = "".join(f[1] for f in d.client._hints())
+            assert "next hand" not in hints and "match over" in hints and "Esc: lobby" in hints
             await d.keys(ESC)
             assert ui.screen is Screen.LOBBY and not ui.confirm_quit

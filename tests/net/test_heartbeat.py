@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from briscola_lan.net.client import TableClient, Target
 from briscola_lan.net.games import save_game
 from briscola_lan.net.player import auto_play, make_chooser, new_session
 from briscola_lan.net.server import HostServer
-from briscola_lan.net.transport import Heartbeat, HeartbeatError
+from briscola_lan.net.transport import FrameConnection, Heartbeat, HeartbeatError
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.host import HostTable
 from briscola_lan.wire import codec
@@ -34,6 +35,7 @@ from briscola_lan.wire.messages import (
     TakeSeat,
 )
 from tests.net.helpers import LobbyTable, RawPeer, start_host
+from tests.net.procs import start_host as start_cli_host
 
 FAST = Heartbeat(0.2, 0.6)
 SLOW = Heartbeat(5.0, 30.0)  # never fires within a test
@@ -170,6 +172,39 @@ def test_heartbeat_settings_parse_and_refuse_nonsense() -> None:
     for bad in ("5/5", "0/1", "x/3", "10/2"):
         with pytest.raises(HeartbeatError, match="heartbeat"):
             Heartbeat.parse(bad)
+
+
+async def test_bytes_waiting_unread_count_as_hearing_from_the_peer() -> None:
+    accepted: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
+
+    async def on_client(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await accepted.put((r, w))
+
+    server = await asyncio.start_server(on_client, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    peer_r, peer_w = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await accepted.get()
+    conn = FrameConnection(reader, writer, encode=codec.encode_frame, decoder=codec.FrameDecoder())
+    try:
+        peer_w.write(codec.encode_frame(Ping(1)))
+        await peer_w.drain()
+        async with asyncio.timeout(5):
+            while conn.unread_bytes() == 0:
+                await asyncio.sleep(0.01)
+        # Our loop "stalled" past the timeout while the peer's Ping waited unread: not silent.
+        late = conn.last_heard + FAST.timeout + 1.0
+        assert conn.check_heartbeat(FAST, late) and not conn.closed
+        assert await conn.read() == [Ping(1)]
+        assert conn.unread_bytes() == 0
+        # Nothing more from the peer for a whole timeout: dropped.
+        assert not conn.check_heartbeat(FAST, late + FAST.timeout + 0.1)
+        assert conn.closed and "silent" in conn.close_reason
+        assert await peer_r.read() == b""
+    finally:
+        peer_w.close()
+        writer.close()
+        server.close()
+        await server.wait_closed()
 
 
 # --- the host side --------------------------------------------------------------------------
@@ -355,3 +390,48 @@ async def test_heartbeats_never_enter_a_saved_transcript(tmp_path: Path) -> None
         for c in clients:
             await c.close()
         await server.close()
+
+
+# --- the real host command, frozen with SIGSTOP -----------------------------------------------
+
+
+async def test_host_command_heartbeat_option_and_a_frozen_host_process(tmp_path: Path) -> None:
+    host = start_cli_host(
+        tmp_path / "h",
+        *("--players", "2", "--no-mdns", "--interfaces", "127.0.0.1", "--heartbeat", "0.2/0.6"),
+    )
+    target = Target("127.0.0.1", host.port, None, host.fingerprint)
+    client = TableClient(new_session("b"), target, heartbeat=FAST)
+    peer: RawPeer | None = None
+    try:
+        # --heartbeat reached the server: a raw client that never answers is pinged, then dropped.
+        peer = await RawPeer.open(host.port)
+        peer.send(Hello(PROTOCOL_VERSION, "silent", Identity.generate().public_key))
+        peer.send(TakeSeat(1))
+        started = time.monotonic()
+        got: list[Message] = []
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+            while True:
+                got.append(await peer.next(3.0))
+        assert time.monotonic() - started <= 0.6 + 1.5
+        assert any(isinstance(m, Ping) for m in got)
+
+        await client.start()
+        client.send(*client.session.take_seat(0))
+        assert await client.wait_for(lambda: client.state.seat == 0, 5)
+        token = client.state.resume_token
+        host.proc.send_signal(signal.SIGSTOP)  # the host process hangs: no byte comes back
+        try:
+            frozen_at = time.monotonic()
+            assert await client.wait_for(lambda: client.heartbeat_drops == 1, 5)
+            assert time.monotonic() - frozen_at <= FAST.timeout + 0.5
+        finally:
+            host.proc.send_signal(signal.SIGCONT)
+        assert await client.wait_for(lambda: client.reconnects == 1 and client.state.seat == 0, 10)
+        assert client.state.resume_token == token
+        assert await client.wait_for(lambda: client.state.seats[0].connected, 5)
+    finally:
+        if peer is not None:
+            await peer.close()
+        await client.close()
+        assert host.stop() == 0

@@ -550,6 +550,13 @@ class ClientApp:
             table = 7 + self.model.options.sides
         else:
             table = 4 + self.model.players  # briscola, trick rows, last trick, turn, error
+        size = self.app.output.get_size()
+        waiting = self.model.waiting
+        if waiting and not self.model.started:  # a long reason (a refused certificate) in full
+            width = max(20, size.columns - 40)
+            text = len(waiting) + len(self.model.error or "")
+            table = max(table, -(-text // width) + 1)
+            table = min(table, max(4 + self.model.players, size.rows - 15))
         return D.exact(max(players, table) + 2)
 
     def _players_text(self) -> StyleAndTextTuples:

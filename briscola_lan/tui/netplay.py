@@ -235,8 +235,8 @@ class NetBackend(TableBackend):
             await self._start()
         except Exception as exc:
             self.model.connection = "closed"
-            self.model.waiting = f"Could not open the table: {exc}"
-            self.model.add_log(f"! {exc}")
+            self.model.waiting = self._plain(f"Could not open the table: {exc}")
+            self.model.add_log(self._plain(f"! {exc}"))
             self.notify()
 
     async def _start(self) -> None:
@@ -292,7 +292,7 @@ class NetBackend(TableBackend):
             await client.wait_for(lambda: st.seat is not None or len(st.errors) > errors, 10)
             if st.seat is None:
                 why = st.errors[-1].text if len(st.errors) > errors else "no answer from the host"
-                self.model.waiting = f"Could not take a seat: {why}"
+                self.model.waiting = self._plain(f"Could not take a seat: {why}")
                 self.notify()
                 return
         if self.auto_start and st.seat == 0:
@@ -468,6 +468,13 @@ class NetBackend(TableBackend):
 
         return _SEAT_RE.sub(name, line)
 
+    def _plain(self, text: str) -> str:
+        """Messages from the network layer in ASCII mode: no ellipsis or other Unicode."""
+        if not self.ascii_only:
+            return text
+        text = text.replace("\u2026", "...")
+        return text.encode("ascii", "replace").decode("ascii")
+
     def _sided(self, line: str) -> str:
         """'side 1 won the match' as a person reads it: the winners' names (and A/B at 4)."""
         m = _SIDE_WON_RE.fullmatch(line)
@@ -486,7 +493,7 @@ class NetBackend(TableBackend):
         """Copy new session log lines and finished tricks, in order (called per message)."""
         for line in st.log[self._log_seen :]:
             if line != "connection lost":  # said by _sync, with what happens next
-                self.model.add_log(self._named(self._sided(line)))
+                self.model.add_log(self._plain(self._named(self._sided(line))))
         self._log_seen = len(st.log)
         t = st.last_trick
         if t is not None and t is not self._last_trick_logged:

@@ -109,7 +109,7 @@ def score_lines(model: TableModel) -> Frag:
     """Tricks and points per side this hand, and the match standing."""
     out: Frag = []
     opts = model.options
-    if not model.known:
+    if not model.known or not model.seated:  # no hand of its own: no per-hand figures
         return out
     for side in range(opts.sides):
         tricks = model.tricks_won[side] if side < len(model.tricks_won) else 0
@@ -324,7 +324,9 @@ def title_text(model: TableModel, ui: UiState) -> Frag:
     hand = f"Hand {model.hand_number + 1}" if model.started else "Waiting"
     sep = " - " if ui.ascii_only else " · "
     style = "class:title" + (" class:error" if model.connection == "reconnecting" else "")
-    facts = f"{model.options.summary()}{sep}{hand}{sep}" if model.known else ""
+    facts = f"{model.options.summary()}{sep}" if model.known else ""
+    if model.known and model.seated:
+        facts += f"{hand}{sep}"
     return [
         (style, f" Briscola LAN{sep}{model.title}{sep}{facts}"),
         (style + (" class:blink" if model.connection == "reconnecting" else ""), conn),

@@ -94,6 +94,7 @@ def test_a_client_without_a_seat_invents_nothing() -> None:
     pane = _text(render.seat_lines(model, True)) + _text(render.score_lines(model))
     assert "(you)" not in pane and "You" not in pane.replace("You are not seated", "")
     assert "You are not seated." in pane and "Anna" in pane
+    assert "tricks" not in pane and "Hands won" not in pane  # no figures of a hand it cannot see
     assert "not seated" in _text(render.title_text(model, ui))
     assert not model.my_turn
 
@@ -143,6 +144,7 @@ async def test_wrong_fingerprint_shows_the_error_and_no_placeholder_rules(tmp_pa
     )
     try:
         cfg = _config(tmp_path)
+        cfg.ascii_only = True
         cfg.initial_table = lambda c: join_target_backend(
             f"127.0.0.1:{host.port}", c, fingerprint="cd" * 32
         )
@@ -150,6 +152,8 @@ async def test_wrong_fingerprint_shows_the_error_and_no_placeholder_rules(tmp_pa
             model = d.client.model
             await wait_for(lambda: model.connection == "closed", 10, "the refusal")
             assert "Could not open the table" in (model.waiting or "")
+            assert (model.waiting or "").isascii() and all(line.isascii() for line in model.log)
+            assert "--fingerprint" in (model.waiting or "")
             title = "".join(f[1] for f in d.client._title())
             assert "2p" not in title and "hands:" not in title and "Waiting" not in title
             pane = "".join(f[1] for f in d.client._players_text())

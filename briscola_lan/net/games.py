@@ -47,12 +47,17 @@ def check_writable(directory: Path, what: str = "--games") -> Path:
 
 def complete_hands(records: Sequence[Record]) -> list[Record]:
     """The transcript up to the last acknowledgement or abort (no hand left half played)."""
-    cut = 0
-    for i, (body, _) in enumerate(records):
+    return list(records[: complete_cut(records)])
+
+
+def complete_cut(records: Sequence[Record], start: int = 0, cut: int = 0) -> int:
+    """How many records make complete hands, looking only at ``records[start:]`` (``cut`` is
+    the answer for ``records[:start]``)."""
+    for i in range(start, len(records)):
         with contextlib.suppress(StatementError):
-            if isinstance(decode(body), (Ack, Abort)):
+            if isinstance(decode(records[i][0]), (Ack, Abort)):
                 cut = i + 1
-    return list(records[:cut])
+    return cut
 
 
 def safe_name(name: str) -> str:
@@ -100,18 +105,31 @@ class GameSaver:
         self.game_id = game_id
         self.on_error = on_error
         self.path: Path | None = None
-        self._saved: tuple[int, bool] | None = None
+        self._saved: tuple[int, bool, str | bytes] | None = None
         self._failed = False
+        self._scan: tuple[object, int, int] = (None, 0, 0)  # (list, records looked at, cut)
+
+    def _cut(self, records: Sequence[Record]) -> int:
+        """``complete_cut`` decoding only the records added since the last look (the saver is
+        called often while a match runs: rescanning the whole transcript each time is waste)."""
+        seen_list, seen, cut = self._scan
+        if records is not seen_list or len(records) < seen:
+            seen, cut = 0, 0
+        cut = complete_cut(records, seen, cut)
+        self._scan = (records, len(records), cut)
+        return cut
 
     def save(self, *, whole: bool = False) -> Path | None:
         """Save now if anything changed; returns the file (None when nothing to save)."""
         records = self.records()
-        key = (len(records), whole)
+        game_id = self.game_id()
+        kept = len(records) if whole else self._cut(records)
+        key = (kept, whole, game_id)
         if key == self._saved:
             return self.path
         directory = self.directory or games_dir()
         try:
-            path = save_game(directory, self.game_id(), self.label, records, whole=whole)
+            path = save_game(directory, game_id, self.label, records[:kept], whole=True)
         except OSError as exc:
             if self.on_error is not None and not self._failed:
                 self.on_error(f"could not save the game in {directory}: {exc}")

@@ -4,14 +4,98 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from briscola_lan.net import tls
-from briscola_lan.net.client import ConnectError, parse_address, resolve_target
+from briscola_lan.net.client import ConnectError, TableClient, parse_address, resolve_target
 from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
-from briscola_lan.net.player import MatchFailed, auto_play, connect, make_chooser
+from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
+from briscola_lan.net.player import Chooser, MatchFailed, auto_play, connect, make_chooser
 from briscola_lan.net.tables_cmd import add_interfaces_option
+
+
+class UsageError(Exception):
+    """A command-line value that cannot work (bad address, unknown level, bad number)."""
+
+
+def _looks_like_host(text: str) -> bool:
+    if text == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def check_target(text: str) -> None:
+    """Refuse ``HOST:PORT`` with a port that is not 1..65535 (an address, not a table name)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, sep, port = text[1:].partition("]:")
+        looks = bool(sep)
+    else:
+        host, sep, port = text.rpartition(":")
+        looks = bool(sep) and (_looks_like_host(host) or (port.isdigit() and ":" not in host))
+    if not looks:
+        return
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise UsageError(f"{text!r} is not a valid address: the port must be a number 1..65535")
+
+
+def check_level(level: str, seed: int = 0) -> Chooser:
+    """The bot for ``level``, or UsageError naming the levels there are."""
+    try:
+        return make_chooser(level, seed)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def check_common(args: argparse.Namespace) -> None:
+    check_target(args.table)
+    if not args.timeout >= 0:
+        raise UsageError(f"--timeout {args.timeout}: give 0 or more seconds")
+    games = getattr(args, "games", None)
+    if games is not None:
+        try:
+            check_writable(games, "--games")
+        except GamesDirError as exc:
+            raise UsageError(str(exc)) from exc
+
+
+def client_saver(client: TableClient, label: str, directory: Path | None, prog: str) -> GameSaver:
+    """Save this client's transcript (complete hands as they end, everything at the end)."""
+    session = client.session
+    saver = GameSaver(
+        directory,
+        label,
+        lambda: session.records,
+        lambda: session.state.game_id,
+        on_error=lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True),
+    )
+
+    def on_change() -> None:
+        saver.save()
+
+    client.on_change = on_change
+    return saver
+
+
+def lost_reason(client: TableClient, was_seated: bool) -> str:
+    """Why the connection is gone for good, worded for a host that was reached before."""
+    error: Any = client.error
+    if isinstance(error, ConnectError) and was_seated:
+        cause = error.__cause__
+        detail = f" ({cause})" if cause is not None and str(cause) else ""
+        return (
+            f"the host went away: table at {client.target.host}:{client.target.port} did not "
+            f"come back{detail}"
+        )
+    return str(error)
 
 
 def add_target_options(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +106,11 @@ def add_target_options(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=5.0, help="seconds to look for the table by name"
     )
     parser.add_argument("--seat", type=int, help="seat to take (default: the first free one)")
+    parser.add_argument(
+        "--games",
+        type=Path,
+        help="save the match transcript here (default: $XDG_DATA_HOME/briscola-lan/games)",
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +123,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 async def play(args: argparse.Namespace) -> int:
+    check_common(args)
+    chooser = check_level(args.level, args.seed)
     interfaces: list[str] = []
     if parse_address(args.table) is None or args.interfaces:
         interfaces = resolve_interfaces(args.interfaces)
@@ -43,27 +134,35 @@ async def play(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         fingerprint=tls.normalize_fingerprint(args.fingerprint) if args.fingerprint else None,
     )
-    chooser = make_chooser(args.level, args.seed)
     client = await connect(
         target,
         args.name or f"bot-{args.level}",
         known_tables=tls.KnownTables(),
         interfaces=interfaces,
     )
+    name = args.name or f"bot-{args.level}"
+    saver = client_saver(client, name, args.games, "briscola-lan bot")
     try:
 
         def on_play(hand: int, index: int) -> None:
             if hand == 0 and index < client.session.state.options.players:
                 print(f"playing in seat {client.session.state.seat}", flush=True)
 
-        stats = await auto_play(
-            client,
-            chooser,
-            seat=args.seat,
-            start=not args.no_start,
-            delay=args.delay,
-            on_play=on_play,
-        )
+        try:
+            stats = await auto_play(
+                client,
+                chooser,
+                seat=args.seat,
+                start=not args.no_start,
+                delay=args.delay,
+                on_play=on_play,
+            )
+        except MatchFailed as exc:
+            if client.error is not None:
+                raise MatchFailed(
+                    lost_reason(client, client.session.state.seat is not None)
+                ) from exc
+            raise
         state = client.session.state
         checks = ", ".join(c.summary for c in state.checks)
         print(
@@ -72,16 +171,23 @@ async def play(args: argparse.Namespace) -> int:
             f"{stats.reconnects} reconnects; {checks}",
             flush=True,
         )
+        saver.save(whole=True)
+        if saver.path is not None:
+            print(f"saved {saver.path}", flush=True)
         failed = [c for c in state.checks if c.status == "failed"]
         return 3 if failed else 0
     finally:
+        if client.session.state.match_over or client.error is not None:
+            saver.save(whole=True)
+        else:
+            saver.save()
         await client.close()
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(play(args))
-    except (ConnectError, DiscoveryError, tls.TlsError, MatchFailed) as exc:
+    except (ConnectError, DiscoveryError, tls.TlsError, MatchFailed, UsageError) as exc:
         print(f"briscola-lan bot: {exc}", file=sys.stderr)
         return 2
 

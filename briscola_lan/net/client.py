@@ -99,6 +99,37 @@ class ResumeStore:
             )
         os.replace(tmp, self.path)
 
+    def _secrets_path(self, table: str) -> Path:
+        return self.path.with_name("resume_secrets") / urllib.parse.quote(table, safe="")
+
+    def get_secrets(self, table: str) -> bytes | None:
+        """The seeds blob saved for ``table`` (``ClientSession.pending_secrets``), if any."""
+        try:
+            return self._secrets_path(table).read_bytes()
+        except OSError:
+            return None
+
+    def put_secrets(self, table: str, blob: bytes) -> None:
+        """Save the seeds committed to but maybe not revealed yet (private: mode 0600)."""
+        path = self._secrets_path(table)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+
+    def attach_secrets(self, session: Any, table: str) -> None:
+        """Give ``session`` the seeds saved for ``table`` and save each new one as it is drawn,
+        so that a client restarted between commit and reveal can still reveal its seed."""
+        blob = self.get_secrets(table)
+        if blob:
+            try:
+                session.load_secrets(blob)
+            except ValueError as exc:  # SecretsError: a damaged file; new seeds replace it
+                log.warning("ignoring the saved seeds for %s: %s", table, exc)
+        session.on_secrets = lambda data: self.put_secrets(table, data)
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -111,8 +142,9 @@ class Target:
 
     @property
     def key(self) -> str:
-        """The known_tables key: the table name when known, else ``host:port``."""
-        return self.name if self.name else f"{self.host}:{self.port}"
+        """The known_tables key: ``name@address`` when found by name (two hosts may share a
+        table name), else ``host:port``."""
+        return f"{self.name}@{self.host}" if self.name else f"{self.host}:{self.port}"
 
     @staticmethod
     def from_ad(ad: TableAd) -> Target:
@@ -277,8 +309,9 @@ class TableClient:
                 CONNECT_TIMEOUT,
             )
         except (OSError, TimeoutError, ssl.SSLError) as exc:
+            reason = str(exc) or ("timed out" if isinstance(exc, TimeoutError) else repr(exc))
             raise ConnectError(
-                f"cannot reach table at {target.host}:{target.port}: {exc or 'timed out'}. Is the "
+                f"cannot reach table at {target.host}:{target.port}: {reason}. Is the "
                 "host running, and is the address right?"
             ) from exc
         try:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import getpass
 import json
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from typing import Any
 
 from briscola_lan.net import tls
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
+from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
@@ -28,6 +31,17 @@ from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
 
 META_FILE = "table.json"
+SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
+
+
+def default_table_name() -> str:
+    """``<user>@<hostname>``: unique enough that two hosts on a LAN do not share a name."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "player"
+    host = socket.gethostname().split(".")[0] or "host"
+    return f"{user}@{host}"[:40]
 
 
 class HostError(Exception):
@@ -35,14 +49,17 @@ class HostError(Exception):
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default="Briscola", help="table name shown in the lobby")
+    parser.add_argument(
+        "--name", help="table name shown in the lobby (default: USER@HOSTNAME, unique on the LAN)"
+    )
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument(
         "--format",
         dest="match_format",
-        default="hands",
+        default=None,
         choices=[str(f) for f in MatchFormat],
-        help="hands: first side to win N hands (61+); points: 2 hands (3 at 3p), most points",
+        help="hands: first side to win N hands (61+); points: 2 hands (3 at 3p), most points "
+        "(default: hands; 3 players always play points)",
     )
     parser.add_argument("--hands-to-win", type=int, default=2, help="1..5 (format 'hands')")
     parser.add_argument(
@@ -66,6 +83,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state-dir", type=Path, help="write the table state here after changes")
     parser.add_argument(
         "--resume", action="store_true", help="continue the table saved in --state-dir"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="start a new table over one saved in --state-dir"
+    )
+    parser.add_argument(
+        "--games",
+        type=Path,
+        help="save the match transcripts here (default: $XDG_DATA_HOME/briscola-lan/games)",
     )
     parser.add_argument("--tables", type=int, default=1, help="serve N tables (benchmarks)")
     parser.add_argument(
@@ -95,11 +120,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def check_numbers(args: argparse.Namespace) -> None:
+    """Refuse option values that mean nothing (a table count of 0, a negative grace...)."""
+    if not 0 <= args.port <= 65535:
+        raise HostError(f"--port {args.port}: a port is 0..65535 (0 picks a free one)")
+    if args.tables < 1:
+        raise HostError(f"--tables {args.tables}: serve at least 1 table")
+    if args.port and args.port + args.tables - 1 > 65535:
+        raise HostError(f"--port {args.port} with --tables {args.tables} goes past port 65535")
+    if not args.grace >= 0:
+        raise HostError(f"--grace {args.grace}: give 0 or more seconds")
+    if not args.tick > 0:
+        raise HostError(f"--tick {args.tick}: give more than 0 seconds")
+
+
+def match_format(args: argparse.Namespace) -> MatchFormat:
+    """The --format given, else 'hands' (2 and 4 players) or 'points' (3 players)."""
+    if args.match_format is not None:
+        return MatchFormat(args.match_format)
+    if args.players == 3:
+        if not args.resume:
+            print("3 players play the 'points' format (--format points)", flush=True)
+        return MatchFormat.POINTS
+    return MatchFormat.HANDS
+
+
 def parse_options(args: argparse.Namespace) -> TableOptions:
     try:
         return TableOptions.make(
             players=args.players,
-            match_format=MatchFormat(args.match_format),
+            match_format=match_format(args),
             hands_to_win=args.hands_to_win,
             partner_exchange=not args.no_exchange,
             removed_two=Suit.parse(args.removed_two),
@@ -124,7 +174,12 @@ def parse_ai_seats(args: argparse.Namespace, players: int) -> dict[int, str]:
     for item in filter(None, (p.strip() for p in args.ai_seats.split(","))):
         seat_text, _, level = item.partition(":")
         if not seat_text.isdigit() or not 0 <= int(seat_text) < players:
-            raise HostError(f"--ai-seats: {item!r} is not SEAT:LEVEL with a seat 0..{players - 1}")
+            raise HostError(f"--ai-seats: {item!r} is not SEAT:LEVEL with a seat 1..{players - 1}")
+        if int(seat_text) == 0:
+            raise HostError(
+                f"--ai-seats: {item!r}: seat 0 is yours (it starts the match); "
+                f"use seats 1..{players - 1}"
+            )
         seats[int(seat_text)] = level or args.ai_level
     try:
         from briscola_lan.ai import LEVELS
@@ -203,15 +258,26 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
     """Run the host until SIGINT/SIGTERM (or ``stop``); returns the exit status."""
     from briscola_lan.fairness.identity import load_or_create
 
+    check_numbers(args)
     interfaces = resolve_interfaces(args.interfaces)
+    state_dir: Path | None = args.state_dir
+    if args.resume and state_dir is None:
+        raise HostError("--resume needs --state-dir, the directory the host saved to")
+    if state_dir is not None:
+        if not args.resume and not args.force and sorted(state_dir.glob("table*.json")):
+            raise HostError(
+                f"a saved table is in {state_dir}: continue it with --resume, or choose another "
+                "--state-dir (--force starts a new table over it)"
+            )
+        check_writable(state_dir, "--state-dir")
+    if args.games is not None:
+        check_writable(args.games, "--games")
     cert = tls.load_or_create_certificate()
     identity = load_or_create()
-    state_dir: Path | None = args.state_dir
     specs: list[TableSpec] = []
     snapshots: list[bytes | None] = []
     if args.resume:
-        if state_dir is None:
-            raise HostError("--resume needs --state-dir, the directory the host saved to")
+        assert state_dir is not None
         meta_paths = sorted(state_dir.glob("table*.json"))
         if not meta_paths:
             raise HostError(f"nothing to resume in {state_dir}: no table was saved there")
@@ -225,8 +291,9 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
         if args.draw_partners and options.players != 4:
             raise HostError("--draw-partners needs --players 4 (partnerships are at 4 players)")
         ai_seats = parse_ai_seats(args, options.players)
+        base = args.name or default_table_name()
         for i in range(args.tables):
-            name = args.name if args.tables == 1 else f"{args.name} {i + 1}"
+            name = base if args.tables == 1 else f"{base} {i + 1}"
             port = args.port + i if args.port else 0
             specs.append(
                 TableSpec(name, options, ai_seats, port, args.draw_partners, args.draw_dealer)
@@ -246,13 +313,22 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    quiet_cancelled_callbacks(loop)
+    savers: list[tuple[Any, GameSaver]] = []
+    saving: asyncio.Task[None] | None = None
     try:
         for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
             table = make_table(spec, identity, snap, grace=args.grace)
+            if snap is not None and is_over(table):
+                print(
+                    f"the match of table {spec.name!r} saved in {state_dir} is over: serving its "
+                    "result only (start a new match with --force, or another --state-dir)",
+                    flush=True,
+                )
+            savers.append((table, host_saver(table, args.games)))
             stem = "table" if len(specs) == 1 else f"table{i:03d}"
             state_path = None
             if state_dir is not None:
-                state_dir.mkdir(parents=True, exist_ok=True)
                 state_path = state_dir / f"{stem}.state"
             try:
                 hosted = await server.add_table(stem, table, port=spec.port, state_path=state_path)
@@ -271,19 +347,65 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 flush=True,
             )
         print("ready", flush=True)
+        saving = loop.create_task(save_loop(savers))
         await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
+        if saving is not None:
+            saving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await saving
         await server.close()
+        save_all(savers)
+    print("host stopped", flush=True)
     return 0
+
+
+def is_over(table: Any) -> bool:
+    return str(getattr(table, "phase", "")) == "over"
+
+
+def host_saver(table: Any, directory: Path | None) -> GameSaver:
+    """The host's transcript (every record) saved as ``<game>-host.briscola.json``."""
+    return GameSaver(
+        directory,
+        "host",
+        lambda: table.records,
+        lambda: table.game_id,
+        on_error=lambda text: print(f"briscola-lan host: {text}", file=sys.stderr, flush=True),
+    )
+
+
+def save_all(savers: Sequence[tuple[Any, GameSaver]]) -> None:
+    """Complete hands while a match runs, the whole transcript once it is over."""
+    for table, saver in savers:
+        saver.save(whole=is_over(table))
+
+
+async def save_loop(savers: Sequence[tuple[Any, GameSaver]]) -> None:
+    while True:
+        await asyncio.sleep(SAVE_EVERY)
+        save_all(savers)
+
+
+def quiet_cancelled_callbacks(loop: asyncio.AbstractEventLoop) -> None:
+    """Shutting down cancels the connection tasks; Python 3.11's stream callbacks then report
+    the CancelledError as an error. Those are expected: report anything else as usual."""
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if isinstance(context.get("exception"), asyncio.CancelledError):
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve(args))
-    except (HostError, DiscoveryError, tls.TlsError) as exc:
+    except (HostError, DiscoveryError, tls.TlsError, GamesDirError) as exc:
         print(f"briscola-lan host: {exc}", file=sys.stderr)
         return 2
 

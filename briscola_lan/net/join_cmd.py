@@ -16,7 +16,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from briscola_lan.net import tls
-from briscola_lan.net.bot_cmd import add_target_options
+from briscola_lan.net.bot_cmd import (
+    UsageError,
+    add_target_options,
+    check_common,
+    check_level,
+    client_saver,
+    lost_reason,
+)
 from briscola_lan.net.client import (
     ConnectError,
     ResumeStore,
@@ -25,7 +32,7 @@ from briscola_lan.net.client import (
     resolve_target,
 )
 from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
-from briscola_lan.net.player import Chooser, MatchFailed, auto_play, make_chooser
+from briscola_lan.net.player import Chooser, MatchFailed, auto_play
 from briscola_lan.rules.cards import Card
 
 HELP = """commands:
@@ -60,12 +67,11 @@ async def open_table(
         fingerprint=tls.normalize_fingerprint(fingerprint) if fingerprint else None,
     )
     session = ClientSession(identity or load_or_create(), name)
+    store = ResumeStore()
+    # A restarted join takes its seat back, and can still reveal a seed it committed to.
+    store.attach_secrets(session, target.key)
     client = TableClient(
-        session,
-        target,
-        known_tables=tls.KnownTables(),
-        interfaces=ifaces,
-        resume_store=ResumeStore(),  # a restarted join takes its seat back
+        session, target, known_tables=tls.KnownTables(), interfaces=ifaces, resume_store=store
     )
     try:
         await client.start()
@@ -227,7 +233,7 @@ async def line_client(
         out(f"stopped: {failure}")
         return 2
     if client.error is not None:
-        out(f"connection lost for good: {client.error}")
+        out(f"connection lost for good: {lost_reason(client, bool(state.seats))}")
         return 2
     if state.match_over:
         if state.match_aborted:
@@ -257,6 +263,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 async def run_join(args: argparse.Namespace) -> int:
     """The whole ``join`` command: connect, then the line client on standard input."""
+    check_common(args)
+    auto = check_level(args.auto) if args.auto else None
     client = await open_table(
         args.table,
         name=args.name,
@@ -264,26 +272,36 @@ async def run_join(args: argparse.Namespace) -> int:
         interfaces=args.interfaces,
         timeout=args.timeout,
     )
+    saver = client_saver(client, args.name, args.games, "briscola-lan join")
     try:
         if args.seat is not None and args.auto is None:
             await client.wait_for(lambda: bool(client.session.state.seats), 5.0)
             client.send(*client.session.take_seat(args.seat))
-        auto = make_chooser(args.auto) if args.auto else None
         return await line_client(
             client, stdin_lines(), out=lambda s: print(s, flush=True), auto=auto, seat=args.seat
         )
     finally:
+        # A finished match or a lost table is kept whole (the result, or evidence of a withheld
+        # reveal); leaving mid-hand keeps the hands played to the end.
+        saver.save(whole=client.session.state.match_over or client.error is not None)
+        if saver.path is not None:
+            print(f"saved {saver.path}", flush=True)
         await client.close()
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        check_common(args)
+    except UsageError as exc:
+        print(f"briscola-lan join: {exc}", file=sys.stderr)
+        return 2
     if not args.line and args.auto is None and sys.stdin.isatty() and sys.stdout.isatty():
         from briscola_lan.tui.command import run_join as run_fullscreen
 
         return run_fullscreen(args)
     try:
         return asyncio.run(run_join(args))
-    except (ConnectError, DiscoveryError, tls.TlsError) as exc:
+    except (ConnectError, DiscoveryError, tls.TlsError, UsageError) as exc:
         print(f"briscola-lan join: {exc}", file=sys.stderr)
         return 2
 

@@ -28,6 +28,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.timeout > 0:
+        print(f"briscola-lan tables: --timeout {args.timeout:g}: give more than 0 seconds")
+        return 2
     try:
         interfaces = resolve_interfaces(args.interfaces)
         tables = asyncio.run(list_tables(interfaces, args.timeout))

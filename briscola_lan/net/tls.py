@@ -142,7 +142,10 @@ def check_pin(actual: str, expected: str, *, table: str) -> None:
 
 
 class KnownTables:
-    """Trust on first use: the fingerprint each table showed first, one ``key fp`` line each."""
+    """Trust on first use: the fingerprint each table showed first, one ``key fp`` line each.
+
+    The key is ``name@address`` for a table found by name and ``host:port`` for an address, so
+    two hosts that use the same table name are two different entries."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = config_dir() / KNOWN_TABLES_FILE if path is None else path
@@ -179,8 +182,11 @@ class KnownTables:
             self.remember(table, fp)
             return
         if not hmac.compare_digest(known.encode(), fp.encode()):
+            name, sep, where = table.rpartition("@")
+            what = f"table {name!r} at {where}" if sep else f"the table at {table}"
             raise CertificateChanged(
-                f"the certificate of table {table!r} changed: it was {known[:16]}…, now it is "
-                f"{fp[:16]}…. Refusing to connect. If the host really made a new certificate, "
-                f"delete the line for this table from {self.path} and join again."
+                f"the certificate of {what} changed: it was {known[:16]}…, now it is "
+                f"{fp[:16]}…. Refusing to connect: another host may have taken that address, or "
+                "someone is in between. If the host really made a new certificate, delete the "
+                f"line for this table from {self.path} and join again."
             )

@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def cli_env(config: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = str(config)
+    env["XDG_DATA_HOME"] = str(config / "data")  # saved games stay in the test's directory
+    env.pop("BRISCOLA_LAN_GAMES", None)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONUNBUFFERED"] = "1"
     return env

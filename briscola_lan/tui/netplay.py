@@ -9,11 +9,13 @@ the lobby or one hosted inside this process (``start_embedded_host``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import threading
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from briscola_lan.fairness.identity import Identity, load_or_create
 from briscola_lan.fairness.verify import HOST
@@ -50,6 +52,8 @@ from briscola_lan.tui.state import (
     TableModel,
     Verification,
 )
+
+_T = TypeVar("_T")
 
 
 def lobby_entry(ad: TableAd) -> LobbyEntry:
@@ -102,18 +106,80 @@ class DiscoveryLobby:
 # --- tables over the network -------------------------------------------------------------------
 
 
+def _quiet_cancel(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """A connection task cancelled at shutdown is no error worth a traceback over the screen."""
+    if isinstance(context.get("exception"), asyncio.CancelledError):
+        return
+    loop.default_exception_handler(context)
+
+
+class HostThread:
+    """An event loop on a thread of its own for a table hosted inside the client.
+
+    The host's AI players choose their cards inside ``HostTable.tick``: on the UI's loop a strong
+    AI's move froze the screen (0.1-1.7 s measured); on this loop it only costs a worker thread.
+    The UI talks to that host over loopback TCP like any other client.
+    """
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name="briscola-host", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.set_exception_handler(_quiet_cancel)
+        self.loop.run_forever()
+
+    async def call(self, coro: Coroutine[Any, Any, _T]) -> _T:
+        """Run ``coro`` on the host's loop and wait for it from the caller's loop."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    async def stop(self) -> None:
+        """Cancel what still runs on the host's loop, stop it and join the thread."""
+
+        async def drain() -> None:
+            me = asyncio.current_task()
+            tasks = [t for t in asyncio.all_tasks() if t is not me]
+            if tasks:  # connections finish closing by themselves; then the stragglers go
+                _, pending = await asyncio.wait(tasks, timeout=2)
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+
+        if self.loop.is_closed():
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.call(drain()), 5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        await asyncio.to_thread(self.thread.join, 5)
+        if not self.thread.is_alive():
+            self.loop.close()
+
+
 @dataclass(slots=True)
 class EmbeddedHost:
-    """A table hosted inside the client process (``HostServer`` + ``HostTable``)."""
+    """A table hosted inside the client process (``HostServer`` + ``HostTable``).
+
+    With ``runner`` the server runs on that thread's loop (the client's own tables); without it,
+    on the caller's loop (tests that reach into the server).
+    """
 
     server: HostServer
     table: HostTable
     port: int
     fingerprint: str
     address: str
+    runner: HostThread | None = None
 
     async def close(self) -> None:
-        await self.server.close()
+        if self.runner is None:
+            await self.server.close()
+            return
+        try:
+            await self.runner.call(self.server.close())
+        finally:
+            await self.runner.stop()
 
 
 async def start_embedded_host(
@@ -126,8 +192,13 @@ async def start_embedded_host(
     ai_delay: float,
     draw_partners: bool = False,
     draw_dealer: bool = False,
+    own_thread: bool = False,
 ) -> EmbeddedHost:
-    """Host a table in this process on ``interfaces``, advertised over mDNS when asked."""
+    """Host a table in this process on ``interfaces``, advertised over mDNS when asked.
+
+    ``own_thread`` runs the host on a ``HostThread`` so that its AI players never block the
+    caller's event loop (the screen).
+    """
     cert = tls.load_or_create_certificate()
     table = HostTable(
         options,
@@ -138,19 +209,30 @@ async def start_embedded_host(
         draw_partners=draw_partners and options.players == 4,
         draw_dealer=draw_dealer,
     )
-    advertiser = Advertiser(interfaces) if advertise else None
-    server = HostServer(
-        tls.server_context(cert),
-        hosts=list(interfaces),
-        fingerprint=cert.fingerprint,
-        advertiser=advertiser,
-    )
+
+    async def open_server() -> tuple[HostServer, int]:
+        advertiser = Advertiser(interfaces) if advertise else None
+        server = HostServer(
+            tls.server_context(cert),
+            hosts=list(interfaces),
+            fingerprint=cert.fingerprint,
+            advertiser=advertiser,
+        )
+        try:
+            hosted = await server.add_table("table", table)
+        except OSError as exc:
+            await server.close()
+            raise ConnectError(f"cannot host on {', '.join(interfaces)}: {exc}") from exc
+        return server, hosted.port
+
+    runner = HostThread() if own_thread else None
     try:
-        hosted = await server.add_table("table", table)
-    except OSError as exc:
-        await server.close()
-        raise ConnectError(f"cannot host on {', '.join(interfaces)}: {exc}") from exc
-    return EmbeddedHost(server, table, hosted.port, cert.fingerprint, interfaces[0])
+        server, port = await (runner.call(open_server()) if runner else open_server())
+    except BaseException:
+        if runner is not None:
+            await runner.stop()
+        raise
+    return EmbeddedHost(server, table, port, cert.fingerprint, interfaces[0], runner)
 
 
 def _verification(check: HandCheck | None) -> Verification | None:
@@ -606,6 +688,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
             ai_delay=config.ai_delay,
             draw_partners=form.draw_partners,
             draw_dealer=form.draw_dealer,
+            own_thread=True,
         )
 
     return NetBackend(

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from pathlib import Path
 
 import pytest
 
 from briscola_lan.fairness.verify import HOST
-from briscola_lan.rules import TableOptions
+from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.table.host import Outgoing
 from briscola_lan.tui import render
 from briscola_lan.tui.app import ClientConfig
@@ -242,3 +243,42 @@ async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None
             f"You + {partner}",
             f"{partner} + You",
         )
+
+
+async def test_the_embedded_hosts_ai_thinks_off_the_screens_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from briscola_lan.table import host as host_module
+
+    threads: list[int] = []
+    honest = host_module.default_bot_factory
+
+    class Recording:
+        def __init__(self, bot: host_module.Bot) -> None:
+            self.bot = bot
+
+        def choose(self, view: SeatView) -> Card:
+            threads.append(threading.get_ident())
+            return self.bot.choose(view)
+
+    monkeypatch.setattr(
+        host_module, "default_bot_factory", lambda level, seed: Recording(honest(level, seed))
+    )
+    async with running(_config(tmp_path)) as d:
+        await d.keys("a")
+        backend = d.client.backend
+        assert isinstance(backend, NetBackend)
+        await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
+        await _play_hand(d)
+        host = backend.host
+        assert host is not None and host.runner is not None
+        runner = host.runner
+        assert runner.thread.is_alive()
+        assert threads and set(threads) == {runner.thread.ident}
+        assert threading.get_ident() not in threads
+        res = d.client.model.last_result
+        assert res is not None and res.verification is not None and res.verification.ok
+        await d.keys(ESC, "y")
+        await wait_for(lambda: d.client.ui.screen is Screen.LOBBY, 5, "the lobby")
+        await wait_for(lambda: not runner.thread.is_alive(), 10, "the host thread to end")
+        assert runner.loop.is_closed()

@@ -248,6 +248,14 @@ def protocol_cost_per_card(matches: int) -> list[float]:
     return out
 
 
+def machine_busy_seconds() -> float:
+    """CPU time all processes on the machine have used (every core), from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def capacity_run(work: Path, tables: int, procs: int, light: bool = False) -> dict[str, Any]:
     host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
     try:
@@ -272,6 +280,7 @@ def capacity_run(work: Path, tables: int, procs: int, light: bool = False) -> di
         ]
         cpu0, t0 = host.cpu_seconds(), time.perf_counter()
         kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        machine0 = machine_busy_seconds()
         lat: list[float] = []
         per_table_p99: list[float] = []
         for child in children:
@@ -282,10 +291,12 @@ def capacity_run(work: Path, tables: int, procs: int, light: bool = False) -> di
         host_cpu, wall = host.cpu_seconds() - cpu0, time.perf_counter() - t0
         kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the load generators, now reaped
         load_cpu = (kids1.ru_utime + kids1.ru_stime) - (kids0.ru_utime + kids0.ru_stime)
+        others = machine_busy_seconds() - machine0 - host_cpu - load_cpu
         return {
             "host_cpu_ms_per_card": 1000 * host_cpu / max(1, len(lat)),
             "host_cpu_share": host_cpu / wall,
             "load_cpu_share": load_cpu / wall,
+            "others_cpu_share": max(0.0, others) / wall,
             "load_cpu_ms_per_card": 1000 * load_cpu / max(1, len(lat)),
             "cards_per_s": len(lat) / wall,
             "wall": wall,
@@ -378,7 +389,9 @@ async def amain(args: argparse.Namespace) -> None:
                 f"{r['tables_ok']}/{tables}; host CPU {r['host_cpu_ms_per_card']:.3f} ms per card, "
                 f"host busy {100 * r['host_cpu_share']:.0f}% of one core; load generator "
                 f"{r['load_cpu_ms_per_card']:.3f} ms per card, busy "
-                f"{100 * r['load_cpu_share']:.0f}% of one core; host RSS {r['host_rss_mb']:.1f} MB"
+                f"{100 * r['load_cpu_share']:.0f}% of one core; other processes on the machine "
+                f"{100 * r['others_cpu_share']:.0f}% of one core (of {os.cpu_count()} cores); "
+                f"host RSS {r['host_rss_mb']:.1f} MB"
             )
         for kind, n in best.items():
             print(

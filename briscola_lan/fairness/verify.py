@@ -281,6 +281,7 @@ class TranscriptChecker:
     def __init__(self, defer_signatures: bool = False) -> None:
         self.defer_signatures = defer_signatures
         self._pending: list[_PendingSignature] = []
+        self.last_statement: Statement | None = None  # the last record added, decoded
         self.report = MatchReport()
         self.chain = CHAIN_START
         self.index = -1
@@ -296,6 +297,7 @@ class TranscriptChecker:
 
     def add(self, body: bytes, sig: bytes) -> None:
         """Check one record. Raises Violation (and records the fault) on the first problem."""
+        self.last_statement = None
         if self.report.fault is not None:
             raise Violation(self.report.fault)
         self.index += 1
@@ -396,6 +398,7 @@ class TranscriptChecker:
             st = decode(body)
         except StatementError as exc:
             raise self._fail(None, HOST, f"not a valid statement: {exc}") from exc
+        self.last_statement = st
         if self._ms is None and self._draw is None:
             if isinstance(st, DrawStart):
                 self._start_draw(st, body, sig)

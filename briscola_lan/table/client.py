@@ -475,6 +475,8 @@ class ClientSession:
             check = self.state.verification
             if self._drawing or (check is not None and check.fault is None):
                 self._fail_now(v.fault)
+        if self._checker.last_statement is not None:
+            return self._checker.last_statement
         try:  # keep following the game (the UI shows the failure) while the bytes make sense
             return decode(rec[0])
         except StatementError as exc:

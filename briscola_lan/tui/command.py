@@ -125,7 +125,7 @@ def run_join(args: argparse.Namespace) -> int:
     config = build_config(
         argparse.Namespace(
             name=name, ascii=getattr(args, "ascii", False), interfaces=interfaces,
-            ai_level="rules", ai_delay=0.6, games=None,
+            ai_level="rules", ai_delay=0.6, games=getattr(args, "games", None),
         )
     )  # fmt: skip
 

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
 from briscola_lan.fairness.verify import verify_records
+from briscola_lan.net.games import data_dir, games_dir
 
-
-def data_dir() -> Path:
-    """The client's data directory: ``$XDG_DATA_HOME/briscola-lan`` (``~/.local/share/...``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "briscola-lan"
-
-
-def games_dir() -> Path:
-    """Where hosts and clients save game transcripts."""
-    override = os.environ.get("BRISCOLA_LAN_GAMES")
-    return Path(override) if override else data_dir() / "games"
+__all__ = ["data_dir", "games_dir", "list_saved", "verify_saved"]
 
 
 def list_saved(directory: Path | None = None) -> list[Path]:

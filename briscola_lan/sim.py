@@ -8,9 +8,11 @@ the whole verifiable protocol (``table.selfplay``) and saves the transcripts.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,13 +239,11 @@ def _save_matches(
     return records
 
 
-def _entropy(seed: int, index: int) -> Any:
+def _entropy(seed: int, index: int) -> Callable[[int], bytes]:
     """Seeded bytes for the protocol's seeds and keys, so a saved run is reproducible.
 
     Only for simulation: real tables take their entropy from ``secrets``.
     """
-    import hashlib
-
     counter = [0]
 
     def entropy(n: int) -> bytes:

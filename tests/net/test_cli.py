@@ -54,7 +54,18 @@ def test_four_player_match_between_processes_found_by_mdns(tmp_path: Path) -> No
         )
         for i in range(2):
             children.append(
-                spawn(tmp_path / f"b{i}", "bot", name, *LO, "--level", "random", "--seed", str(i))
+                spawn(
+                    tmp_path / f"b{i}",
+                    "bot",
+                    name,
+                    *LO,
+                    "--seat",  # explicit seats: a bot must not race J for seat 0
+                    str(2 + i),
+                    "--level",
+                    "random",
+                    "--seed",
+                    str(i),
+                )
             )
         results = [finish(c, 60) for c in children]
         report = "\n---\n".join(out for _, out in results)

@@ -256,7 +256,9 @@ def machine_busy_seconds() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def capacity_run(work: Path, tables: int, procs: int, light: bool = False) -> dict[str, Any]:
+def capacity_run(
+    work: Path, tables: int, procs: int, light: bool = False, delay: float = 0.0
+) -> dict[str, Any]:
     host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
     try:
         chunks: list[list[int]] = [host.ports[i::procs] for i in range(procs)]
@@ -269,6 +271,7 @@ def capacity_run(work: Path, tables: int, procs: int, light: bool = False) -> di
                     "--fingerprint",
                     host.fingerprint,
                     *(["--skip-client-signature-checks"] if light else []),
+                    *(["--delay", str(delay)] if delay else []),
                     *[str(p) for p in chunk],
                 ],
                 stdout=subprocess.PIPE,
@@ -393,6 +396,18 @@ async def amain(args: argparse.Namespace) -> None:
                 f"{100 * r['others_cpu_share']:.0f}% of one core (of {os.cpu_count()} cores); "
                 f"host RSS {r['host_rss_mb']:.1f} MB"
             )
+        for tables in args.paced:
+            r = capacity_run(work, tables, args.client_procs, True, args.pace)
+            print(
+                f"capacity at a steady pace, light load clients, each bot waits "
+                f"{1000 * args.pace:.0f} ms before its card: {tables} tables: {r['plays']} cards "
+                f"in {r['wall']:.1f} s ({r['cards_per_s']:.0f}/s), median {fmt_ms(r['median'])}, "
+                f"p99 {fmt_ms(r['p99'])}, tables with p99 < 50 ms: {r['tables_ok']}/{tables}; "
+                f"host CPU {r['host_cpu_ms_per_card']:.3f} ms per card, busy "
+                f"{100 * r['host_cpu_share']:.0f}%; load generator busy "
+                f"{100 * r['load_cpu_share']:.0f}%; other processes "
+                f"{100 * r['others_cpu_share']:.0f}%"
+            )
         for kind, n in best.items():
             print(
                 f"largest N with p99 < 50 ms ({kind.split(' (')[0]}): "
@@ -416,6 +431,10 @@ def main() -> None:
         help="table counts, light load-generator clients",
     )
     parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument(
+        "--paced", type=int, nargs="*", default=[100], help="table counts at a steady pace"
+    )
+    parser.add_argument("--pace", type=float, default=1.0, help="bot wait before a card (s)")
     asyncio.run(amain(parser.parse_args()))
 
 

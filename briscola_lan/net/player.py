@@ -202,6 +202,7 @@ async def _play_tables(
     matches: int,
     level: str,
     seconds: float | None,
+    delay: float = 0.0,
 ) -> tuple[list[list[float]], int]:
     from briscola_lan.fairness.statements import Play, decode
     from briscola_lan.wire.messages import CardPlayed
@@ -253,6 +254,7 @@ async def _play_tables(
                                 make_chooser(level, t * 4 + i),
                                 seat=i,
                                 on_play=recorder(c),
+                                delay=delay,
                             )
                         )
                     )
@@ -317,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seat", type=int, help="play only this seat of the first table")
     parser.add_argument("--level", default="random")
     parser.add_argument(
+        "--delay", type=float, default=0.0, help="seconds each bot waits before a card"
+    )
+    parser.add_argument(
         "--skip-client-signature-checks",
         action="store_true",
         help="load generator only: these clients trust every signature (the host still checks "
@@ -340,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     tables = [(args.host, p, args.fingerprint) for p in args.ports]
     per_table, completed = asyncio.run(
-        _play_tables(tables, matches=1, level=args.level, seconds=None)
+        _play_tables(tables, matches=1, level=args.level, seconds=None, delay=args.delay)
     )
     flat = [x for per in per_table for x in per]
     p99s = [sorted(per)[int(0.99 * (len(per) - 1))] for per in per_table if per]

@@ -29,6 +29,7 @@ from briscola_lan.fairness.statements import (
     HostCommit,
     HostReveal,
     MatchStart,
+    Opening,
     Play,
     SeedCommit,
     SeedReveal,
@@ -39,7 +40,14 @@ from briscola_lan.fairness.statements import (
     decode,
 )
 from briscola_lan.fairness.transcript import save
-from briscola_lan.fairness.verify import HOST, Fault, TranscriptChecker, Violation, options_of
+from briscola_lan.fairness.verify import (
+    HOST,
+    Fault,
+    TranscriptChecker,
+    Violation,
+    opening_matches,
+    options_of,
+)
 from briscola_lan.rules.cards import Card, trick_winner_index
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import SeatView
@@ -676,9 +684,6 @@ class ClientSession:
         t, ms = self._tracker, self._ms
         if not isinstance(st, Play) or t is None or ms is None:
             return
-        from briscola_lan.fairness.statements import Opening
-        from briscola_lan.fairness.verify import opening_matches
-
         opening = Opening(msg.position, st.card, msg.salt)
         if not opening_matches(ms.game_id, st.hand, t.commitments, opening):
             self._fail(

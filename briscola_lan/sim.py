@@ -123,7 +123,11 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_levels(text: str, players: int) -> list[str]:
-    """One level per seat from ``a,b,...``; one name fills all seats, two alternate (sides)."""
+    """One level per seat from ``a,b,...``.
+
+    One name fills every seat; two names alternate at 4 players (partners share a level) and at 3
+    players give the first to seat 0 and the second to the other two (one against two).
+    """
     levels = [x.strip() for x in text.split(",") if x.strip()]
     if not levels:
         raise SimulationError("--bots needs at least one level")
@@ -136,6 +140,8 @@ def parse_levels(text: str, players: int) -> list[str]:
         return levels * players
     if len(levels) == 2 and players == 4:
         return [levels[0], levels[1], levels[0], levels[1]]
+    if len(levels) == 2 and players == 3:
+        return [levels[0], levels[1], levels[1]]
     if len(levels) != players:
         raise SimulationError(
             f"--bots gave {len(levels)} levels for {players} seats: give 1, or one per seat"

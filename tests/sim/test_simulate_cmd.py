@@ -131,3 +131,11 @@ def test_simulate_save_writes_verifiable_transcripts(
     assert rep["totals"]["matches"] == 1 and rep["matches"][0]["winner"] in (0, 1)
     for f in files:
         assert _run(capsys, "verify", str(f))[0] == 0
+
+
+def test_two_levels_at_three_players_put_one_against_two() -> None:
+    from briscola_lan.sim import parse_levels
+
+    assert parse_levels("strong,random", 3) == ["strong", "random", "random"]
+    assert parse_levels("rules,random", 4) == ["rules", "random", "rules", "random"]
+    assert parse_levels("rules", 3) == ["rules"] * 3

@@ -1,4 +1,4 @@
-"""``briscola-lan join``: join a table by name (mDNS) or ``HOST:PORT`` with a plain line client.
+"""``briscola-lan join``: join a table by name (mDNS) or ``HOST:PORT``, full-screen or by line.
 
 ``open_table`` (find + connect, pinned TLS, trust on first use) is what any front end calls; the
 full-screen client can use it in place of ``line_client``. ``run_join`` is the whole command.

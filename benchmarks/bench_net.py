@@ -257,7 +257,12 @@ def machine_busy_seconds() -> float:
 
 
 def capacity_run(
-    work: Path, tables: int, procs: int, light: bool = False, delay: float = 0.0
+    work: Path,
+    tables: int,
+    procs: int,
+    light: bool = False,
+    delay: float = 0.0,
+    stagger: float = 0.0,
 ) -> dict[str, Any]:
     host = HostProcess(work, "--players", "4", "--no-mdns", "--tables", str(tables))
     try:
@@ -272,6 +277,7 @@ def capacity_run(
                     host.fingerprint,
                     *(["--skip-client-signature-checks"] if light else []),
                     *(["--delay", str(delay)] if delay else []),
+                    *(["--stagger", str(stagger)] if stagger else []),
                     *[str(p) for p in chunk],
                 ],
                 stdout=subprocess.PIPE,
@@ -396,10 +402,13 @@ async def amain(args: argparse.Namespace) -> None:
                 f"{100 * r['others_cpu_share']:.0f}% of one core (of {os.cpu_count()} cores); "
                 f"host RSS {r['host_rss_mb']:.1f} MB"
             )
-        for tables in args.paced:
-            r = capacity_run(work, tables, args.client_procs, True, args.pace)
+        for tables, stagger in [(t, 0.0) for t in args.paced] + [
+            (t, args.stagger) for t in args.paced_staggered
+        ]:
+            r = capacity_run(work, tables, args.client_procs, True, args.pace, stagger)
             print(
-                f"capacity at a steady pace, light load clients, each bot waits "
+                f"capacity at a steady pace (table starts spread over {stagger:.0f} s), light "
+                f"load clients, each bot waits "
                 f"{1000 * args.pace:.0f} ms before its card: {tables} tables: {r['plays']} cards "
                 f"in {r['wall']:.1f} s ({r['cards_per_s']:.0f}/s), median {fmt_ms(r['median'])}, "
                 f"p99 {fmt_ms(r['p99'])}, tables with p99 < 50 ms: {r['tables_ok']}/{tables}; "
@@ -435,6 +444,16 @@ def main() -> None:
         "--paced", type=int, nargs="*", default=[100], help="table counts at a steady pace"
     )
     parser.add_argument("--pace", type=float, default=1.0, help="bot wait before a card (s)")
+    parser.add_argument(
+        "--paced-staggered",
+        type=int,
+        nargs="*",
+        default=[100],
+        help="table counts at a steady pace with the tables' starts spread out",
+    )
+    parser.add_argument(
+        "--stagger", type=float, default=40.0, help="spread the starts over this many s"
+    )
     asyncio.run(amain(parser.parse_args()))
 
 

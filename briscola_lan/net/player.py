@@ -203,6 +203,7 @@ async def _play_tables(
     level: str,
     seconds: float | None,
     delay: float = 0.0,
+    stagger: float = 0.0,
 ) -> tuple[list[list[float]], int]:
     from briscola_lan.fairness.statements import Play, decode
     from briscola_lan.wire.messages import CardPlayed
@@ -213,6 +214,8 @@ async def _play_tables(
 
     async def one_table(t: int, host: str, port: int, fp: str) -> None:
         nonlocal completed
+        if stagger > 0:  # spread the tables' starts (real tables do not start in step)
+            await asyncio.sleep(stagger * t / len(tables))
         sent: dict[tuple[bytes, int, int], float] = {}
         seen: dict[tuple[bytes, int, int], int] = {}
         for _ in range(matches if seconds is None else 10**6):
@@ -322,6 +325,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--delay", type=float, default=0.0, help="seconds each bot waits before a card"
     )
     parser.add_argument(
+        "--stagger", type=float, default=0.0, help="spread the tables' starts over this many s"
+    )
+    parser.add_argument(
         "--skip-client-signature-checks",
         action="store_true",
         help="load generator only: these clients trust every signature (the host still checks "
@@ -345,7 +351,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     tables = [(args.host, p, args.fingerprint) for p in args.ports]
     per_table, completed = asyncio.run(
-        _play_tables(tables, matches=1, level=args.level, seconds=None, delay=args.delay)
+        _play_tables(
+            tables,
+            matches=1,
+            level=args.level,
+            seconds=None,
+            delay=args.delay,
+            stagger=args.stagger,
+        )
     )
     flat = [x for per in per_table for x in per]
     p99s = [sorted(per)[int(0.99 * (len(per) - 1))] for per in per_table if per]

@@ -150,6 +150,8 @@ class MatchReport:
     match_over: bool = False
     records: int = 0
     draw: DrawReport | None = None
+    # (hand, seat, ai, at_play): the host played ``seat`` for a dropped player (ai) or gave it back
+    takeovers: list[tuple[int, int, bool, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -182,6 +184,10 @@ class MatchReport:
             ],
             "fault": _fault_dict(self.fault),
             "draw": self.draw.to_dict() if self.draw is not None else None,
+            "takeovers": [
+                {"hand": h, "seat": seat, "ai": ai, "at_play": at}
+                for h, seat, ai, at in self.takeovers
+            ],
         }
 
 
@@ -678,6 +684,7 @@ class TranscriptChecker:
             self._taken_over.add(st.seat)
         else:
             self._taken_over.discard(st.seat)
+        self.report.takeovers.append((st.hand, st.seat, bool(st.ai), st.at_play))
 
     def _on_abort(self, st: Abort) -> None:
         h = self._need_hand(st)

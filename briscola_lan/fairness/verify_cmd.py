@@ -46,6 +46,11 @@ def human_report(path: str, rep: MatchReport) -> str:
         )
         if h.fault is not None and h.fault is not rep.fault:
             lines.append(f"    {h.fault.describe()}")
+        for hand, seat, ai, at_play in rep.takeovers:
+            if hand == h.hand:
+                who = rep.names[seat] if seat < len(rep.names) else f"seat {seat}"
+                what = "an AI played for" if ai else "the player took back"
+                lines.append(f"    from play {at_play + 1}: {what} seat {seat} ({who})")
     if rep.fault is not None:
         lines.append(f"  FAILED at {rep.fault.describe()}")
     elif rep.match_over:

@@ -271,9 +271,16 @@ def test_drop_grace_takeover_then_resume_and_hand_back() -> None:
     assert resumed.state.seat == 1 and resumed.state.hand_number == 1
     play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
     assert host.phase is Phase.OVER
-    assert verify_records(host.records).ok
+    report = verify_records(host.records)
+    assert report.ok
     assert verify_records(resumed.records).ok
     assert verify_records(clients[0].records).ok
+    # the saved record says who played seat 1 from which play on: the host's AI, in hand 1
+    assert report.takeovers[0][:3] == (0, 1, True)
+    assert report.takeovers[0][3] == 3  # after the three plays made before the drop
+    from briscola_lan.fairness.verify_cmd import human_report
+
+    assert "from play 4: an AI played for seat 1" in human_report("f", report)
 
 
 def test_snapshot_restore_continues_the_match() -> None:

@@ -11,6 +11,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from briscola_lan.tui.app import ClientApp, ClientConfig
+from briscola_lan.tui.state import LobbyEntry
 
 RIGHT = "\x1b[C"
 LEFT = "\x1b[D"
@@ -18,6 +19,15 @@ UP = "\x1b[A"
 DOWN = "\x1b[B"
 ENTER = "\r"
 ESC = "\x1b"
+
+
+def lobby_entry(host: object, name: str, seated: int, players: int = 2) -> LobbyEntry:
+    """The lobby line for an embedded loopback host, as discovery would give it."""
+    port, fingerprint = getattr(host, "port"), getattr(host, "fingerprint")  # noqa: B009
+    return LobbyEntry(
+        "k", name, "127.0.0.1", f"{players}p hands:2", seated, players, players - seated,
+        address=f"127.0.0.1:{port}", fingerprint=fingerprint,
+    )  # fmt: skip
 
 
 async def wait_for(cond: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:

@@ -16,10 +16,10 @@ from briscola_lan.table.host import Outgoing
 from briscola_lan.tui import render
 from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.netplay import NetBackend, install, start_embedded_host
-from briscola_lan.tui.state import LobbyEntry, Screen
+from briscola_lan.tui.state import Screen
 from briscola_lan.wire import messages as m
 
-from .helpers import DOWN, ENTER, ESC, RIGHT, Driver, running, wait_for
+from .helpers import DOWN, ENTER, ESC, RIGHT, Driver, lobby_entry, running, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -106,14 +106,7 @@ async def test_join_from_lobby_and_survive_a_dropped_connection(tmp_path: Path) 
     )
     try:
         async with running(_config(tmp_path)) as d:
-            d.client.set_lobby(
-                [
-                    LobbyEntry(
-                        "k", "Loopback table", "127.0.0.1", "2p hands:2", 1, 2, 1,
-                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
-                    )
-                ]
-            )  # fmt: skip
+            d.client.set_lobby([lobby_entry(host, "Loopback table", 1)])
             await d.keys(ENTER)
             model = d.client.model
             await wait_for(lambda: model.my_turn, 15, "my first turn at the joined table")
@@ -132,31 +125,6 @@ async def test_join_from_lobby_and_survive_a_dropped_connection(tmp_path: Path) 
             res = model.last_result
             assert res is not None and res.verification is not None
             assert res.verification.ok is True, res.verification.details
-    finally:
-        await host.close()
-
-
-async def test_full_table_says_so(tmp_path: Path) -> None:
-    host = await start_embedded_host(
-        TableOptions.make(players=2),
-        "Full table",
-        {0: "random", 1: "random"},
-        ["127.0.0.1"],
-        advertise=False,
-        ai_delay=0.0,
-    )
-    try:
-        async with running(_config(tmp_path)) as d:
-            d.client.set_lobby(
-                [
-                    LobbyEntry(
-                        "k", "Full table", "127.0.0.1", "2p hands:2", 2, 2, 0,
-                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
-                    )
-                ]
-            )  # fmt: skip
-            await d.keys(ENTER)
-            await wait_for(lambda: "full" in (d.client.model.waiting or ""), 10, "table full")
     finally:
         await host.close()
 
@@ -186,14 +154,7 @@ async def test_a_cheating_host_is_named_at_the_end_of_the_hand(tmp_path: Path) -
     table.tick = lambda now: tamper(honest_tick(now))  # type: ignore[method-assign]
     try:
         async with running(_config(tmp_path)) as d:
-            d.client.set_lobby(
-                [
-                    LobbyEntry(
-                        "k", "Crooked table", "127.0.0.1", "2p hands:2", 1, 2, 1,
-                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
-                    )
-                ]
-            )  # fmt: skip
+            d.client.set_lobby([lobby_entry(host, "Crooked table", 1)])
             await d.keys(ENTER)
             await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
             await _play_hand(d)

@@ -14,10 +14,10 @@ from briscola_lan.table.client import ClientSession
 from briscola_lan.tui import render
 from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.netplay import NetBackend, install, join_target_backend, start_embedded_host
-from briscola_lan.tui.state import LobbyEntry, Screen, SeatInfo, UiState
+from briscola_lan.tui.state import Screen, SeatInfo, UiState
 from briscola_lan.wire import messages as m
 
-from .helpers import ENTER, ESC, running, wait_for
+from .helpers import ENTER, ESC, lobby_entry, running, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -110,14 +110,7 @@ async def test_full_table_shows_not_seated_and_the_way_back(tmp_path: Path) -> N
     )
     try:
         async with running(_config(tmp_path)) as d:
-            d.client.set_lobby(
-                [
-                    LobbyEntry(
-                        "k", "Full table", "127.0.0.1", "2p hands:2", 2, 2, 0,
-                        address=f"127.0.0.1:{host.port}", fingerprint=host.fingerprint,
-                    )
-                ]
-            )  # fmt: skip
+            d.client.set_lobby([lobby_entry(host, "Full table", 2)])
             await d.keys(ENTER)
             model = d.client.model
             await wait_for(lambda: "full" in (model.waiting or ""), 10, "table full")

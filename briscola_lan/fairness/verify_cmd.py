@@ -17,6 +17,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON report")
 
 
+def winner_seats(rep: MatchReport) -> list[int]:
+    """The seats of the side that won the match (none while it is not over)."""
+    if rep.options is None or rep.winner is None or not rep.match_over:
+        return []
+    return [s for s in range(rep.options.players) if rep.options.side_of(s) == rep.winner]
+
+
+def winner_names(rep: MatchReport) -> list[str]:
+    """The names of the winning side's players, as saved in the game, in seat order."""
+    return [rep.names[s] if s < len(rep.names) else f"seat {s}" for s in winner_seats(rep)]
+
+
+def winner_text(rep: MatchReport) -> str:
+    """Who won, as a person reads it: 'Bea (seat 1)', or 'side A (Ann + Cid, seats 0+2)'."""
+    seats, names = winner_seats(rep), winner_names(rep)
+    if not seats:
+        return f"side {rep.winner}"
+    if len(seats) == 1:
+        return f"{names[0]} (seat {seats[0]})"
+    side = "AB"[rep.winner] if rep.winner is not None and rep.winner < 2 else str(rep.winner)
+    return f"side {side} ({' + '.join(names)}, seats {'+'.join(map(str, seats))})"
+
+
 def human_report(path: str, rep: MatchReport) -> str:
     lines = [f"{path}: {'VERIFIED' if rep.ok else 'NOT VERIFIED'}"]
     if rep.options is not None:
@@ -54,7 +77,7 @@ def human_report(path: str, rep: MatchReport) -> str:
     if rep.fault is not None:
         lines.append(f"  FAILED at {rep.fault.describe()}")
     elif rep.match_over:
-        lines.append(f"  match over: side {rep.winner} won")
+        lines.append(f"  match over: {winner_text(rep)} won")
     elif rep.hands and all(h.verified for h in rep.hands):
         lines.append("  match not finished in this file")
     return "\n".join(lines)
@@ -76,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         if not rep.ok:
             worst = max(worst, 1)
         if args.json:
-            reports.append({"file": name, **rep.to_dict()})
+            reports.append({"file": name, **rep.to_dict(), "winner_names": winner_names(rep)})
         else:
             print(human_report(name, rep))
     if args.json:

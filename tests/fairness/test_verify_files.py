@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
+import json
 import os
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -198,3 +202,42 @@ def test_fuzzed_files_never_verify(game: Game) -> None:
         parsed += 1
         assert not verify_records(recs).ok
     assert parsed > runs // 5  # most edits reached the verifier itself
+
+
+def _verify_output(tmp_path: Path, records: list[Record], *flags: str) -> tuple[int, str]:
+    from briscola_lan.cli import main
+
+    path = tmp_path / "game.briscola.json"
+    path.write_bytes(dumps(records))
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(["verify", *flags, str(path)])
+    return code, buf.getvalue()
+
+
+def test_verify_names_the_winning_partners_at_four_players(game: Game, tmp_path: Path) -> None:
+    side = verify_records(game.records).winner
+    assert side in (0, 1)
+    code, out = _verify_output(tmp_path, game.records)
+    assert code == 0, out
+    last = out.splitlines()[-1]
+    assert last == (
+        f"  match over: side {'AB'[side]} (bot{side} + bot{side + 2}, seats {side}+{side + 2}) won"
+    )
+    code, text = _verify_output(tmp_path, game.records, "--json")
+    report = json.loads(text)
+    assert report["winner_side"] == side  # unchanged for existing readers
+    assert report["winner_names"] == [f"bot{side}", f"bot{side + 2}"]
+
+
+def test_verify_names_the_winner_at_two_players(tmp_path: Path) -> None:
+    host, _, _ = run_match(TableOptions.make(players=2, hands_to_win=1), label="two-names")
+    records = list(host.records)
+    side = verify_records(records).winner
+    assert side in (0, 1)
+    code, out = _verify_output(tmp_path, records)
+    assert code == 0, out
+    assert out.splitlines()[-1] == f"  match over: bot{side} (seat {side}) won"
+    assert json.loads(_verify_output(tmp_path, records, "--json")[1])["winner_names"] == [
+        f"bot{side}"
+    ]

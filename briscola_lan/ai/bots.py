@@ -106,6 +106,7 @@ class StrongBot:
         eps: float = 0.1,
         prior: float = 0.7,
         window: int = 3,
+        exact_model: bool = True,
     ) -> None:
         if samples < 1 or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -119,6 +120,7 @@ class StrongBot:
         self.eps = eps
         self.prior = prior
         self.window = window
+        self.exact_model = exact_model
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -156,7 +158,13 @@ class StrongBot:
         totals = dict.fromkeys(cands, 0.0)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         model = (
-            OpponentModel(view, window=self.window, eps=self.eps, prior=self.prior)
+            OpponentModel(
+                view,
+                window=self.window,
+                eps=self.eps,
+                prior=self.prior,
+                pick=None if self.exact_model else rng.randrange,
+            )
             if self.model
             else None
         )

@@ -104,3 +104,46 @@ def test_trick_winner_examples_from_the_rules_text() -> None:
     assert trick_winner([king_h, two_c], 0, 2, 3) == 1
     assert trick_winner([25, 3], 1, 2, 3) == 1  # 7♠ led, Q♦ answered: the leader (seat 1) wins
     assert trick_winner([34, 31], 0, 2, 3) == 1  # J♣ led, 3♣ answered
+
+
+@pytest.mark.parametrize(("players", "exchange", "two"), HAND_VARIANTS)
+def test_inlined_playouts_match_step_by_step_play(players: int, exchange: bool, two: int) -> None:
+    """The search's inlined playout loop ends every hand exactly where ``FastHand.play`` does."""
+    from briscola_lan.ai.policy import mixed_playout, rule_pick, rules_playout
+
+    rng = random.Random(players * 10 + two)
+    deck = [c.code for c in deck_for(players, two)]
+    for game in range(40):
+        rng.shuffle(deck)
+        start = FastHand.deal(deck, game % players, players, exchange)
+        for _ in range(rng.randrange(len(deck) // 2)):  # start from a position mid-hand
+            seat = start.to_play
+            start.play(start.hands[seat][rng.randrange(len(start.hands[seat]))])
+        random_seats = frozenset({1}) if game % 2 else frozenset()
+        stream = rng.random()
+        fused = start.clone()
+        if random_seats:
+            mixed_playout(fused, random_seats, random.Random(stream).random)
+        else:
+            rules_playout(fused)
+        stepped = start.clone()
+        draw = random.Random(stream).random
+        while stepped.to_play >= 0:
+            seat = stepped.to_play
+            held = stepped.hands[seat]
+            if len(held) > 1 and seat in random_seats:
+                card = held[int(draw() * len(held))]
+            else:
+                card = rule_pick(
+                    held,
+                    stepped.trick,
+                    stepped.leader,
+                    seat,
+                    players,
+                    stepped.trump,
+                    stepped.played,
+                    stepped.stock_left,
+                )
+            stepped.play(card)
+        for name in FastHand.__slots__:
+            assert getattr(fused, name) == getattr(stepped, name), name

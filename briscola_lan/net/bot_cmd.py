@@ -1,21 +1,34 @@
-"""``briscola-lan bot``: an AI player that joins a table over the network and plays one match."""
+"""``briscola-lan bot``: an AI player that joins a table over the network and plays one match.
+
+Each bot name has its own identity key and resume state in ``CONFIG/bots/NAME/`` (never the
+player's own key), so a bot restarted with the same name takes its seat back like ``join`` does.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import fcntl
+import hashlib
 import ipaddress
+import os
 import sys
-from collections.abc import Sequence
+import urllib.parse
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from briscola_lan.fairness.identity import IdentityError
 from briscola_lan.net import tls
-from briscola_lan.net.client import ConnectError, TableClient, parse_address, resolve_target
-from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
+from briscola_lan.net.client import ConnectError, TableClient
+from briscola_lan.net.discovery import DiscoveryError
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
-from briscola_lan.net.player import Chooser, MatchFailed, auto_play, connect, make_chooser
+from briscola_lan.net.player import Chooser, MatchFailed, auto_play, make_chooser
 from briscola_lan.net.tables_cmd import add_interfaces_option
+
+BOTS_DIR = "bots"
+MAX_SLOTS = 100  # bots of one name running at once on one account
 
 
 class UsageError(Exception):
@@ -122,26 +135,71 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each card")
 
 
+def bot_dir_name(name: str) -> str:
+    """A file name for a bot's name: percent-encoded (no ``/``, ``.`` or ``..``), hashed if long."""
+    quoted = urllib.parse.quote(name, safe="").replace(".", "%2E")
+    if len(quoted) <= 100:
+        return quoted
+    return "sha256-" + hashlib.sha256(name.encode("utf-8")).hexdigest()
+
+
+@contextlib.contextmanager
+def claim_bot_home(name: str, config: Path | None = None) -> Iterator[Path]:
+    """The directory with the identity and resume state of the bot called ``name``, locked while
+    this bot runs.
+
+    A second bot of the same name running at the same time gets its own directory
+    (``NAME.2``, ...) and so its own identity: the host gives one seat per identity, and the two
+    must not take each other's seat with the same resume token. A bot that died left its lock
+    free, so its restart (the lowest free directory) takes back its identity and seat.
+    """
+    base = (config or tls.config_dir()) / BOTS_DIR
+    stem = bot_dir_name(name)
+    for slot in range(1, MAX_SLOTS + 1):
+        home = base / (stem if slot == 1 else f"{stem}.{slot}")
+        try:
+            home.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise IdentityError(f"cannot keep the bot's identity in {home}: {exc}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        try:
+            yield home
+        finally:
+            os.close(fd)  # releases the lock
+        return
+    raise IdentityError(f"{MAX_SLOTS} bots called {name!r} are running already: give --name")
+
+
 async def play(args: argparse.Namespace) -> int:
     check_common(args)
     chooser = check_level(args.level, args.seed)
-    interfaces: list[str] = []
-    if parse_address(args.table) is None or args.interfaces:
-        interfaces = resolve_interfaces(args.interfaces)
-    target = await resolve_target(
-        args.table,
-        interfaces=interfaces,
-        timeout=args.timeout,
-        fingerprint=tls.normalize_fingerprint(args.fingerprint) if args.fingerprint else None,
-    )
-    client = await connect(
-        target,
-        args.name or f"bot-{args.level}",
-        known_tables=tls.KnownTables(),
-        interfaces=interfaces,
-    )
     name = args.name or f"bot-{args.level}"
-    saver = client_saver(client, name, args.games, "briscola-lan bot")
+    from briscola_lan.net.join_cmd import open_table  # join_cmd builds on this module
+
+    with claim_bot_home(name) as home:
+        client = await open_table(
+            args.table,
+            name=name,
+            fingerprint=args.fingerprint,
+            interfaces=args.interfaces,
+            timeout=args.timeout,
+            home=home,
+        )
+        # A second bot of this name saves under its own label (NAME.2), not over the first's file.
+        label = name + home.name.removeprefix(bot_dir_name(name))
+        return await play_match(args, client, chooser, label)
+
+
+async def play_match(
+    args: argparse.Namespace, client: TableClient, chooser: Chooser, label: str
+) -> int:
+    """Play the match on a connected client, print the result and save the transcript."""
+    saver = client_saver(client, label, args.games, "briscola-lan bot")
     try:
 
         def on_play(hand: int, index: int) -> None:
@@ -187,7 +245,14 @@ async def play(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(play(args))
-    except (ConnectError, DiscoveryError, tls.TlsError, MatchFailed, UsageError) as exc:
+    except (
+        ConnectError,
+        DiscoveryError,
+        tls.TlsError,
+        MatchFailed,
+        UsageError,
+        IdentityError,
+    ) as exc:
         print(f"briscola-lan bot: {exc}", file=sys.stderr)
         return 2
 

@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from briscola_lan.net import tls
@@ -52,8 +53,13 @@ async def open_table(
     interfaces: Sequence[str] | None = None,
     timeout: float = 5.0,
     identity: Any = None,
+    home: Path | None = None,
 ) -> TableClient:
-    """Find (by name) and connect to a table; the client then reconnects by itself."""
+    """Find (by name) and connect to a table; the client then reconnects by itself.
+
+    ``home`` is the directory that keeps the identity key and the resume state (the config dir
+    unless given: ``bot`` gives each bot its own).
+    """
     from briscola_lan.fairness.identity import load_or_create
     from briscola_lan.table.client import ClientSession
 
@@ -66,8 +72,8 @@ async def open_table(
         timeout=timeout,
         fingerprint=tls.normalize_fingerprint(fingerprint) if fingerprint else None,
     )
-    session = ClientSession(identity or load_or_create(), name)
-    store = ResumeStore()
+    session = ClientSession(identity or load_or_create(home), name)
+    store = ResumeStore(None if home is None else home / "resume_tokens")
     # A restarted join takes its seat back, and can still reveal a seed it committed to.
     store.attach_secrets(session, target.key)
     client = TableClient(

@@ -201,10 +201,17 @@ def test_a_host_that_went_away_is_worded_so() -> None:
     assert lost_reason(Gone(), False).startswith("cannot reach")  # type: ignore[arg-type]
 
 
-async def test_join_killed_between_commit_and_reveal_still_reveals_after_restart(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("command", "home"),
+    [
+        (("join", "--line", "--auto", "random", "--name", "J"), "."),
+        (("bot", "--level", "random", "--name", "B"), "bots/B"),
+    ],
+)
+async def test_killed_between_commit_and_reveal_still_reveals_after_restart(
+    tmp_path: Path, command: tuple[str, ...], home: str
 ) -> None:
-    """The restarted join loads the seed it committed to (saved beside its resume token)."""
+    """The restarted join or bot loads the seed it committed to (saved beside its resume token)."""
     from briscola_lan.net.player import auto_play, connect, make_chooser
     from briscola_lan.wire.messages import CommitSeed
 
@@ -224,16 +231,16 @@ async def test_join_killed_between_commit_and_reveal_still_reveals_after_restart
         return [r for r in replies if not isinstance(r, CommitSeed)]
 
     other.session.receive = holding
-    join_args = ("join", f"127.0.0.1:{host.port}", "--fingerprint", host.fingerprint, "--line",
-                 "--auto", "random", "--seat", "1", "--name", "J")  # fmt: skip
+    join_args = (command[0], f"127.0.0.1:{host.port}", "--fingerprint", host.fingerprint,
+                 "--seat", "1", *command[1:])  # fmt: skip
     first = spawn(tmp_path / "j", *join_args)
     second = None
-    secrets = tmp_path / "j" / "briscola-lan" / "resume_secrets"
+    secrets = tmp_path / "j" / "briscola-lan" / home / "resume_secrets"
     try:
         task = asyncio.create_task(auto_play(other, make_chooser("random", 0), seat=0))
         st = other.session.state
         assert await other.wait_for(lambda: bool(held), 30)  # seat 0 holds its commit
-        for _ in range(50):  # J has committed (and saved its seed, with the fix)
+        for _ in range(50):  # seat 1 has committed (and saved its seed, with the fix)
             if secrets.is_dir() and any(secrets.iterdir()):
                 break
             await asyncio.sleep(0.1)

@@ -47,6 +47,7 @@ def fmt_ms(v: float) -> str:
 def env_with(config: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = str(config)
+    env["XDG_DATA_HOME"] = str(config / "data")  # the hosts' saved games stay in the temp dir
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
 

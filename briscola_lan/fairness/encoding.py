@@ -15,6 +15,7 @@ DOMAIN = b"briscola-lan/v1/"
 HOST_PARTY = 0xFFFFFFFF  # the host's party number where a seat number would go
 DRAW_HAND = 0xFFFFFFFF  # the hand number of the seat/dealer draw's seed commitments and reveals
 _U32 = struct.Struct(">I")
+_THREE_U32 = struct.Struct(">IIIIII")  # three length-prefixed u32 fields
 
 
 def u32(value: int) -> bytes:
@@ -39,12 +40,25 @@ def field(value: bytes | int | str) -> bytes:
     return value
 
 
+_TAGS: dict[str, bytes] = {}
+
+
+def _tag(tag: str) -> bytes:
+    """``lp(DOMAIN + tag)``, the first field of every digest (cached: there are a dozen tags)."""
+    prefix = _TAGS.get(tag)
+    if prefix is None:
+        prefix = _TAGS[tag] = lp(DOMAIN + tag.encode("ascii"))
+    return prefix
+
+
 def digest(tag: str, *fields: bytes | int | str) -> bytes:
     """The domain-separated SHA-256 of length-prefixed fields."""
-    h = hashlib.sha256(lp(DOMAIN + tag.encode("ascii")))
+    parts = [_tag(tag)]
     for f in fields:
-        h.update(lp(field(f)))
-    return h.digest()
+        raw = field(f)
+        parts.append(_U32.pack(len(raw)))
+        parts.append(raw)
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 def seed_commitment(game_id: bytes, hand: int, party: int, seed: bytes) -> bytes:
@@ -54,7 +68,20 @@ def seed_commitment(game_id: bytes, hand: int, party: int, seed: bytes) -> bytes
 
 def card_commitment(game_id: bytes, hand: int, position: int, card: int, salt: bytes) -> bytes:
     """Salted commitment to the card code at one deck position of one hand of one game."""
-    return digest("card", game_id, hand, position, card, salt)
+    if not (0 <= hand <= 0xFFFFFFFF and 0 <= position <= 0xFFFFFFFF and 0 <= card <= 0xFFFFFFFF):
+        return digest("card", game_id, hand, position, card, salt)  # raises the range error
+    return hashlib.sha256(
+        b"".join(
+            (
+                _CARD_TAG,
+                _U32.pack(len(game_id)),
+                game_id,
+                _THREE_U32.pack(4, hand, 4, position, 4, card),
+                _U32.pack(len(salt)),
+                salt,
+            )
+        )
+    ).digest()
 
 
 def deck_seed(game_id: bytes, hand: int, host_seed: bytes, seat_seeds: list[bytes]) -> bytes:
@@ -69,7 +96,11 @@ def draw_seed(game_id: bytes, host_seed: bytes, seat_seeds: list[bytes]) -> byte
 
 def chain_next(previous: bytes, body: bytes) -> bytes:
     """Next link of the transcript hash chain over public statement bodies."""
-    return digest("chain", previous, body)
+    return hashlib.sha256(
+        b"".join((_CHAIN_TAG, _U32.pack(len(previous)), previous, _U32.pack(len(body)), body))
+    ).digest()
 
 
 CHAIN_START = bytes(32)
+_CARD_TAG = _tag("card")
+_CHAIN_TAG = _tag("chain")

@@ -8,6 +8,7 @@ byte is a ``StatementError``. Signatures are over the body bytes exactly as rece
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -40,85 +41,178 @@ class Statement:
     PUBLIC: ClassVar[bool] = True
 
     def encode(self) -> bytes:
-        out = [lp(DOMAIN + b"st/" + self.KIND.encode("ascii"))]
-        for f, kind in zip(fields(self), self.SCHEMA, strict=True):
-            out.append(lp(_enc(kind, getattr(self, f.name))))
+        layout = _layout(type(self))
+        out = [layout.tag_lp]
+        for name, enc in layout.encoders:
+            raw = enc(getattr(self, name))
+            out.append(_U32.pack(len(raw)))
+            out.append(raw)
         return b"".join(out)
 
 
-def _enc(kind: str, v: Any) -> bytes:
-    if kind == "u32":
-        return u32(int(v))
-    if kind in ("b16", "b32"):
-        want = 16 if kind == "b16" else 32
+# --- field encoders and decoders --------------------------------------------------------------
+# Every kind has one encoder (value -> field bytes, before the length prefix) and one decoder
+# (field bytes -> value, strict). A schema made only of fixed-size fields (u32, b16, b32) also
+# gets a one-``struct`` fast path for decoding; any mismatch falls back to the field-by-field
+# path, which raises the precise StatementError.
+
+
+def _enc_u32(v: Any) -> bytes:
+    return u32(int(v))
+
+
+def _enc_bytes(want: int) -> Callable[[Any], bytes]:
+    def enc(v: Any) -> bytes:
         if len(v) != want:
             raise StatementError(f"expected {want} bytes, got {len(v)}")
         return bytes(v)
-    if kind == "str":
-        return str(v).encode("utf-8")
-    if kind == "opening":
-        return _enc_opening(v)
-    item = {"u32s": "u32", "b32s": "b32", "strs": "str", "openings": "opening"}[kind]
-    return u32(len(v)) + b"".join(lp(_enc(item, x)) for x in v)
+
+    return enc
+
+
+def _enc_str(v: Any) -> bytes:
+    return str(v).encode("utf-8")
 
 
 def _enc_opening(o: Opening) -> bytes:
-    return lp(u32(o.position)) + lp(u32(o.card)) + lp(_enc("b32", o.salt))
+    return lp(u32(o.position)) + lp(u32(o.card)) + lp(_enc_b32(o.salt))
 
 
-class _Reader:
-    __slots__ = ("data", "pos")
+def _enc_list(item: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    def enc(v: Any) -> bytes:
+        return u32(len(v)) + b"".join(lp(item(x)) for x in v)
 
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def take(self) -> bytes:
-        if self.pos + 4 > len(self.data):
-            raise StatementError("truncated statement")
-        (n,) = _U32.unpack_from(self.data, self.pos)
-        start = self.pos + 4
-        if start + n > len(self.data):
-            raise StatementError("truncated statement field")
-        self.pos = start + n
-        return self.data[start : self.pos]
-
-    def done(self) -> None:
-        if self.pos != len(self.data):
-            raise StatementError("trailing bytes after the statement")
+    return enc
 
 
-def _dec(kind: str, raw: bytes) -> Any:
-    if kind == "u32":
-        if len(raw) != 4:
-            raise StatementError("an integer field is 4 bytes")
-        return _U32.unpack(raw)[0]
-    if kind in ("b16", "b32"):
-        want = 16 if kind == "b16" else 32
+_enc_b32 = _enc_bytes(32)
+
+
+def _dec_u32(raw: bytes) -> int:
+    if len(raw) != 4:
+        raise StatementError("an integer field is 4 bytes")
+    value: int = _U32.unpack(raw)[0]
+    return value
+
+
+def _dec_bytes(want: int) -> Callable[[bytes], bytes]:
+    def dec(raw: bytes) -> bytes:
         if len(raw) != want:
             raise StatementError(f"expected a {want}-byte field, got {len(raw)}")
         return raw
-    if kind == "str":
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise StatementError("text field is not UTF-8") from exc
-    if kind == "opening":
-        r = _Reader(raw)
-        o = Opening(_dec("u32", r.take()), _dec("u32", r.take()), _dec("b32", r.take()))
-        r.done()
-        return o
-    item = {"u32s": "u32", "b32s": "b32", "strs": "str", "openings": "opening"}[kind]
-    if len(raw) < 4:
-        raise StatementError("truncated list")
-    (count,) = _U32.unpack_from(raw)
-    if count > MAX_LIST:
-        raise StatementError(f"list of {count} items is over the limit of {MAX_LIST}")
-    r = _Reader(raw)
-    r.pos = 4
-    items = tuple(_dec(item, r.take()) for _ in range(count))
-    r.done()
-    return items
+
+    return dec
+
+
+def _dec_str(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StatementError("text field is not UTF-8") from exc
+
+
+def _take(data: bytes, pos: int) -> tuple[bytes, int]:
+    """One length-prefixed field at ``pos`` and the position after it."""
+    if pos + 4 > len(data):
+        raise StatementError("truncated statement")
+    (size,) = _U32.unpack_from(data, pos)
+    start = pos + 4
+    end = start + size
+    if end > len(data):
+        raise StatementError("truncated statement field")
+    return data[start:end], end
+
+
+def _dec_opening(raw: bytes) -> Opening:
+    position, pos = _take(raw, 0)
+    card, pos = _take(raw, pos)
+    salt, pos = _take(raw, pos)
+    if pos != len(raw):
+        raise StatementError("trailing bytes after the statement")
+    return Opening(_dec_u32(position), _dec_u32(card), _dec_b32(salt))
+
+
+def _dec_list(item: Callable[[bytes], Any]) -> Callable[[bytes], tuple[Any, ...]]:
+    def dec(raw: bytes) -> tuple[Any, ...]:
+        if len(raw) < 4:
+            raise StatementError("truncated list")
+        (count,) = _U32.unpack_from(raw)
+        if count > MAX_LIST:
+            raise StatementError(f"list of {count} items is over the limit of {MAX_LIST}")
+        pos = 4
+        items = []
+        for _ in range(count):
+            raw_item, pos = _take(raw, pos)
+            items.append(item(raw_item))
+        if pos != len(raw):
+            raise StatementError("trailing bytes after the statement")
+        return tuple(items)
+
+    return dec
+
+
+_dec_b32 = _dec_bytes(32)
+
+_ENCODERS: dict[str, Callable[[Any], bytes]] = {
+    "u32": _enc_u32,
+    "b16": _enc_bytes(16),
+    "b32": _enc_b32,
+    "str": _enc_str,
+    "opening": _enc_opening,
+    "u32s": _enc_list(_enc_u32),
+    "b32s": _enc_list(_enc_b32),
+    "strs": _enc_list(_enc_str),
+    "openings": _enc_list(_enc_opening),
+}
+_DECODERS: dict[str, Callable[[bytes], Any]] = {
+    "u32": _dec_u32,
+    "b16": _dec_bytes(16),
+    "b32": _dec_b32,
+    "str": _dec_str,
+    "opening": _dec_opening,
+    "u32s": _dec_list(_dec_u32),
+    "b32s": _dec_list(_dec_b32),
+    "strs": _dec_list(_dec_str),
+    "openings": _dec_list(_dec_opening),
+}
+_FIXED: dict[str, tuple[str, int]] = {"u32": ("I", 4), "b16": ("16s", 16), "b32": ("32s", 32)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """How one statement class is encoded and decoded (built once per class)."""
+
+    tag_lp: bytes
+    encoders: tuple[tuple[str, Callable[[Any], bytes]], ...]
+    decoders: tuple[Callable[[bytes], Any], ...]
+    fixed: struct.Struct | None  # the whole body at once, when every field has a fixed size
+    fixed_sizes: tuple[int, ...]  # the length prefixes the fixed layout must carry
+
+
+_LAYOUTS: dict[type[Statement], _Layout] = {}
+
+
+def _layout(cls: type[Statement]) -> _Layout:
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        tag = DOMAIN + b"st/" + cls.KIND.encode("ascii")
+        names = [f.name for f in fields(cls)]
+        if len(names) != len(cls.SCHEMA):
+            raise TypeError(f"{cls.__name__}: SCHEMA does not match its fields")
+        fixed: struct.Struct | None = None
+        sizes: tuple[int, ...] = ()
+        if all(kind in _FIXED for kind in cls.SCHEMA):
+            fmt = f">I{len(tag)}s" + "".join("I" + _FIXED[k][0] for k in cls.SCHEMA)
+            fixed = struct.Struct(fmt)
+            sizes = (len(tag), *(_FIXED[k][1] for k in cls.SCHEMA))
+        layout = _LAYOUTS[cls] = _Layout(
+            lp(tag),
+            tuple((name, _ENCODERS[kind]) for name, kind in zip(names, cls.SCHEMA, strict=True)),
+            tuple(_DECODERS[kind] for kind in cls.SCHEMA),
+            fixed,
+            sizes,
+        )
+    return layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,14 +444,23 @@ KINDS: dict[bytes, type[Statement]] = {
 
 def decode(body: bytes) -> Statement:
     """Parse statement bytes strictly into their statement."""
-    r = _Reader(body)
-    tag = r.take()
+    tag, pos = _take(body, 0)
     cls = KINDS.get(tag)
     if cls is None:
         raise StatementError("unknown statement kind")
-    values = [_dec(kind, r.take()) for kind in cls.SCHEMA]
-    r.done()
-    return cls(*values)
+    layout = _layout(cls)
+    fixed = layout.fixed
+    if fixed is not None and len(body) == fixed.size:
+        values = fixed.unpack(body)
+        if values[0::2] == layout.fixed_sizes:  # every length prefix is the expected one
+            return cls(*values[3::2])
+    out = []
+    for dec in layout.decoders:
+        raw, pos = _take(body, pos)
+        out.append(dec(raw))
+    if pos != len(body):
+        raise StatementError("trailing bytes after the statement")
+    return cls(*out)
 
 
 def decode_as(body: bytes, cls: type[T]) -> T:

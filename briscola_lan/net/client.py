@@ -217,7 +217,7 @@ class TableClient:
         self.reconnects = 0
         self.pinned = ""
         self.version = 0
-        self._changed = asyncio.Condition()
+        self._waiters: set[asyncio.Future[None]] = set()  # woken at every change
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
         self.resume_store = resume_store
@@ -226,6 +226,7 @@ class TableClient:
         self._stored_token: str | None = None
         self.on_message: Callable[[Any], None] | None = None  # after each message is applied
         self.before_message: Callable[[Any], None] | None = None  # as soon as it is decoded
+        self.before_send: Callable[[Any], None] | None = None  # just before it is written
 
     @property
     def state(self) -> Any:
@@ -270,6 +271,10 @@ class TableClient:
         conn = self.conn
         if conn is None or conn.closed:
             return False
+        hook = self.before_send
+        if hook is not None:
+            for m in messages:
+                hook(m)
         return all(conn.send(m) for m in messages)
 
     async def wait_change(self, timeout: float | None = None) -> bool:
@@ -279,13 +284,19 @@ class TableClient:
 
     async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``predicate()`` holds (checked at each change); False on timeout/close."""
-        async with self._changed:
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not (predicate() or self._finished()):
+            # One plain future per wait, resolved by the next change: no lock, no extra task.
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.add(waiter)
             try:
-                await asyncio.wait_for(
-                    self._changed.wait_for(lambda: predicate() or self._finished()), timeout
-                )
+                async with asyncio.timeout_at(deadline):
+                    await waiter
             except TimeoutError:
                 return False
+            finally:
+                self._waiters.discard(waiter)
         return bool(predicate())
 
     def _finished(self) -> bool:
@@ -295,8 +306,10 @@ class TableClient:
         self.version += 1
         if self.on_change is not None:
             self.on_change()
-        async with self._changed:
-            self._changed.notify_all()
+        waiters, self._waiters = self._waiters, set()
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
     # --- internals ------------------------------------------------------------------------------
 

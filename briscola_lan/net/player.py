@@ -190,7 +190,8 @@ async def play_tables(
 ) -> list[float]:
     """Four clients per table play ``matches`` matches (or for ``seconds``); returns latencies.
 
-    A latency is the time from a client sending a card until all four clients have it.
+    A latency is the time from just before a client writes a card until all four clients have
+    checked and applied it.
     """
     lat, _ = await _play_tables(tables, matches=matches, level=level, seconds=seconds)
     return [x for per in lat for x in per]
@@ -205,8 +206,7 @@ async def _play_tables(
     delay: float = 0.0,
     stagger: float = 0.0,
 ) -> tuple[list[list[float]], int]:
-    from briscola_lan.fairness.statements import Play, decode
-    from briscola_lan.wire.messages import CardPlayed
+    from briscola_lan.wire.messages import CardPlayed, PlayCard
 
     per_table: list[list[float]] = [[] for _ in tables]
     stop_at = None if seconds is None else time.perf_counter() + seconds
@@ -216,36 +216,28 @@ async def _play_tables(
         nonlocal completed
         if stagger > 0:  # spread the tables' starts (real tables do not start in step)
             await asyncio.sleep(stagger * t / len(tables))
-        sent: dict[tuple[bytes, int, int], float] = {}
-        seen: dict[tuple[bytes, int, int], int] = {}
+        # A card is known by its play statement's bytes: the PlayCard and every CardPlayed
+        # relaying it carry the same body, so nothing is decoded to time it.
+        sent: dict[bytes, float] = {}
+        seen: dict[bytes, int] = {}
+
+        def on_send(message: Any) -> None:
+            if type(message) is PlayCard:
+                sent[message.body] = time.perf_counter()  # just before the write
+
+        def on_message(message: Any) -> None:
+            if type(message) is CardPlayed:
+                n = seen.get(message.body, 0) + 1
+                seen[message.body] = n
+                if n == 4 and message.body in sent:
+                    per_table[t].append(time.perf_counter() - sent.pop(message.body))
+
         for _ in range(matches if seconds is None else 10**6):
             if stop_at is not None and time.perf_counter() >= stop_at:
                 return
             clients = [await connect(Target(host, port, None, fp), f"p{i}") for i in range(4)]
-
-            def make_hook(c: TableClient) -> Callable[[Any], None]:
-                def hook(message: Any) -> None:
-                    if isinstance(message, CardPlayed):
-                        st = decode(message.body)
-                        if isinstance(st, Play):
-                            key = (st.game_id, st.hand, st.index)
-                            n = seen.get(key, 0) + 1
-                            seen[key] = n
-                            if n == 4 and key in sent:
-                                per_table[t].append(time.perf_counter() - sent.pop(key))
-
-                return hook
-
             for c in clients:
-                c.on_message = make_hook(c)
-
-            def recorder(c: TableClient) -> Callable[[int, int], None]:
-                def on_play(hand: int, index: int) -> None:
-                    gid = bytes.fromhex(c.session.state.game_id)
-                    sent[(gid, hand, index)] = time.perf_counter()
-
-                return on_play
-
+                c.before_send, c.on_message = on_send, on_message
             try:
                 # Seats in order so that seat 0 (which starts the match) is a client.
                 tasks = []
@@ -256,7 +248,6 @@ async def _play_tables(
                                 c,
                                 make_chooser(level, t * 4 + i),
                                 seat=i,
-                                on_play=recorder(c),
                                 delay=delay,
                             )
                         )
@@ -278,36 +269,26 @@ async def play_one_seat(
 ) -> dict[str, dict[str, float]]:
     """Play one seat of a table and time every card: when this seat sent it, and when this
     client had it (frame decoded: ``got``; verified and applied: ``applied``)."""
-    from briscola_lan.fairness.statements import Play, decode
-    from briscola_lan.wire.messages import CardPlayed
+    from briscola_lan.wire.messages import CardPlayed, PlayCard
 
     times: dict[str, dict[str, float]] = {"sent": {}, "got": {}, "applied": {}}
     client = await connect(Target(host, port, None, fingerprint), f"p{seat}")
 
-    def key(message: Any) -> str | None:
-        if isinstance(message, CardPlayed):
-            st = decode(message.body)
-            if isinstance(st, Play):
-                return f"{st.hand}:{st.index}"
-        return None
+    def stamp(kind: str, cls: type[PlayCard | CardPlayed]) -> Callable[[Any], None]:
+        """Time ``cls`` messages, keyed by their play statement's bytes (the same in all)."""
+        where = times[kind]
 
-    def got(message: Any) -> None:
-        k = key(message)
-        if k is not None:
-            times["got"][k] = time.perf_counter()
+        def hook(message: Any) -> None:
+            if type(message) is cls:
+                where[message.body.hex()] = time.perf_counter()
 
-    def applied(message: Any) -> None:
-        k = key(message)
-        if k is not None:
-            times["applied"][k] = time.perf_counter()
+        return hook
 
-    def sent(hand: int, index: int) -> None:
-        times["sent"][f"{hand}:{index}"] = time.perf_counter()
-
-    client.before_message = got
-    client.on_message = applied
+    client.before_send = stamp("sent", PlayCard)  # just before the write
+    client.before_message = stamp("got", CardPlayed)
+    client.on_message = stamp("applied", CardPlayed)
     try:
-        await auto_play(client, make_chooser(level, seat), seat=seat, on_play=sent)
+        await auto_play(client, make_chooser(level, seat), seat=seat)
     finally:
         await client.close()
     return times

@@ -54,11 +54,20 @@ def _to_wire(value: Any) -> Any:
     return value
 
 
+_PLAIN = (bytes, str, int, bool, type(None))  # msgpack takes these as they are
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def encode_message(msg: Message) -> bytes:
     """The msgpack body of one message (no length prefix)."""
-    body: dict[str, Any] = {"type": TYPE_NAMES[type(msg)]}
-    for f in dataclasses.fields(msg):
-        body[f.name] = _to_wire(getattr(msg, f.name))
+    cls = type(msg)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(msg))
+    body: dict[str, Any] = {"type": TYPE_NAMES[cls]}
+    for name in names:
+        value = getattr(msg, name)
+        body[name] = value if type(value) in _PLAIN else _to_wire(value)
     return bytes(msgpack.packb(body, use_bin_type=True))
 
 
@@ -166,33 +175,42 @@ def _converter(tp: Any) -> Converter:
     raise TypeError(f"no wire converter for {tp!r}")  # a programming error, found at import
 
 
-def _dataclass_converter(cls: type) -> Converter:
+def _dataclass_converter(cls: type, ignore: frozenset[str] = frozenset()) -> Converter:
+    """A converter from a map to ``cls``; keys in ``ignore`` (a message's "type") are skipped."""
     hints = typing.get_type_hints(cls)
     fields = [(f.name, _converter(hints[f.name]), f) for f in dataclasses.fields(cls)]
-    required = {
+    required = frozenset(
         f.name
         for _, _, f in fields
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    }
-    names = {name for name, _, _ in fields}
+    )
+    names = frozenset(name for name, _, _ in fields) | ignore
+    convs = [(name, c) for name, c, _ in fields]
+    paths: dict[str, list[str]] = {}  # where -> "where.field" for every field (error texts)
 
     def conv(v: Any, where: str) -> Any:
         if not isinstance(v, dict):
             raise _bad(where, "a map", v)
-        unknown = set(v) - names
-        if unknown:
+        if not names.issuperset(v):
+            unknown = set(v) - names
             raise MessageError(f"{where}: unknown field(s) {sorted(map(str, unknown))}")
-        missing = required - set(v)
-        if missing:
+        if not required.issubset(v):
+            missing = required - set(v)
             raise MessageError(f"{where}: missing field(s) {sorted(missing)}")
-        kwargs = {name: c(v[name], f"{where}.{name}") for name, c, _ in fields if name in v}
+        at = paths.get(where)
+        if at is None:
+            at = [f"{where}.{name}" for name, _ in convs]
+            if len(paths) < 256:  # message names and a few list positions
+                paths[where] = at
+        kwargs = {name: c(v[name], w) for (name, c), w in zip(convs, at, strict=True) if name in v}
         return cls(**kwargs)
 
     return conv
 
 
+_TYPE_KEY = frozenset({"type"})
 _MESSAGE_CONVERTERS: dict[str, Converter] = {
-    name: _dataclass_converter(cls) for name, cls in MESSAGE_TYPES.items()
+    name: _dataclass_converter(cls, _TYPE_KEY) for name, cls in MESSAGE_TYPES.items()
 }
 
 
@@ -203,8 +221,7 @@ def message_from_obj(obj: Any) -> Message:
     name = obj.get("type")
     if not isinstance(name, str) or name not in _MESSAGE_CONVERTERS:
         raise MessageError(f"unknown message type {name!r}")
-    fields = {k: v for k, v in obj.items() if k != "type"}
-    result: Message = _MESSAGE_CONVERTERS[name](fields, name)
+    result: Message = _MESSAGE_CONVERTERS[name](obj, name)
     return result
 
 

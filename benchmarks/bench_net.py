@@ -156,10 +156,12 @@ async def discovery_times(work: Path, n: int) -> list[float]:
 # --- play latency and capacity --------------------------------------------------------------------
 
 
-async def play_latency(work: Path, matches: int) -> tuple[list[float], float]:
-    """Latency of each card (sent -> all four clients saw it) over real TLS, and the host RSS.
+async def play_latency(work: Path, matches: int) -> tuple[list[float], float, float, float]:
+    """Latency of each card (sent -> all four clients saw it) over real TLS, the host RSS, and
+    the CPU time per card of the host process and of this process (the four clients).
 
-    One table at a time (a table hosts one match), four clients in this process.
+    One table at a time (a table hosts one match), four clients in this process. CPU per card
+    covers everything in the match (lobby, seeds, deals, acknowledgements), spread over the cards.
     """
     from briscola_lan.net.player import play_tables
 
@@ -167,9 +169,13 @@ async def play_latency(work: Path, matches: int) -> tuple[list[float], float]:
     try:
         rss = host.rss_mb()
         lat: list[float] = []
+        host0, mine0 = host.cpu_seconds(), time.process_time()
         for port in host.ports:
             lat += await play_tables([("127.0.0.1", port, host.fingerprint)], level="random")
-        return lat, rss
+        n = max(1, len(lat))
+        host_cpu = (host.cpu_seconds() - host0) / n
+        clients_cpu = (time.process_time() - mine0) / n
+        return lat, rss, host_cpu, clients_cpu
     finally:
         host.stop()
 
@@ -338,12 +344,16 @@ async def amain(args: argparse.Namespace) -> None:
             f"baseline 2: one card through the protocol without network (host + 4 sessions in "
             f"memory, {len(costs)} cards): median {fmt_ms(per_card)}, p99 {fmt_ms(pct(costs, 99))}"
         )
-        lat, rss = await play_latency(work, args.matches)
+        lat, rss, host_cpu, clients_cpu = await play_latency(work, args.matches)
         p_med, p_99 = statistics.median(lat), pct(lat, 99)
         print(
             f"play latency, 4 clients over TLS ({len(lat)} cards): median {fmt_ms(p_med)} "
             f"({p_med / e_med:.2f}x echo; target < 3x), p99 {fmt_ms(p_99)} "
             f"({p_99 / e_p99:.2f}x echo p99); {p_med / per_card:.2f}x the no-network protocol cost"
+        )
+        print(
+            f"CPU per card over the whole match: host process {fmt_ms(host_cpu)}, the four "
+            f"clients' process {fmt_ms(clients_cpu)}; load average {os.getloadavg()[0]:.2f}"
         )
         print(f"host RSS with {args.matches} idle 4-player tables: {rss:.1f} MB")
         got, applied = latency_in_processes(work, args.matches)

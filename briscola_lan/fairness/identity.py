@@ -62,12 +62,26 @@ def fingerprint(public_key: bytes) -> str:
     return "-".join(h[i : i + 4] for i in range(0, 16, 4))
 
 
+_KEYS: dict[bytes, Ed25519PublicKey] = {}  # parsed public keys: a table has a handful
+_MAX_KEYS = 1024
+
+
+def _public_key(public_key: bytes) -> Ed25519PublicKey:
+    key = _KEYS.get(public_key)
+    if key is None:
+        key = Ed25519PublicKey.from_public_bytes(public_key)  # ValueError: not a valid key
+        if len(_KEYS) >= _MAX_KEYS:
+            _KEYS.clear()
+        _KEYS[bytes(public_key)] = key
+    return key
+
+
 def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
     """Whether ``sig`` is a valid Ed25519 signature of exactly ``body`` by ``public_key``."""
     if len(public_key) != 32 or len(sig) != 64:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(sig, body)
+        _public_key(public_key).verify(sig, body)
     except (InvalidSignature, ValueError):
         return False
     return True

@@ -14,8 +14,9 @@ enforced, the deck, openings, points) is the host's fault.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from briscola_lan.fairness.draw import DrawResult, draw
 from briscola_lan.fairness.encoding import (
@@ -435,8 +436,7 @@ class TranscriptChecker:
         self._check_signature(st, body, sig)
         if st.PUBLIC:
             self.chain = chain_next(self.chain, body)
-        handler = getattr(self, "_on_" + st.KIND.replace("-", "_"))
-        handler(st)
+        _HANDLERS[type(st)](self, st)
 
     def _start(self, st: Statement, body: bytes, sig: bytes) -> None:
         if not isinstance(st, MatchStart):
@@ -792,6 +792,22 @@ class TranscriptChecker:
         rep.status, rep.points = "verified", points
         self.report.winner = match.winner
         self.report.match_over = match.is_over
+
+
+_HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
+    HostCommit: TranscriptChecker._on_host_commit,
+    SeedCommit: TranscriptChecker._on_seed_commit,
+    SeedReveal: TranscriptChecker._on_seed_reveal,
+    DeckCommit: TranscriptChecker._on_deck_commit,
+    Deal: TranscriptChecker._on_deal,
+    Upcard: TranscriptChecker._on_upcard,
+    Play: TranscriptChecker._on_play,
+    Exchange: TranscriptChecker._on_exchange,
+    Takeover: TranscriptChecker._on_takeover,
+    HostReveal: TranscriptChecker._on_host_reveal,
+    Abort: TranscriptChecker._on_abort,
+    Ack: TranscriptChecker._on_ack,
+}  # a statement of the match (after match-start) -> its check
 
 
 def verify_records(records: Sequence[Record]) -> MatchReport:

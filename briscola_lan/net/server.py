@@ -230,6 +230,18 @@ class HostServer:
         from briscola_lan.wire.codec import FrameError, MessageError
         from briscola_lan.wire.messages import Error, ErrorCode
 
+        outgoing: list[Any] = []  # what this read produced, written once it is handled
+
+        def relay(early: list[Any]) -> None:
+            """Write what is ready now (a relayed card) before the table signs the rest."""
+            batch = outgoing + early
+            outgoing.clear()
+            self._dispatch(hosted, batch)
+
+        # With a state file every frame waits for the snapshot (write-ahead); without one there
+        # is nothing to write first, and a card goes out before the host signs what follows it.
+        table: Any = hosted.table
+        early = hosted.state_path is None and hasattr(table, "on_relay")
         while not conn.closed:
             try:
                 async with asyncio.timeout(self.idle_timeout):
@@ -242,7 +254,7 @@ class HostServer:
                 return
             if not messages:
                 return
-            outgoing: list[Any] = []
+            outgoing.clear()
             for message in messages:
                 if conn.answer_heartbeat(message):
                     continue
@@ -250,10 +262,15 @@ class HostServer:
                     conn.send(Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}"))
                     continue
                 try:
-                    outgoing.extend(hosted.table.receive(cid, message))
+                    if early:
+                        table.on_relay = relay
+                    outgoing.extend(table.receive(cid, message))
                 except Exception:  # a coordinator bug must not stop the other players
                     log.exception("table %s: receive failed", hosted.key)
                     conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
+                finally:
+                    if early:
+                        table.on_relay = None
             # Let AI seats answer at once instead of at the next timer tick.
             try:
                 outgoing.extend(hosted.table.tick(self.clock()))

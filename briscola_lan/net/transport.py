@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from briscola_lan.wire.codec import MessageError
 from briscola_lan.wire.messages import Ping, Pong
 
 # Defaults (normative values in protocol/transport.md).
@@ -188,8 +189,6 @@ class FrameConnection:
 
     def decode(self, data: bytes) -> list[Any]:
         """Feed bytes to the decoder; invalid messages are returned as their exceptions."""
-        from briscola_lan.wire.codec import MessageError
-
         out: list[Any] = []
         while True:
             try:

@@ -210,6 +210,11 @@ class HostTable:
         self.hand_number = -1
         self.internal_errors: list[str] = []
         self._bots: dict[int, Bot] = {}
+        # Set by the network layer: called with the messages that relay a card (and the trick it
+        # completes) as soon as they exist, before the host signs what follows (the next deals,
+        # the partner exchange, its end-of-hand reveal), so that the card is not held back by
+        # those signatures; what it is given is not returned by ``receive`` or ``tick`` again.
+        self.on_relay: Callable[[list[Outgoing]], None] | None = None
         self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()
         for seat, level in (ai_seats or {}).items():
@@ -332,6 +337,7 @@ class HostTable:
         table.bot_factory = bot_factory or default_bot_factory
         table._bots = {}
         table.conns = {}
+        table.on_relay = None
         table._rebase = True
         return table
 
@@ -854,10 +860,16 @@ class HostTable:
         pos = self.position_of[st.card]
         self._broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
         draws: list[Event] = []
+        relay = self.on_relay
         for ev in events:
             if isinstance(ev, RulesTrickTaken):
                 self._broadcast(out, m.TrickTaken(ev.winner, ev.points))
-            elif isinstance(ev, CardDealt):
+                continue
+            if relay is not None and isinstance(ev, CardDealt | HandsExchanged | HandEnded):
+                relay(list(out))  # everything from here on is signed: let the card go first
+                out.clear()
+                relay = None
+            if isinstance(ev, CardDealt):
                 draws.append(ev)
             elif isinstance(ev, HandsExchanged):
                 self._send_deals(draws, out)

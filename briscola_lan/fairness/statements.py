@@ -124,12 +124,15 @@ def _take(data: bytes, pos: int) -> tuple[bytes, int]:
 
 
 def _dec_opening(raw: bytes) -> Opening:
-    position, pos = _take(raw, 0)
-    card, pos = _take(raw, pos)
-    salt, pos = _take(raw, pos)
+    field, pos = _take(raw, 0)
+    position = _dec_u32(field)
+    field, pos = _take(raw, pos)
+    card = _dec_u32(field)
+    field, pos = _take(raw, pos)
+    salt = _dec_b32(field)
     if pos != len(raw):
         raise StatementError("trailing bytes after the statement")
-    return Opening(_dec_u32(position), _dec_u32(card), _dec_b32(salt))
+    return Opening(position, card, salt)
 
 
 def _dec_list(item: Callable[[bytes], Any]) -> Callable[[bytes], tuple[Any, ...]]:

@@ -97,7 +97,7 @@ class StrongBot:
         self,
         seed: int = 0,
         *,
-        samples: int = 100,
+        samples: int = 300,
         end_samples: int = 20,
         time_budget: float | None = None,
         exact_stock: int = 2,
@@ -106,7 +106,7 @@ class StrongBot:
         eps: float = 0.1,
         prior: float = 0.7,
         window: int = 3,
-        exact_model: bool = True,
+        exact_model: bool = False,
     ) -> None:
         if samples < 1 or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")

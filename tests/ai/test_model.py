@@ -72,3 +72,37 @@ def test_weights_stay_positive_against_random_players() -> None:
                 weight, share = model.weigh(h)
                 assert weight > 0.0 and 0.0 <= share <= 1.0
         hand.play(seat, bots[seat].choose(view))
+
+
+def test_sampled_draw_order_is_an_unbiased_estimate_of_the_exact_likelihood() -> None:
+    """The strong bot's cheap likelihood (one random draw order per call) averages to the exact
+    one (every order weighed), so resampling by it targets the same beliefs."""
+    opts = TableOptions.make(players=2)
+    rng = random.Random(5)
+    pick = random.Random(6).randrange
+    compared = differs = 0
+    for game in range(4):
+        deck = list(deck_for(2))
+        rng.shuffle(deck)
+        hand = Hand(opts, deck, game % 2)
+        bots = [make_bot("rules", 0), make_bot("rules", 1)]
+        while not hand.is_terminal:
+            seat = hand.current_player
+            assert seat is not None
+            view = hand.view(seat)
+            if len(view.hand) > 1 and view.stock_left > 0 and len(view.tricks) >= 3:
+                other = 1 - seat
+                model = OpponentModel(view, window=3, eps=0.1, prior=0.7)
+                h = Knowledge(view).sample(rng)
+                args = (model.steps[other], h.hands[other], other, 2, int(view.trump))
+                exact = rules_likelihood(*args, eps=0.1)
+                draws = [rules_likelihood(*args, eps=0.1, pick=pick) for _ in range(3000)]
+                mean = sum(draws) / len(draws)
+                var = sum((d - mean) ** 2 for d in draws) / (len(draws) - 1)
+                # Five standard errors: a biased estimator fails, sampling noise does not.
+                assert abs(mean - exact) <= 5 * (var / len(draws)) ** 0.5 + 1e-12
+                differs += len(set(draws)) > 1
+                compared += 1
+            hand.play(seat, bots[seat].choose(view))
+    assert compared > 20
+    assert differs > 0  # the draw order really is sampled, and it matters

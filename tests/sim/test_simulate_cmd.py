@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from briscola_lan.arena import arena, seatings, wilson
+from briscola_lan.arena import arena, format_arena, seatings, wilson
 from briscola_lan.cli import main
 from briscola_lan.rules import TableOptions
 
@@ -79,6 +79,17 @@ def test_arena_seatings_and_interval() -> None:
     assert seatings(3, "a", "b") == [["a", "b", "b"], ["b", "a", "b"], ["b", "b", "a"]]
     p, lo, hi = wilson(90, 100)
     assert p == 0.9 and 0.82 < lo < 0.84 and 0.94 < hi < 0.95
+
+
+def test_arena_text_rounds_the_share_once() -> None:
+    """369 won of 397 decided is 92.9%: the text must not round an already rounded 0.9295 up."""
+    opts = TableOptions.make(players=2)
+    r = arena(opts, "rules", "random", deals=1, seed=5, unit="hands", jobs=1)
+    r.update(a_won=369, b_won=28, a_share_of_decided=round(369 / 397, 4))
+    text = format_arena(r)
+    assert "wins 92.9% of decided hands" in text
+    _, lo, hi = wilson(369, 397)
+    assert f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)" in text
 
 
 def test_arena_is_the_same_with_one_or_two_processes() -> None:

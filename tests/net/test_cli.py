@@ -169,60 +169,6 @@ def test_bot_process_killed_mid_hand_the_ai_takes_its_seat(tmp_path: Path) -> No
         host.stop()
 
 
-async def test_bot_process_killed_mid_hand_restarts_and_plays_its_seat_again(
-    tmp_path: Path,
-) -> None:
-    # A long grace: the host's AI must not take the seat while the bot restarts.
-    host = start_host(
-        tmp_path / "h", "--players", "2", "--no-mdns", *LO, "--hands-to-win", "1", "--grace", "60"
-    )
-    other = await connect(Target("127.0.0.1", host.port, None, host.fingerprint), "other")
-    bot_args = ("bot", f"127.0.0.1:{host.port}", "--fingerprint", host.fingerprint,
-                "--seat", "1", "--level", "random", "--name", "B")  # fmt: skip
-    first = spawn(tmp_path / "b", *bot_args)
-    second = None
-    try:
-        task = asyncio.create_task(auto_play(other, make_chooser("random", 0), seat=0, delay=0.03))
-        st = other.session.state
-
-        def mid_trick() -> bool:
-            v = st.view
-            return v is not None and len(v.tricks) >= 3 and len(v.trick) == 1 and v.to_play == 1
-
-        assert await other.wait_for(mid_trick, 30)
-        first.kill()
-        first.wait()
-        assert first.stdout is not None
-        first.stdout.close()
-        second = spawn(tmp_path / "b", *bot_args)  # same config dir: the bot's identity, token
-        await asyncio.wait_for(task, 60)
-        with ThreadPoolExecutor(1) as pool:
-            code, out = await asyncio.get_running_loop().run_in_executor(pool, finish, second, 60)
-        assert code == 0, out
-        result = next(line for line in out.splitlines() if line.startswith("match over"))
-        assert result.startswith("match over: seat 1,"), out
-        assert int(result.split(" cards played")[0].rsplit(" ", 1)[1]) > 0  # it played again
-        assert any("seat 1 reconnected" in line for line in st.log)
-        assert st.seats[1].name == "B" and st.seats[1].ai is None
-        assert st.match_over and not st.match_aborted
-        assert all(ch.status == "verified" for ch in st.checks)
-        saved = sorted((tmp_path / "b" / "data" / "briscola-lan" / "games").glob("*-B.*"))
-        assert len(saved) == 1
-        code, report = finish(spawn(tmp_path / "v", "verify", str(saved[0])), 60)
-        assert code == 0, report
-        assert "players: other, B;" in report and "an AI played" not in report
-        # The bot's key is its own: it never made or used the player's identity.
-        assert (tmp_path / "b" / "briscola-lan" / "bots" / "B" / "identity.key").exists()
-        assert not (tmp_path / "b" / "briscola-lan" / "identity.key").exists()
-    finally:
-        for p in (first, second):
-            if p is not None and p.poll() is None:
-                p.kill()
-                p.wait()
-        await other.close()
-        host.stop()
-
-
 def test_join_refuses_a_changed_certificate(tmp_path: Path) -> None:
     host = start_host(tmp_path / "h1", "--players", "2", "--no-mdns", *LO)
     port = host.port
@@ -245,25 +191,24 @@ def test_join_refuses_a_changed_certificate(tmp_path: Path) -> None:
         impostor.stop()
 
 
-async def test_join_process_killed_mid_trick_restarts_and_resumes_its_seat(
-    tmp_path: Path,
+@pytest.mark.parametrize("command", ["join", "bot"])
+async def test_process_killed_mid_trick_restarts_and_resumes_its_seat(
+    tmp_path: Path, command: str
 ) -> None:
-    host = start_host(tmp_path / "h", "--players", "2", "--no-mdns", *LO, "--hands-to-win", "1")
-    other = await connect(Target("127.0.0.1", host.port, None, host.fingerprint), "other")
-    join_args = (
-        "join",
-        f"127.0.0.1:{host.port}",
-        "--fingerprint",
-        host.fingerprint,
-        "--line",
-        "--auto",
-        "random",
-        "--seat",
-        "1",
-        "--name",
-        "J",
+    """``join`` and ``bot`` alike: killed mid-trick and started again with the same arguments,
+    the process takes its own seat back (same identity and resume token from its config dir),
+    the host never hands the seat to an AI, and the match ends verified."""
+    # A long grace: the host's AI must not take the seat while the process restarts.
+    host = start_host(
+        tmp_path / "h", "--players", "2", "--no-mdns", *LO, "--hands-to-win", "1", "--grace", "60"
     )
-    first = spawn(tmp_path / "j", *join_args)
+    other = await connect(Target("127.0.0.1", host.port, None, host.fingerprint), "other")
+    target = (f"127.0.0.1:{host.port}", "--fingerprint", host.fingerprint, "--seat", "1")
+    if command == "join":
+        args = ("join", *target, "--line", "--auto", "random", "--name", "P")
+    else:
+        args = ("bot", *target, "--level", "random", "--name", "P")
+    first = spawn(tmp_path / "p", *args)
     second = None
     try:
         task = asyncio.create_task(auto_play(other, make_chooser("random", 0), seat=0, delay=0.03))
@@ -278,16 +223,31 @@ async def test_join_process_killed_mid_trick_restarts_and_resumes_its_seat(
         first.wait()
         assert first.stdout is not None
         first.stdout.close()
-        second = spawn(tmp_path / "j", *join_args)  # same config dir: same identity and token
+        second = spawn(tmp_path / "p", *args)  # same config dir: same identity and token
         await asyncio.wait_for(task, 60)
         with ThreadPoolExecutor(1) as pool:
             code, out = await asyncio.get_running_loop().run_in_executor(pool, finish, second, 60)
         assert code == 0, out
         assert "match over" in out
-        assert "took seat" not in out  # it came back to its seat, it did not sit down anew
         assert any("seat 1 reconnected" in line for line in st.log)
+        assert st.seats[1].name == "P" and st.seats[1].ai is None
         assert st.match_over and not st.match_aborted
         assert all(ch.status == "verified" for ch in st.checks)
+        saved = sorted((tmp_path / "p" / "data" / "briscola-lan" / "games").glob("*-P.*"))
+        assert len(saved) == 1
+        code, report = finish(spawn(tmp_path / "v", "verify", str(saved[0])), 60)
+        assert code == 0, report
+        assert "players: other, P;" in report and "an AI played" not in report
+        config = tmp_path / "p" / "briscola-lan"
+        if command == "join":
+            assert "took seat" not in out  # it came back to its seat, it did not sit down anew
+        else:
+            result = next(line for line in out.splitlines() if line.startswith("match over"))
+            assert result.startswith("match over: seat 1,"), out
+            assert int(result.split(" cards played")[0].rsplit(" ", 1)[1]) > 0  # played again
+            # The bot's key is its own: it never made or used the player's identity.
+            assert (config / "bots" / "P" / "identity.key").exists()
+            assert not (config / "identity.key").exists()
     finally:
         for p in (first, second):
             if p is not None and p.poll() is None:

@@ -82,6 +82,14 @@ class RuleBot:
         return Card.from_code(code)
 
 
+# Default budget per player count. At 2 and 3 players the opponent model samples one draw order
+# per determinization (cheap, so 300 samples fit); at 4 players three other seats multiply three
+# noisy estimates, which measurably cost strength, so it averages every order exactly and the
+# budget is 100 samples to stay in the same time (docs/ai.md, "Results").
+DEFAULT_SAMPLES: dict[int, int] = {2: 300, 3: 300, 4: 100}
+EXACT_MODEL_PLAYERS: frozenset[int] = frozenset({4})
+
+
 class StrongBot:
     """Determinized Monte Carlo search with rule-based playouts, exact once the stock is empty.
 
@@ -97,7 +105,7 @@ class StrongBot:
         self,
         seed: int = 0,
         *,
-        samples: int = 300,
+        samples: int | None = None,
         end_samples: int = 20,
         time_budget: float | None = None,
         exact_stock: int = 2,
@@ -106,9 +114,9 @@ class StrongBot:
         eps: float = 0.1,
         prior: float = 0.7,
         window: int = 3,
-        exact_model: bool = False,
+        exact_model: bool | None = None,
     ) -> None:
-        if samples < 1 or end_samples < 1 or oversample < 1:
+        if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
         self.seed = seed
         self.samples = samples
@@ -163,7 +171,7 @@ class StrongBot:
                 window=self.window,
                 eps=self.eps,
                 prior=self.prior,
-                pick=None if self.exact_model else rng.randrange,
+                pick=None if self._exact_model(k.n) else rng.randrange,
             )
             if self.model
             else None
@@ -188,8 +196,9 @@ class StrongBot:
                     break
             return {c: t / weight for c, t in totals.items()}
         done = 0
-        while done < self.samples or deadline is not None:
-            batch = 8 if deadline is not None else min(8, self.samples - done)
+        samples = self.samples if self.samples is not None else DEFAULT_SAMPLES[k.n]
+        while done < samples or deadline is not None:
+            batch = 8 if deadline is not None else min(8, samples - done)
             for base, count, p_rules in self._draw(k, model, rng, batch):
                 # Opponents of a random type play at random in this sample's playouts; every
                 # candidate replays the same random stream (common random numbers).
@@ -207,6 +216,11 @@ class StrongBot:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return {c: t / weight for c, t in totals.items()}
+
+    def _exact_model(self, players: int) -> bool:
+        if self.exact_model is not None:
+            return self.exact_model
+        return players in EXACT_MODEL_PLAYERS
 
     def choose(self, view: SeatView) -> Card:
         legal = _legal(view)

@@ -171,3 +171,26 @@ def test_level_specs_for_budgets() -> None:
     view = hand.view(1)
     assert timed.choose(view) in view.legal_plays
     assert by_samples.choose(view) in view.legal_plays
+
+
+@pytest.mark.parametrize(("players", "samples", "exact"), [(2, 300, False), (4, 100, True)])
+def test_default_strong_budget_per_player_count(players: int, samples: int, exact: bool) -> None:
+    """The documented defaults: 300 samples with a sampled draw order at 2 players, 100 samples
+    averaging every draw order at 4 (the same scores as asking for that budget explicitly)."""
+    deck = list(deck_for(players))
+    random.Random(players).shuffle(deck)
+    hand = Hand(_options(players), deck, 0)
+    bots = [make_bot("rules", s) for s in range(players)]
+    for _ in range(3 * players):  # a few tricks in, so the opponent model has plays to weigh
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, bots[seat].choose(hand.view(seat)))
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat)
+    default = make_bot("strong", 3)
+    assert isinstance(default, StrongBot)
+    explicit = StrongBot(3, samples=samples, exact_model=exact)
+    other = StrongBot(3, samples=samples, exact_model=not exact)
+    assert default.scores(view) == explicit.scores(view)
+    assert default.scores(view) != other.scores(view)

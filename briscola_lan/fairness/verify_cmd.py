@@ -31,13 +31,9 @@ def winner_names(rep: MatchReport) -> list[str]:
 
 def winner_text(rep: MatchReport) -> str:
     """Who won, as a person reads it: 'Bea (seat 1)', or 'side A (Ann + Cid, seats 0+2)'."""
-    seats, names = winner_seats(rep), winner_names(rep)
-    if not seats:
+    if rep.options is None or rep.winner is None or not rep.match_over:
         return f"side {rep.winner}"
-    if len(seats) == 1:
-        return f"{names[0]} (seat {seats[0]})"
-    side = "AB"[rep.winner] if rep.winner is not None and rep.winner < 2 else str(rep.winner)
-    return f"side {side} ({' + '.join(names)}, seats {'+'.join(map(str, seats))})"
+    return rep.options.side_text(rep.winner, rep.names)
 
 
 def human_report(path: str, rep: MatchReport) -> str:

@@ -195,6 +195,14 @@ async def play(args: argparse.Namespace) -> int:
         return await play_match(args, client, chooser, label)
 
 
+def winner_text(state: Any) -> str:
+    """The winning side of a finished match by its players' names (``TableOptions.side_text``)."""
+    if state.winner is None or state.options is None:
+        return "nobody"
+    names = [info.name for info in sorted(state.seats, key=lambda i: i.seat)]
+    return str(state.options.side_text(state.winner, names))
+
+
 async def play_match(
     args: argparse.Namespace, client: TableClient, chooser: Chooser, label: str
 ) -> int:
@@ -224,7 +232,7 @@ async def play_match(
         state = client.session.state
         checks = ", ".join(c.summary for c in state.checks)
         print(
-            f"match over: seat {state.seat}, winner side {state.winner}, hands won "
+            f"match over: seat {state.seat}, won by {winner_text(state)}, hands won "
             f"{state.hands_won}, points {state.total_points}; {stats.plays} cards played, "
             f"{stats.reconnects} reconnects; {checks}",
             flush=True,

@@ -24,6 +24,7 @@ from briscola_lan.net.bot_cmd import (
     check_level,
     client_saver,
     lost_reason,
+    winner_text,
 )
 from briscola_lan.net.client import (
     ConnectError,
@@ -246,7 +247,7 @@ async def line_client(
             out("the match was aborted")
         else:
             out(
-                f"match over: side {state.winner} won; hands {state.hands_won}, "
+                f"match over: {winner_text(state)} won; hands {state.hands_won}, "
                 f"points {state.total_points}"
             )
         for check in state.checks:

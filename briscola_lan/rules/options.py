@@ -7,6 +7,7 @@ Sources: ``000`` (pagat-style text: 2, 3, 4 players; 39 cards at 3; partner hand
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -108,6 +109,18 @@ class TableOptions:
         if self.players == 3:
             parts.append(f"no-2{self.removed_two.letter}")
         return " ".join(parts)
+
+    def side_text(self, side: int, names: Sequence[str]) -> str:
+        """A side as a person reads it: 'Bea (seat 1)', or 'side A (Ann + Cid, seats 0+2)'.
+
+        ``names`` are the players' names by seat (a missing one reads 'seat N').
+        """
+        seats = [s for s in range(self.players) if self.side_of(s) == side]
+        who = [names[s] if s < len(names) else f"seat {s}" for s in seats]
+        if len(seats) == 1:
+            return f"{who[0]} (seat {seats[0]})"
+        label = "AB"[side] if 0 <= side < 2 else str(side)
+        return f"side {label} ({' + '.join(who)}, seats {'+'.join(map(str, seats))})"
 
     def to_dict(self) -> dict[str, Any]:
         return {

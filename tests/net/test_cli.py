@@ -229,6 +229,9 @@ async def test_process_killed_mid_trick_restarts_and_resumes_its_seat(
             code, out = await asyncio.get_running_loop().run_in_executor(pool, finish, second, 60)
         assert code == 0, out
         assert "match over" in out
+        # The result names the winner, as the terminal client and ``verify`` do.
+        winner = "P (seat 1)" if st.winner == 1 else "other (seat 0)"
+        assert f"{'won by ' if command == 'bot' else 'match over: '}{winner}" in out, out
         assert any("seat 1 reconnected" in line for line in st.log)
         assert st.seats[1].name == "P" and st.seats[1].ai is None
         assert st.match_over and not st.match_aborted

@@ -4,7 +4,8 @@ The model mixes two kinds of player: one who follows the rule-based policy (with
 of any other card) and one who plays at random. For each other seat, the last ``window``
 decisions are replayed on the hand that seat must have held in the determinization (walking
 back from its current hand: adding back the card it played, removing the card it drew, averaged
-over which card that was). The weight of a determinization is
+over which card that was, or with ``pick`` one such card drawn at random: an unbiased, much
+cheaper estimate). The weight of a determinization is
 ``prior * L_rules + (1 - prior) * L_random``: against a rule-like player the beliefs sharpen,
 against a random one they stay close to uniform.
 """

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from briscola_lan.net import tls  # noqa: E402
+from briscola_lan.net import tls, tlsio  # noqa: E402
 from briscola_lan.net.discovery import find_table  # noqa: E402
 from briscola_lan.net.player import play_tables  # noqa: E402
 from briscola_lan.wire import codec  # noqa: E402
@@ -55,9 +55,11 @@ def env_with(config: Path) -> dict[str, str]:
 # --- baseline: TLS echo round trip ---------------------------------------------------------------
 
 
-async def echo_round_trips(work: Path, n: int) -> list[float]:
+async def echo_round_trips(work: Path, n: int, kind: str = "tlsio") -> list[float]:
+    """Round trips of a 200-byte frame to an echo process, both ends on ``kind``'s TLS:
+    ``tlsio`` (the transport the game uses) or ``asyncio`` (asyncio's TLS streams)."""
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "benchmarks" / "net_echo.py"), str(work / "echo")],
+        [sys.executable, str(ROOT / "benchmarks" / "net_echo.py"), str(work / "echo"), kind],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -66,17 +68,30 @@ async def echo_round_trips(work: Path, n: int) -> list[float]:
     try:
         assert proc.stdout is not None
         port = int(proc.stdout.readline())
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=tls.client_context())
         frame = codec.encode_frame(Error("x" * 8, "y" * 150))
         times: list[float] = []
+        if kind == "asyncio":
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, ssl=tls.client_context()
+            )
+            for _ in range(n):
+                t0 = time.perf_counter()
+                writer.write(frame)
+                got = 0
+                while got < len(frame):
+                    got += len(await reader.read(65536))
+                times.append(time.perf_counter() - t0)
+            writer.close()
+            return times
+        stream = await tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=10)
         for _ in range(n):
             t0 = time.perf_counter()
-            writer.write(frame)
+            stream.write(frame)
             got = 0
             while got < len(frame):
-                got += len(await reader.read(65536))
+                got += len(await stream.read())
             times.append(time.perf_counter() - t0)
-        writer.close()
+        stream.close()
         return times
     finally:
         assert proc.stdin is not None
@@ -156,12 +171,16 @@ async def discovery_times(work: Path, n: int) -> list[float]:
 # --- play latency and capacity --------------------------------------------------------------------
 
 
-async def play_latency(work: Path, matches: int) -> tuple[list[float], float, float, float]:
+async def play_latency(
+    work: Path, matches: int, *, isolate: bool
+) -> tuple[list[float], float, float, float]:
     """Latency of each card (sent -> all four clients saw it) over real TLS, the host RSS, and
     the CPU time per card of the host process and of this process (the four clients).
 
     One table at a time (a table hosts one match), four clients in this process. CPU per card
     covers everything in the match (lobby, seeds, deals, acknowledgements), spread over the cards.
+    ``isolate``: each card is played once the previous one is with all four clients (the card's
+    own latency); otherwise the next player answers at once and overlaps the card's fan-out.
     """
     from briscola_lan.net.player import play_tables
 
@@ -171,7 +190,9 @@ async def play_latency(work: Path, matches: int) -> tuple[list[float], float, fl
         lat: list[float] = []
         host0, mine0 = host.cpu_seconds(), time.process_time()
         for port in host.ports:
-            lat += await play_tables([("127.0.0.1", port, host.fingerprint)], level="random")
+            lat += await play_tables(
+                [("127.0.0.1", port, host.fingerprint)], level="random", isolate=isolate
+            )
         n = max(1, len(lat))
         host_cpu = (host.cpu_seconds() - host0) / n
         clients_cpu = (time.process_time() - mine0) / n
@@ -336,7 +357,16 @@ async def amain(args: argparse.Namespace) -> None:
         tls.load_or_create_certificate(work / "briscola-lan")
         echo = await echo_round_trips(work, args.echo)
         e_med, e_p99 = statistics.median(echo), pct(echo, 99)
-        print(f"TLS echo round trip ({len(echo)}): median {fmt_ms(e_med)}, p99 {fmt_ms(e_p99)}")
+        print(
+            f"TLS echo round trip, the game's TLS stream at both ends ({len(echo)}): "
+            f"median {fmt_ms(e_med)}, p99 {fmt_ms(e_p99)}"
+        )
+        echo_a = await echo_round_trips(work, args.echo, "asyncio")
+        a_med = statistics.median(echo_a)
+        print(
+            f"TLS echo round trip, asyncio TLS streams at both ends ({len(echo_a)}): median "
+            f"{fmt_ms(a_med)}, p99 {fmt_ms(pct(echo_a, 99))}"
+        )
 
         costs = protocol_cost_per_card(3)
         per_card = statistics.median(costs)
@@ -344,12 +374,19 @@ async def amain(args: argparse.Namespace) -> None:
             f"baseline 2: one card through the protocol without network (host + 4 sessions in "
             f"memory, {len(costs)} cards): median {fmt_ms(per_card)}, p99 {fmt_ms(pct(costs, 99))}"
         )
-        lat, rss, host_cpu, clients_cpu = await play_latency(work, args.matches)
+        lat_b, _, _, _ = await play_latency(work, args.matches, isolate=False)
+        b_med = statistics.median(lat_b)
+        print(
+            f"play latency back to back (the next player answers at once, {len(lat_b)} cards): "
+            f"median {fmt_ms(b_med)} ({b_med / e_med:.2f}x echo), p99 {fmt_ms(pct(lat_b, 99))}"
+        )
+        lat, rss, host_cpu, clients_cpu = await play_latency(work, args.matches, isolate=True)
         p_med, p_99 = statistics.median(lat), pct(lat, 99)
         print(
-            f"play latency, 4 clients over TLS ({len(lat)} cards): median {fmt_ms(p_med)} "
-            f"({p_med / e_med:.2f}x echo; target < 3x), p99 {fmt_ms(p_99)} "
-            f"({p_99 / e_p99:.2f}x echo p99); {p_med / per_card:.2f}x the no-network protocol cost"
+            f"play latency, 4 clients over TLS, one card at a time ({len(lat)} cards): median "
+            f"{fmt_ms(p_med)} ({p_med / e_med:.2f}x echo; target < 3x; {p_med / a_med:.2f}x the "
+            f"asyncio echo), p99 {fmt_ms(p_99)} ({p_99 / e_p99:.2f}x echo p99); "
+            f"{p_med / per_card:.2f}x the no-network protocol cost"
         )
         print(
             f"CPU per card over the whole match: host process {fmt_ms(host_cpu)}, the four "

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from briscola_lan.net import transport
+from briscola_lan.net import tlsio, transport
 from briscola_lan.net.discovery import DiscoveryError, TableAd, find_table
 from briscola_lan.net.tls import (
     CertificateMismatch,
@@ -315,11 +315,8 @@ class TableClient:
 
     async def _open(self, target: Target) -> FrameConnection:
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(
-                    target.host, target.port, ssl=self.ssl_context, server_hostname=None
-                ),
-                CONNECT_TIMEOUT,
+            stream = await tlsio.open_stream(
+                target.host, target.port, self.ssl_context, timeout=CONNECT_TIMEOUT
             )
         except (OSError, TimeoutError, ssl.SSLError) as exc:
             reason = str(exc) or ("timed out" if isinstance(exc, TimeoutError) else repr(exc))
@@ -328,17 +325,16 @@ class TableClient:
                 "host running, and is the address right?"
             ) from exc
         try:
-            sslobj = writer.get_extra_info("ssl_object")
-            actual = peer_fingerprint(sslobj)
+            actual = peer_fingerprint(stream.ssl_object)
             if target.fingerprint:
                 check_pin(actual, target.fingerprint, table=target.key)
             if self.known_tables is not None:
                 self.known_tables.check_and_remember(target.key, actual)
             self.pinned = actual
         except Exception:
-            writer.transport.abort()
+            stream.abort()
             raise
-        return FrameConnection(reader, writer, encode=self.encode, decoder=self.make_decoder())
+        return FrameConnection(stream, encode=self.encode, decoder=self.make_decoder())
 
     def _attach(self, conn: FrameConnection, hello: list[Any], token: str | None) -> None:
         self.conn = conn

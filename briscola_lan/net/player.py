@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,10 +99,12 @@ async def auto_play(
     timeout: float | None = 600.0,
     on_play: Callable[[int, int], None] | None = None,
     delay: float = 0.0,
+    gate: Callable[[], Awaitable[None]] | None = None,
 ) -> PlayStats:
     """Sit, get ready, (start), and play until the match is over; raises MatchFailed.
 
-    ``delay`` waits that long before each card, like a person thinking.
+    ``delay`` waits that long before each card, like a person thinking; ``gate`` is awaited
+    before each card (the latency benchmark waits there until the previous card is everywhere).
     """
     session = client.session
     stats = PlayStats()
@@ -162,9 +165,12 @@ async def auto_play(
             if view is not None and view.my_turn:
                 key = (state.hand_number, len(view.played_cards))
                 if key != last_play:
-                    if delay > 0 and waited != key:
+                    if (delay > 0 or gate is not None) and waited != key:
                         waited = key
-                        await asyncio.sleep(delay)
+                        if delay > 0:
+                            await asyncio.sleep(delay)
+                        if gate is not None:
+                            await gate()
                         continue  # look again: the state may have moved on meanwhile
                     card = choose(view)
                     if client.send(*session.play(card)):
@@ -187,13 +193,17 @@ async def play_tables(
     matches: int = 1,
     level: str = "random",
     seconds: float | None = None,
+    isolate: bool = False,
 ) -> list[float]:
     """Four clients per table play ``matches`` matches (or for ``seconds``); returns latencies.
 
     A latency is the time from just before a client writes a card until all four clients have
-    checked and applied it.
+    checked and applied it. With ``isolate`` a bot plays only once the previous card is with
+    all four clients, so that no card's time includes the next player's move.
     """
-    lat, _ = await _play_tables(tables, matches=matches, level=level, seconds=seconds)
+    lat, _ = await _play_tables(
+        tables, matches=matches, level=level, seconds=seconds, isolate=isolate
+    )
     return [x for per in lat for x in per]
 
 
@@ -205,6 +215,7 @@ async def _play_tables(
     seconds: float | None,
     delay: float = 0.0,
     stagger: float = 0.0,
+    isolate: bool = False,
 ) -> tuple[list[list[float]], int]:
     from briscola_lan.wire.messages import CardPlayed, PlayCard
 
@@ -220,9 +231,12 @@ async def _play_tables(
         # relaying it carry the same body, so nothing is decoded to time it.
         sent: dict[bytes, float] = {}
         seen: dict[bytes, int] = {}
+        quiet = asyncio.Event()  # no card of this table on its way
+        quiet.set()
 
         def on_send(message: Any) -> None:
             if type(message) is PlayCard:
+                quiet.clear()
                 sent[message.body] = time.perf_counter()  # just before the write
 
         def on_message(message: Any) -> None:
@@ -231,6 +245,13 @@ async def _play_tables(
                 seen[message.body] = n
                 if n == 4 and message.body in sent:
                     per_table[t].append(time.perf_counter() - sent.pop(message.body))
+                    if not sent:
+                        quiet.set()
+
+        async def settled() -> None:
+            """Until the card on its way is with all four (a lost one is waited for 1 s)."""
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(quiet.wait(), 1.0)
 
         for _ in range(matches if seconds is None else 10**6):
             if stop_at is not None and time.perf_counter() >= stop_at:
@@ -249,6 +270,7 @@ async def _play_tables(
                                 make_chooser(level, t * 4 + i),
                                 seat=i,
                                 delay=delay,
+                                gate=settled if isolate else None,
                             )
                         )
                     )

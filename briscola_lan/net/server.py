@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from briscola_lan.net import transport
+from briscola_lan.net import tlsio, transport
 from briscola_lan.net.discovery import Advertiser, build_txt
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 
@@ -52,7 +52,7 @@ class HostedTable:
     key: str
     table: TableLike
     state_path: Path | None
-    server: asyncio.Server | None = None
+    server: tlsio.Listener | None = None
     port: int = 0
     conns: dict[int, FrameConnection] = field(default_factory=dict)
     last_txt: dict[str, bytes] = field(default_factory=dict)
@@ -140,16 +140,15 @@ class HostServer:
         """Start serving ``table`` on ``port`` (0: any free port) and advertise it."""
         hosted = HostedTable(key, table, state_path)
 
-        async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            await self._serve(hosted, reader, writer)
+        async def on_client(stream: tlsio.TLSStream) -> None:
+            await self._serve(hosted, stream)
 
-        hosted.server = await asyncio.start_server(
+        hosted.server = await tlsio.listen(
+            self.hosts,
+            port,
+            self.ssl_context,
             on_client,
-            host=self.hosts,
-            port=port,
-            ssl=self.ssl_context,
-            reuse_address=True,
-            ssl_handshake_timeout=HANDSHAKE_TIMEOUT,
+            handshake_timeout=HANDSHAKE_TIMEOUT,
         )
         hosted.port = hosted.server.sockets[0].getsockname()[1]
         self.tables[key] = hosted
@@ -190,16 +189,13 @@ class HostServer:
 
     # --- connections ----------------------------------------------------------------------------
 
-    async def _serve(
-        self, hosted: HostedTable, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
+    async def _serve(self, hosted: HostedTable, stream: tlsio.TLSStream) -> None:
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         conn = FrameConnection(
-            reader,
-            writer,
+            stream,
             encode=self.encode,
             decoder=self.make_decoder(),
             max_send_buffer=self.max_send_buffer,

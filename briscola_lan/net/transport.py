@@ -1,4 +1,4 @@
-"""Frames over asyncio streams: one write per frame, a bounded send buffer, TCP keepalive.
+"""Frames over TLS streams: one write per frame, a bounded send buffer, TCP keepalive.
 
 The framing itself (length prefix + msgpack) is the pure codec's; this module only moves its
 bytes. A peer that does not read is dropped once its pending output passes ``max_send_buffer``
@@ -20,12 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from briscola_lan.net.tlsio import TLSStream
 from briscola_lan.wire.codec import MessageError
 from briscola_lan.wire.messages import Ping, Pong
 
 # Defaults (normative values in protocol/transport.md).
 MAX_SEND_BUFFER = 256 * 1024
-READ_CHUNK = 64 * 1024
 KEEPALIVE_IDLE = 5
 KEEPALIVE_INTERVAL = 2
 KEEPALIVE_COUNT = 3
@@ -113,16 +113,14 @@ class FrameConnection:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        stream: TLSStream,
         *,
         encode: Encoder,
         decoder: Decoder,
         max_send_buffer: int = MAX_SEND_BUFFER,
         sndbuf: int | None = None,
     ) -> None:
-        self.reader = reader
-        self.writer = writer
+        self.stream = stream
         self.encode = encode
         self.decoder = decoder
         self.max_send_buffer = max_send_buffer
@@ -131,11 +129,11 @@ class FrameConnection:
         self.last_heard = time.monotonic()  # when the peer last sent us any bytes
         self.last_ping = 0.0
         self.nonce = 0
-        set_keepalive(writer.get_extra_info("socket"), sndbuf)
+        set_keepalive(stream.socket, sndbuf)
 
     @property
     def peer(self) -> str:
-        addr = self.writer.get_extra_info("peername")
+        addr = self.stream.peername
         if isinstance(addr, tuple) and len(addr) >= 2:
             return f"{addr[0]}:{addr[1]}"
         return str(addr)
@@ -149,28 +147,18 @@ class FrameConnection:
     def send_bytes(self, frame: bytes) -> bool:
         if self.closed:
             return False
-        transport = self.writer.transport
-        if transport.is_closing():
+        if self.stream.is_closing():
             self.closed = True
             return False
-        self.writer.write(frame)
+        self.stream.write(frame)
         if self.pending_bytes() > self.max_send_buffer:
             self.abort(f"peer is not reading: over {self.max_send_buffer} bytes unsent")
             return False
         return True
 
     def pending_bytes(self) -> int:
-        """Bytes written but not yet handed to the kernel, TLS layer and TCP transport together.
-
-        asyncio's TLS transport counts only its own buffer; the encrypted bytes wait in the TCP
-        transport underneath, reached through a private attribute (with a safe fallback).
-        """
-        transport = self.writer.transport
-        total = transport.get_write_buffer_size()
-        inner = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None)
-        if inner is not None:
-            total += int(inner.get_write_buffer_size())
-        return total
+        """Bytes written but not yet handed to the kernel."""
+        return self.stream.buffered_out()
 
     async def read(self) -> list[Any]:
         """The next decoded messages; ``[]`` at end of stream.
@@ -179,7 +167,7 @@ class FrameConnection:
         the caller can answer it; a ``FrameError`` (broken stream) propagates.
         """
         while True:
-            data = await self.reader.read(READ_CHUNK)
+            data = await self.stream.read()
             if not data:
                 return []
             self.last_heard = time.monotonic()
@@ -230,12 +218,10 @@ class FrameConnection:
 
     def unread_bytes(self) -> int:
         """Bytes from the peer not yet read: in the kernel socket and the stream buffer."""
-        total = len(getattr(self.reader, "_buffer", b""))
-        sock = self.writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError, ValueError):
-                raw = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
-                total += int(struct.unpack("i", raw)[0])
+        total = self.stream.buffered_in()
+        with contextlib.suppress(OSError, ValueError):
+            raw = fcntl.ioctl(self.stream.socket.fileno(), termios.FIONREAD, b"\0\0\0\0")
+            total += int(struct.unpack("i", raw)[0])
         return total
 
     def close(self, reason: str = "closed") -> None:
@@ -243,14 +229,17 @@ class FrameConnection:
         if not self.closed:
             self.closed = True
             self.close_reason = reason
-            self.writer.close()
+            self.stream.close()
 
     def abort(self, reason: str) -> None:
         """Drop at once, discarding unsent frames."""
         self.closed = True
         self.close_reason = reason
-        self.writer.transport.abort()
+        self.stream.abort()
 
     async def wait_closed(self, timeout: float = 1.0) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer.wait_closed(), timeout)
+        """Wait for the queued frames to go out; a peer that takes none in time is dropped."""
+        try:
+            await asyncio.wait_for(self.stream.wait_closed(), timeout)
+        except TimeoutError:
+            self.stream.abort()

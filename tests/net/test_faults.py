@@ -32,7 +32,7 @@ async def _clients(port: int, fp: str, n: int) -> list[TableClient]:
 def _cut(server: HostServer, client: TableClient) -> None:
     """Kill the client's connection as a crash would (no goodbye)."""
     assert client.conn is not None
-    client.conn.writer.transport.abort()
+    client.conn.stream.abort()
 
 
 async def test_client_cut_mid_trick_reconnects_and_resumes(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import decode
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
-from briscola_lan.net import tls
+from briscola_lan.net import tls, tlsio
 from briscola_lan.net.client import TableClient, Target
 from briscola_lan.net.games import save_game
 from briscola_lan.net.player import auto_play, make_chooser, new_session
@@ -174,20 +174,23 @@ def test_heartbeat_settings_parse_and_refuse_nonsense() -> None:
             Heartbeat.parse(bad)
 
 
-async def test_bytes_waiting_unread_count_as_hearing_from_the_peer() -> None:
-    accepted: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
+async def test_bytes_waiting_unread_count_as_hearing_from_the_peer(tmp_path: Path) -> None:
+    accepted: asyncio.Queue[tlsio.TLSStream] = asyncio.Queue()
 
-    async def on_client(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-        await accepted.put((r, w))
+    async def on_client(stream: tlsio.TLSStream) -> None:
+        await accepted.put(stream)
 
-    server = await asyncio.start_server(on_client, "127.0.0.1", 0)
+    cert = tls.load_or_create_certificate(tmp_path)
+    server = await tlsio.listen(
+        ["127.0.0.1"], 0, tls.server_context(cert), on_client, handshake_timeout=5
+    )
     port = server.sockets[0].getsockname()[1]
-    peer_r, peer_w = await asyncio.open_connection("127.0.0.1", port)
-    reader, writer = await accepted.get()
-    conn = FrameConnection(reader, writer, encode=codec.encode_frame, decoder=codec.FrameDecoder())
+    peer = await tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=5)
+    conn = FrameConnection(
+        await accepted.get(), encode=codec.encode_frame, decoder=codec.FrameDecoder()
+    )
     try:
-        peer_w.write(codec.encode_frame(Ping(1)))
-        await peer_w.drain()
+        peer.write(codec.encode_frame(Ping(1)))
         async with asyncio.timeout(5):
             while conn.unread_bytes() == 0:
                 await asyncio.sleep(0.01)
@@ -199,10 +202,11 @@ async def test_bytes_waiting_unread_count_as_hearing_from_the_peer() -> None:
         # Nothing more from the peer for a whole timeout: dropped.
         assert not conn.check_heartbeat(FAST, late + FAST.timeout + 0.1)
         assert conn.closed and "silent" in conn.close_reason
-        assert await peer_r.read() == b""
+        async with asyncio.timeout(5):
+            assert await peer.read() == b""
     finally:
-        peer_w.close()
-        writer.close()
+        peer.abort()
+        conn.abort("test over")
         server.close()
         await server.wait_closed()
 

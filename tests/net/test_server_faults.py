@@ -128,7 +128,7 @@ async def test_host_connections_use_keepalive_and_a_bounded_kernel_buffer(tmp_pa
         peer.send(HELLO)
         await peer.next()
         (conn,) = server.tables["t"].conns.values()
-        sock = conn.writer.get_extra_info("socket")
+        sock = conn.stream.socket
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == transport.KEEPALIVE_IDLE
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == (

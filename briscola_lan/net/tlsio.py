@@ -1,0 +1,422 @@
+"""TLS streams on the asyncio loop without asyncio's pure-Python TLS layer.
+
+asyncio's TLS transport (``sslproto``) moves every record through in-memory BIOs in Python: a
+few dozen microseconds per read and per write. Here ``ssl`` wraps the non-blocking kernel socket
+directly and the loop only reports readiness (``add_reader``/``add_writer``), so a frame costs one
+``SSLSocket.send`` and a readable socket one ``recv`` per record, both in C. The bytes on the
+wire are the same TLS 1.3 a standard client or server speaks (asyncio streams interoperate).
+
+Semantics follow asyncio's stream transports: ``write`` never blocks and buffers what the kernel
+does not take; ``close`` flushes first, ``abort`` drops at once; ``read`` returns what arrived,
+``b""`` at end of stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import ssl
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+READ_CHUNK = 64 * 1024
+WRITE_CHUNK = 64 * 1024  # plaintext per SSL_write; a retried write must repeat the same chunk
+READ_PAUSE = 1024 * 1024  # unread plaintext above this: stop reading until the reader catches up
+RECORDS_PER_WAKE = 16  # a flooding peer cannot keep one readable event going for ever
+LISTEN_BACKLOG = 128
+
+
+class TLSStream:
+    """One established TLS connection on a non-blocking socket."""
+
+    def __init__(self, sock: ssl.SSLSocket) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._sock = sock
+        self._fd = sock.fileno()
+        self.peername: Any = _peername(sock)
+        self._rbuf = bytearray()
+        self._eof = False
+        self._error: BaseException | None = None
+        self._waiter: asyncio.Future[None] | None = None
+        self._out = bytearray()
+        self._inflight: bytes | None = None  # a write OpenSSL asked us to retry as it was
+        self._writing = False  # add_writer registered
+        self._reading = True
+        self._read_wants_write = False
+        self._closing = False
+        self._closed = self._loop.create_future()
+        self._loop.add_reader(self._fd, self._on_readable)
+
+    # --- what asyncio's transports offer ----------------------------------------------------
+
+    @property
+    def socket(self) -> ssl.SSLSocket:
+        return self._sock
+
+    @property
+    def ssl_object(self) -> ssl.SSLSocket:
+        """The TLS session (``getpeercert`` etc.)."""
+        return self._sock
+
+    def is_closing(self) -> bool:
+        return self._closing
+
+    def buffered_out(self) -> int:
+        """Plaintext written but not yet taken by the kernel."""
+        return len(self._out) + (len(self._inflight) if self._inflight is not None else 0)
+
+    def buffered_in(self) -> int:
+        """Plaintext received but not yet read, here and inside the TLS session."""
+        pending = 0
+        with contextlib.suppress(OSError, ValueError, ssl.SSLError):
+            pending = self._sock.pending()
+        return len(self._rbuf) + pending
+
+    def write(self, data: bytes) -> None:
+        """Queue ``data``; send what the kernel takes now, the rest when it is writable."""
+        if self._closing or not data:
+            return
+        if self._writing or self._inflight is not None or self._out:
+            self._out += data
+            return
+        self._send(bytes(data))
+
+    async def read(self) -> bytes:
+        """What has arrived (at least one byte); ``b""`` at end of stream."""
+        while not self._rbuf:
+            if self._error is not None:
+                raise self._error
+            if self._eof or self._closing:
+                return b""
+            waiter = self._waiter = self._loop.create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        data = bytes(self._rbuf)
+        self._rbuf.clear()
+        if not self._reading and not self._closing and not self._eof:
+            self._reading = True
+            self._loop.add_reader(self._fd, self._on_readable)
+            self._loop.call_soon(self._on_readable)  # records already inside the TLS session
+        return data
+
+    def close(self) -> None:
+        """Close after the queued bytes are sent (TLS close_notify, then the socket)."""
+        if self._closing:
+            return
+        self._closing = True
+        self._stop_reading()
+        self._wake()
+        if not self._writing and self._inflight is None and not self._out:
+            self._finish(shutdown=True)
+
+    def abort(self) -> None:
+        """Close at once, dropping whatever is not sent yet."""
+        self._closing = True
+        self._stop_reading()
+        self._wake()
+        self._out.clear()
+        self._inflight = None
+        self._finish(shutdown=False)
+
+    async def wait_closed(self) -> None:
+        await asyncio.shield(self._closed)
+
+    # --- readiness callbacks ----------------------------------------------------------------
+
+    def _on_readable(self) -> None:
+        if self._closing or self._eof or self._error is not None:
+            return
+        if self._read_wants_write:
+            return  # the writable callback retries the read
+        sock = self._sock
+        try:
+            for _ in range(RECORDS_PER_WAKE):
+                data = sock.recv(READ_CHUNK)
+                if not data:
+                    self._eof = True
+                    self._stop_reading()
+                    break
+                self._rbuf += data
+                if not sock.pending():
+                    break
+        except ssl.SSLWantReadError:
+            pass
+        except ssl.SSLWantWriteError:
+            self._read_wants_write = True
+            self._start_writing()
+        except (OSError, ssl.SSLError) as exc:
+            self._fail(exc)
+            return
+        if len(self._rbuf) > READ_PAUSE and self._reading:
+            self._stop_reading()
+        self._wake()
+
+    def _on_writable(self) -> None:
+        if self._read_wants_write:
+            self._read_wants_write = False
+            self._on_readable()
+        try:
+            while True:
+                if self._inflight is None:
+                    if not self._out:
+                        break
+                    self._inflight = bytes(self._out[:WRITE_CHUNK])
+                    del self._out[:WRITE_CHUNK]
+                self._sock.send(self._inflight)
+                self._inflight = None
+        except (ssl.SSLWantWriteError, ssl.SSLWantReadError, BlockingIOError):
+            return
+        except (OSError, ssl.SSLError) as exc:
+            self._fail(exc)
+            return
+        if not self._read_wants_write:
+            self._stop_writing()
+        if self._closing:
+            self._finish(shutdown=True)
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _send(self, data: bytes) -> None:
+        if len(data) > WRITE_CHUNK:
+            self._out += data
+            self._start_writing()
+            self._on_writable()
+            return
+        try:
+            self._sock.send(data)
+        except (ssl.SSLWantWriteError, ssl.SSLWantReadError, BlockingIOError):
+            self._inflight = data
+            self._start_writing()
+        except (OSError, ssl.SSLError) as exc:
+            self._fail(exc)
+
+    def _start_writing(self) -> None:
+        if not self._writing and not self._closed.done():
+            self._writing = True
+            self._loop.add_writer(self._fd, self._on_writable)
+
+    def _stop_writing(self) -> None:
+        if self._writing:
+            self._writing = False
+            self._loop.remove_writer(self._fd)
+
+    def _stop_reading(self) -> None:
+        if self._reading:
+            self._reading = False
+            self._loop.remove_reader(self._fd)
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _fail(self, exc: BaseException) -> None:
+        if self._error is None:
+            self._error = exc
+        self._closing = True
+        self._stop_reading()
+        self._out.clear()
+        self._inflight = None
+        self._wake()
+        self._finish(shutdown=False)
+
+    def _finish(self, *, shutdown: bool) -> None:
+        if self._closed.done():
+            return
+        self._stop_reading()
+        self._stop_writing()
+        if shutdown:
+            with contextlib.suppress(OSError, ValueError, ssl.SSLError):
+                self._sock.unwrap()  # sends close_notify; we do not wait for the peer's
+        with contextlib.suppress(OSError):
+            self._sock.close()
+        self._closed.set_result(None)
+
+
+def _peername(sock: socket.socket) -> Any:
+    try:
+        return sock.getpeername()
+    except OSError:
+        return None
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool) -> None:
+    fut: asyncio.Future[None] = loop.create_future()
+
+    def done() -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    if write:
+        loop.add_writer(fd, done)
+    else:
+        loop.add_reader(fd, done)
+    try:
+        await fut
+    finally:
+        if write:
+            loop.remove_writer(fd)
+        else:
+            loop.remove_reader(fd)
+
+
+async def handshake(sock: ssl.SSLSocket) -> None:
+    """Run the TLS handshake on a non-blocking socket (callers bound it with a timeout)."""
+    loop = asyncio.get_running_loop()
+    fd = sock.fileno()
+    while True:
+        try:
+            sock.do_handshake()
+            return
+        except ssl.SSLWantReadError:
+            await _ready(loop, fd, write=False)
+        except ssl.SSLWantWriteError:
+            await _ready(loop, fd, write=True)
+
+
+async def _resolve(host: str | None, port: int, flags: int = 0) -> list[Any]:
+    """Addresses for ``host``: numeric ones at once, names through the loop's resolver thread."""
+    try:
+        return socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=flags | socket.AI_NUMERICHOST
+        )
+    except socket.gaierror:
+        loop = asyncio.get_running_loop()
+        return await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=flags)
+
+
+def _tune(sock: socket.socket) -> None:
+    sock.setblocking(False)
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+async def open_stream(
+    host: str, port: int, context: ssl.SSLContext, *, timeout: float
+) -> TLSStream:
+    """Connect and handshake (``server_hostname=None``: the certificate is pinned afterwards)."""
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(timeout):
+        infos = await _resolve(host, port)
+        error: OSError | None = None
+        for family, kind, proto, _, addr in infos:
+            raw = socket.socket(family, kind, proto)
+            try:
+                _tune(raw)
+                await loop.sock_connect(raw, addr)
+            except OSError as exc:
+                raw.close()
+                error = exc
+                continue
+            sock = context.wrap_socket(raw, do_handshake_on_connect=False)
+            try:
+                await handshake(sock)
+            except BaseException:
+                sock.close()
+                raise
+            return TLSStream(sock)
+        raise error or OSError(f"no address for {host}")
+
+
+class Listener:
+    """Listening sockets that hand each handshaken connection to ``on_client`` in a task."""
+
+    def __init__(
+        self,
+        socks: list[socket.socket],
+        context: ssl.SSLContext,
+        on_client: Callable[[TLSStream], Awaitable[None]],
+        handshake_timeout: float,
+    ) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.sockets = socks
+        self._context = context
+        self._on_client = on_client
+        self._timeout = handshake_timeout
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        for s in socks:
+            self._loop.add_reader(s.fileno(), self._on_accept, s)
+
+    def _on_accept(self, listening: socket.socket) -> None:
+        for _ in range(LISTEN_BACKLOG):
+            try:
+                raw, _ = listening.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:  # e.g. out of descriptors: try again on the next event
+                return
+            task = self._loop.create_task(self._start(raw))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _start(self, raw: socket.socket) -> None:
+        try:
+            _tune(raw)
+            sock = self._context.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
+        except OSError:
+            raw.close()
+            return
+        try:
+            async with asyncio.timeout(self._timeout):
+                await handshake(sock)
+        except (OSError, ssl.SSLError, TimeoutError):
+            sock.close()  # a failed or slow handshake costs the host nothing else
+            return
+        await self._on_client(TLSStream(sock))
+
+    def close(self) -> None:
+        """Stop accepting (established connections are the caller's to close)."""
+        if self._closed:
+            return
+        self._closed = True
+        for s in self.sockets:
+            self._loop.remove_reader(s.fileno())
+            s.close()
+        for task in self._tasks:
+            if not task.done():
+                task.cancel()
+
+    async def wait_closed(self) -> None:
+        pending = [t for t in self._tasks if not t.done()]
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+
+async def listen(
+    hosts: Sequence[str] | None,
+    port: int,
+    context: ssl.SSLContext,
+    on_client: Callable[[TLSStream], Awaitable[None]],
+    *,
+    handshake_timeout: float,
+) -> Listener:
+    """Listen on every address of ``hosts`` (all interfaces when empty), one port for all."""
+    names: list[str | None] = list(hosts) if hosts else [None]
+    addrs: list[tuple[Any, ...]] = []
+    for name in names:
+        for info in await _resolve(name, port, flags=socket.AI_PASSIVE):
+            if info not in addrs:
+                addrs.append(info)
+    socks: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, where in addrs:
+            addr = where
+            s = socket.socket(family, kind, proto)
+            socks.append(s)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            if port == 0 and len(socks) > 1:  # every address on the port the first one got
+                addr = (addr[0], socks[0].getsockname()[1], *addr[2:])
+            s.bind(addr)
+            s.listen(LISTEN_BACKLOG)
+            s.setblocking(False)
+    except OSError:
+        for s in socks:
+            s.close()
+        raise
+    return Listener(socks, context, on_client, handshake_timeout)

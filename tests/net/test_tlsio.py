@@ -1,0 +1,229 @@
+"""The game's TLS stream (``net/tlsio.py``): standard TLS 1.3 on the wire, nothing lost under
+back-pressure, ``close`` flushes, ``abort`` drops, and a listener that shrugs off bad peers."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from briscola_lan.net import tls, tlsio
+
+
+@pytest.fixture
+def server_ctx(tmp_path: Path) -> object:
+    return tls.server_context(tls.load_or_create_certificate(tmp_path))
+
+
+class Accepted:
+    """A listener whose connections land in a queue."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[tlsio.TLSStream] = asyncio.Queue()
+
+    async def __call__(self, stream: tlsio.TLSStream) -> None:
+        await self.queue.put(stream)
+
+
+@pytest.fixture
+async def listener(server_ctx: object) -> AsyncIterator[tuple[tlsio.Listener, Accepted]]:
+    accepted = Accepted()
+    lst = await tlsio.listen(
+        ["127.0.0.1"],
+        0,
+        server_ctx,
+        accepted,
+        handshake_timeout=0.5,  # type: ignore[arg-type]
+    )
+    yield lst, accepted
+    lst.close()
+    await lst.wait_closed()
+    while not accepted.queue.empty():
+        accepted.queue.get_nowait().abort()
+
+
+def port_of(lst: tlsio.Listener) -> int:
+    return int(lst.sockets[0].getsockname()[1])
+
+
+async def read_exactly(stream: tlsio.TLSStream, n: int) -> bytes:
+    out = bytearray()
+    while len(out) < n:
+        data = await stream.read()
+        assert data, f"end of stream after {len(out)} of {n} bytes"
+        out += data
+    return bytes(out)
+
+
+async def test_asyncio_tls_client_talks_to_the_listener(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> None:
+    lst, accepted = listener
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", port_of(lst), ssl=tls.client_context()
+    )
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    assert writer.get_extra_info("ssl_object").version() == "TLSv1.3"
+    writer.write(b"hello host")
+    assert await asyncio.wait_for(read_exactly(server, 10), 5) == b"hello host"
+    server.write(b"hello client")
+    assert await asyncio.wait_for(reader.readexactly(12), 5) == b"hello client"
+    server.close()
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # close_notify, then end of stream
+    writer.close()
+    await server.wait_closed()
+
+
+async def test_open_stream_talks_to_an_asyncio_tls_server(server_ctx: object) -> None:
+    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(65536):
+            writer.write(data)
+        writer.close()
+
+    server = await asyncio.start_server(echo, "127.0.0.1", 0, ssl=server_ctx)  # type: ignore[arg-type]
+    try:
+        port = server.sockets[0].getsockname()[1]
+        stream = await tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=5)
+        assert tls.peer_fingerprint(stream.ssl_object)  # the certificate can be pinned
+        stream.write(b"ping" * 1000)
+        assert await asyncio.wait_for(read_exactly(stream, 4000), 5) == b"ping" * 1000
+        stream.close()
+        await asyncio.wait_for(stream.wait_closed(), 5)
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_megabytes_to_a_slow_reader_arrive_whole_and_in_order(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> None:
+    lst, accepted = listener
+    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
+    payload = os.urandom(3 * 1024 * 1024 + 17)
+    for i in range(0, len(payload), 50_000):  # many writes while the kernel is full
+        server.write(payload[i : i + 50_000])
+    assert server.buffered_out() > 0  # the kernel could not take 3 MB at once
+    await asyncio.sleep(0.2)  # the reader is slow: nothing moves meanwhile
+    got = await asyncio.wait_for(read_exactly(client, len(payload)), 20)
+    assert hashlib.sha256(got).digest() == hashlib.sha256(payload).digest()
+    assert server.buffered_out() == 0
+    server.abort()
+    client.abort()
+
+
+async def test_close_sends_what_was_queued_first(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> None:
+    lst, accepted = listener
+    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
+    payload = os.urandom(1024 * 1024)
+    server.write(payload)
+    server.close()  # queued bytes still go out
+    assert server.is_closing()
+    server.write(b"after close")  # ignored, not an error
+    got = await asyncio.wait_for(read_exactly(client, len(payload)), 20)
+    assert got == payload
+    assert await asyncio.wait_for(client.read(), 5) == b""
+    await asyncio.wait_for(server.wait_closed(), 5)
+    client.close()
+
+
+async def test_abort_drops_at_once_and_the_peer_sees_the_end(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> None:
+    lst, accepted = listener
+    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    client.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    server.write(os.urandom(2 * 1024 * 1024))  # far more than the kernel holds
+    server.abort()
+    assert server.buffered_out() == 0
+    await asyncio.wait_for(server.wait_closed(), 1)
+    async with asyncio.timeout(5):
+        while True:  # whatever had reached the kernel, then the end
+            try:
+                if not await client.read():
+                    break
+            except (OSError, ConnectionError):
+                break
+    client.abort()
+
+
+async def test_a_reader_that_falls_behind_is_paused_and_loses_nothing(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> None:
+    lst, accepted = listener
+    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    payload = os.urandom(3 * tlsio.READ_PAUSE)
+    client.write(payload)
+    await asyncio.sleep(0.5)  # the server's loop reads ahead of its reader, up to the limit
+    assert tlsio.READ_PAUSE <= server.buffered_in() < 2 * tlsio.READ_PAUSE
+    got = await asyncio.wait_for(read_exactly(server, len(payload)), 20)
+    assert got == payload
+    client.abort()
+    server.abort()
+
+
+async def test_bad_peers_never_reach_the_handler_and_the_listener_keeps_serving(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> None:
+    lst, accepted = listener
+    port = port_of(lst)
+    # Not TLS at all: the handshake fails.
+    _, garbage = await asyncio.open_connection("127.0.0.1", port)
+    garbage.write(b"GET / HTTP/1.0\r\n\r\n")
+    # TCP but silent: dropped after the handshake timeout (0.5 s here).
+    silent_r, silent_w = await asyncio.open_connection("127.0.0.1", port)
+    assert await asyncio.wait_for(silent_r.read(), 5) == b""
+    garbage.close()
+    silent_w.close()
+    assert accepted.queue.empty()
+    good = await tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=5)
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    good.write(b"still here")
+    assert await asyncio.wait_for(read_exactly(server, 10), 5) == b"still here"
+    good.abort()
+    server.abort()
+
+
+async def test_every_address_listens_on_the_same_port(server_ctx: object) -> None:
+    accepted = Accepted()
+    lst = await tlsio.listen(
+        ["127.0.0.1", "127.0.0.2"],
+        0,
+        server_ctx,
+        accepted,
+        handshake_timeout=5,  # type: ignore[arg-type]
+    )
+    try:
+        ports = {s.getsockname()[1] for s in lst.sockets}
+        assert len(lst.sockets) == 2 and len(ports) == 1
+        for address in ("127.0.0.1", "127.0.0.2"):
+            stream = await tlsio.open_stream(address, port_of(lst), tls.client_context(), timeout=5)
+            server = await asyncio.wait_for(accepted.queue.get(), 5)
+            assert server.socket.getsockname()[0] == address
+            stream.abort()
+            server.abort()
+    finally:
+        lst.close()
+        await lst.wait_closed()
+
+
+async def test_connecting_to_a_closed_port_is_an_os_error() -> None:
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    with pytest.raises(OSError):
+        await tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=5)

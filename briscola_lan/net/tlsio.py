@@ -336,7 +336,8 @@ class Listener:
         self._context = context
         self._on_client = on_client
         self._timeout = handshake_timeout
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # every connection's task, held strongly
+        self._handshaking: set[asyncio.Task[None]] = set()
         self._closed = False
         for s in socks:
             self._loop.add_reader(s.fileno(), self._on_accept, s)
@@ -351,7 +352,9 @@ class Listener:
                 return
             task = self._loop.create_task(self._start(raw))
             self._tasks.add(task)
+            self._handshaking.add(task)
             task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(self._handshaking.discard)
 
     async def _start(self, raw: socket.socket) -> None:
         try:
@@ -366,22 +369,29 @@ class Listener:
         except (OSError, ssl.SSLError, TimeoutError):
             sock.close()  # a failed or slow handshake costs the host nothing else
             return
+        except asyncio.CancelledError:
+            sock.close()
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            self._handshaking.discard(task)
         await self._on_client(TLSStream(sock))
 
     def close(self) -> None:
-        """Stop accepting (established connections are the caller's to close)."""
+        """Stop accepting and drop handshakes in progress; established connections are the
+        caller's to close (as with ``asyncio.Server``)."""
         if self._closed:
             return
         self._closed = True
         for s in self.sockets:
             self._loop.remove_reader(s.fileno())
             s.close()
-        for task in self._tasks:
-            if not task.done():
-                task.cancel()
+        for task in self._handshaking:
+            task.cancel()
 
     async def wait_closed(self) -> None:
-        pending = [t for t in self._tasks if not t.done()]
+        """Until the handshakes dropped by ``close`` have ended."""
+        pending = [t for t in self._handshaking if not t.done()]
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
 

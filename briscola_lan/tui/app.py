@@ -396,6 +396,7 @@ class ClientApp:
             ),
             wrap_lines=True,
         )
+        self._table_window = _text(self._table_text, wrap_lines=True)
         table = HSplit(
             [
                 VSplit(
@@ -406,7 +407,7 @@ class ClientApp:
                             a,
                             width=D(min=30, preferred=36, max=40),
                         ),
-                        _box("Table", _text(self._table_text, wrap_lines=True), a),
+                        _box("Table", self._table_window, a),
                     ],
                     height=self._top_height,
                 ),
@@ -515,6 +516,8 @@ class ClientApp:
                 text = "connecting...  Esc: back to the lobby  q: quit"
             elif not model.seated:
                 text = "not seated  Esc: back to the lobby  q: quit"
+            elif model.waiting and not model.hand_over and model.can_fill_ai:
+                text = "waiting for players  f: fill open seats with AI  ?: keys  Esc: leave"
             elif model.waiting and not model.hand_over:
                 text = "waiting for the table  ?: keys  Esc: leave  q: quit"
             elif model.hand_over and model.match_over:
@@ -565,7 +568,8 @@ class ClientApp:
         return out
 
     def _table_text(self) -> StyleAndTextTuples:
-        return render.table_lines(self.model, self.ui)
+        info = self._table_window.render_info
+        return render.table_lines(self.model, self.ui, info.window_width if info else None)
 
     def _hand_text(self) -> StyleAndTextTuples:
         return render.hand_lines(self.model, self.ui, on_click=self.click_card)
@@ -789,6 +793,11 @@ class ClientApp:
         @kb.add("n", filter=table)
         def _next(event: KeyPressEvent) -> None:
             self.next_hand()
+
+        @kb.add("f", filter=table)
+        def _fill(event: KeyPressEvent) -> None:
+            if self.backend is not None:
+                self.backend.fill_open_seats()
 
         @kb.add("l", filter=table)
         def _last(event: KeyPressEvent) -> None:

@@ -79,6 +79,11 @@ class TableBackend:
     def next_hand(self) -> None:
         """Acknowledge the end of a hand and go on to the next one."""
 
+    def fill_open_seats(self) -> None:
+        """Seat AI players in the open seats of a waiting table (only where that exists)."""
+        self.model.error = "There are no open seats to fill here."
+        self.notify()
+
     async def close(self) -> None:
         """Leave the table and release everything."""
 

@@ -22,6 +22,7 @@ from briscola_lan.fairness.verify import HOST
 from briscola_lan.net import tls
 from briscola_lan.net.client import (
     ConnectError,
+    ResumeStore,
     TableClient,
     Target,
     parse_address,
@@ -283,6 +284,8 @@ class NetBackend(TableBackend):
         identity: Identity | None = None,
         known_tables: KnownTables | None = None,
         ascii_only: bool = False,
+        ai_level: str = "rules",
+        resume: bool = False,
     ) -> None:
         super().__init__(
             TableModel(title=title, connection="connecting", seated=False, known=False)
@@ -297,6 +300,8 @@ class NetBackend(TableBackend):
         self.identity = identity
         self.known_tables = known_tables
         self.ascii_only = ascii_only
+        self.ai_level = ai_level
+        self.resume = resume  # remember the seat's resume token: a restarted client sits back
         self.host: EmbeddedHost | None = None
         self.session: ClientSession | None = None
         self.client: TableClient | None = None
@@ -340,11 +345,17 @@ class NetBackend(TableBackend):
         if identity is None:
             identity = await asyncio.to_thread(load_or_create)
         self.session = ClientSession(identity, self.name, on_change=self._pull_log)
+        store: ResumeStore | None = None
+        if self.resume:
+            store = ResumeStore()
+            # A restarted client takes its seat back and can still reveal a seed it committed.
+            store.attach_secrets(self.session, self.target.key)
         self.client = TableClient(
             self.session,
             self.target,
             known_tables=self.known_tables,
             interfaces=self.interfaces,
+            resume_store=store,
         )
         self.client.on_change = self._sync
         await self.client.start()
@@ -411,6 +422,13 @@ class NetBackend(TableBackend):
         # finished match is saved as it stands (evidence of a withheld reveal, or the result).
         if self.model.match_over or self._connection() != "connected":
             self._save(whole=True)
+        session = self.session
+        if self.client is not None and session is not None:
+            st = session.state
+            if st.phase == "lobby" and st.seat is not None:  # leaving a lobby frees the seat
+                self.client.send(*session.leave_seat())
+                if self.client.resume_store is not None and isinstance(self.target, Target):
+                    self.client.resume_store.put(self.target.key, None)
         if self.client is not None:
             self.client.on_change = None
             await self.client.close()
@@ -437,6 +455,29 @@ class NetBackend(TableBackend):
                     self._pending_play = self._plays_seen()
                 else:
                     self.model.error = "Not connected: the card was not sent, try again shortly."
+        self.notify()
+
+    def fill_open_seats(self) -> None:
+        """Ask the host to seat an AI player (``ai_level``) in every open seat; the table
+        starts once every seat is taken. Only the player in seat 0 manages a table."""
+        self.model.error = None
+        st = self.session.state if self.session is not None else None
+        if self.client is None or st is None or st.seat is None:
+            self.model.error = "Take a seat first."
+        elif st.phase != "lobby":
+            self.model.error = "The match has started: every seat is taken."
+        elif st.seat != 0:
+            self.model.error = "Only the player in seat 0 can seat AI players."
+        else:
+            open_seats = [i.seat for i in st.seats if not i.occupied]
+            if not open_seats:
+                self.model.error = "There are no open seats to fill."
+            else:
+                session = self.session
+                assert session is not None
+                msgs = [msg for s in open_seats for msg in session.set_ai_seat(s, self.ai_level)]
+                if not self.client.send(*msgs):
+                    self.model.error = "Not connected: try again shortly."
         self.notify()
 
     def _plays_seen(self) -> tuple[int, int]:
@@ -475,6 +516,8 @@ class NetBackend(TableBackend):
         model = self.model
         before = model.connection
         model.connection = self._connection()
+        # A stale resume token is the client library's to handle (it joins afresh): not news.
+        fresh = [e for e in st.errors[self._errors_seen :] if e.code != "bad_token"]
         if before != model.connection or len(st.errors) != self._errors_seen:
             self._pending_play = None  # a lost or refused play may be sent again
             self._errors_seen = len(st.errors)
@@ -487,8 +530,8 @@ class NetBackend(TableBackend):
                 }.get(model.connection, model.connection)
             )
         self._pull_log(st)
-        if st.errors and st.errors[-1].text != model.error and st.phase == "playing":
-            model.error = st.errors[-1].text
+        if fresh:
+            model.error = fresh[-1].text
         if st.options is not None:
             model.options = st.options
         model.known = st.options is not None
@@ -496,6 +539,9 @@ class NetBackend(TableBackend):
         model.seated = st.seat is not None
         if st.seat is not None:
             model.my_seat = st.seat
+        model.can_fill_ai = (
+            st.phase == "lobby" and st.seat == 0 and any(not i.occupied for i in st.seats)
+        )
         model.seats = [
             SeatInfo(
                 i.seat,
@@ -528,6 +574,10 @@ class NetBackend(TableBackend):
                     f"Waiting for players: {seated}/{len(st.seats)} seats taken. The match "
                     "starts when every seat is filled."
                 )
+                if model.can_fill_ai:
+                    model.waiting += (
+                        f" Press f to seat AI players ({self.ai_level}) in the open seats."
+                    )
             elif st.phase == "playing":
                 model.waiting = self._dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:
@@ -574,7 +624,7 @@ class NetBackend(TableBackend):
     def _pull_log(self, st: ClientState) -> None:
         """Copy new session log lines and finished tricks, in order (called per message)."""
         for line in st.log[self._log_seen :]:
-            if line != "connection lost":  # said by _sync, with what happens next
+            if line != "connection lost" and not line.startswith("error (bad_token)"):
                 self.model.add_log(self._plain(self._named(self._sided(line))))
         self._log_seen = len(st.log)
         t = st.last_trick
@@ -718,6 +768,8 @@ def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
         identity=config.identity,
         known_tables=KnownTables(),
         ascii_only=config.ascii_only,
+        ai_level=config.ai_level,
+        resume=True,
     )
 
 
@@ -756,4 +808,6 @@ def join_target_backend(
         identity=config.identity,
         known_tables=KnownTables(),
         ascii_only=config.ascii_only,
+        ai_level=config.ai_level,
+        resume=True,
     )

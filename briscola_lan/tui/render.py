@@ -6,6 +6,7 @@ callables so that every redraw reads the current state. ASCII mode uses no Unico
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -134,18 +135,29 @@ def standing_text(model: TableModel) -> str:
     return f"Match points {score} ({opts.base_hands} hands)"
 
 
-def table_lines(model: TableModel, ui: UiState) -> Frag:
-    """The centre of the table: briscola, stock, trick, last trick, whose turn, or the result."""
+def _wrapped(text: str, width: int | None) -> list[str]:
+    """``text`` broken between words to fit ``width`` columns (as is when the width is unknown)."""
+    if not width or width < 10:
+        return [text]
+    return textwrap.wrap(text, width) or [""]
+
+
+def table_lines(model: TableModel, ui: UiState, width: int | None = None) -> Frag:
+    """The centre of the table: briscola, stock, trick, last trick, whose turn, or the result.
+
+    ``width`` (the panel's columns, once known) wraps the waiting text between words."""
     a = ui.ascii_only
     out: Frag = []
     if model.hand_over and model.last_result is not None:
         return result_lines(model, ui)
     if model.waiting or not model.started:
-        out.append(("", model.waiting or "Waiting for the hand to start..."))
-        _nl(out)
-        if model.error:
-            out.append(("class:error", model.error))
+        for line in _wrapped(model.waiting or "Waiting for the hand to start...", width):
+            out.append(("", line))
             _nl(out)
+        if model.error:
+            for line in _wrapped(model.error, width):
+                out.append(("class:error", line))
+                _nl(out)
         return out
     if model.trump is not None and model.upcard is not None:
         out.append(("", "Briscola: "))
@@ -442,6 +454,7 @@ HELP_TABLE = [
     ("mouse click", "play that card"),
     ("l", "show/hide the last trick"),
     ("n", "next hand (after a hand)"),
+    ("f", "fill open seats with AI (seat 0, waiting)"),
     ("v", "deal verification details"),
     ("?", "this help"),
     ("Esc", "close a panel / leave"),

@@ -94,6 +94,7 @@ class TableModel:
     error: str | None = None
     waiting: str | None = None  # shown instead of the table while no hand is on
     seated: bool = True  # False while a network client holds no seat (looking, full, refused)
+    can_fill_ai: bool = False  # I manage a waiting table with open seats: f seats AI players
     known: bool = True  # False until the table's rules are known (before the host's welcome)
     changes: int = 0
 

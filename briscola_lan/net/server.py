@@ -56,6 +56,10 @@ class HostedTable:
     port: int = 0
     conns: dict[int, FrameConnection] = field(default_factory=dict)
     last_txt: dict[str, bytes] = field(default_factory=dict)
+    # Every published TXT gets a new "gen": an mDNS cache takes a record whose bytes equal an
+    # earlier one (seats 1 -> 0 -> 1 -> 0) for a refresh of it, and browsers never see the change.
+    # Seconds since the epoch at the start, so that a restarted host goes on counting upwards.
+    txt_gen: int = field(default_factory=lambda: int(time.time()))
     instance: str = ""
     dirty: bool = False
 
@@ -89,6 +93,11 @@ def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
         rules=rules,
         phase=str(getattr(info, "phase", "")),
     )
+
+
+def with_gen(txt: dict[str, bytes], gen: int) -> dict[str, bytes]:
+    """``txt`` plus its ``gen`` item (protocol/transport.md section 4)."""
+    return {**txt, "gen": str(gen).encode()}
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -157,7 +166,7 @@ class HostServer:
             hosted.last_txt = txt_for(table, self.fingerprint)
             name = str(getattr(table.info(), "name", key))
             hosted.instance = await self.advertiser.async_register(
-                key, name, hosted.port, hosted.last_txt
+                key, name, hosted.port, with_gen(hosted.last_txt, hosted.txt_gen)
             )
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
@@ -304,7 +313,8 @@ class HostServer:
             txt = txt_for(hosted.table, self.fingerprint)
             if txt != hosted.last_txt:
                 hosted.last_txt = txt
-                self._spawn(self.advertiser.async_update(hosted.key, txt))
+                hosted.txt_gen += 1
+                self._spawn(self.advertiser.async_update(hosted.key, with_gen(txt, hosted.txt_gen)))
 
     def _save(self, hosted: HostedTable) -> None:
         if hosted.state_path is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from pathlib import Path
 
@@ -50,6 +51,15 @@ async def test_txt_record_tracks_seats_and_is_withdrawn(tmp_path: Path) -> None:
             client = await connect(Target("127.0.0.1", hosted.port, None, cert.fingerprint), "a")
             client.send(*client.session.take_seat(0))
             assert await browser.wait_for(lambda: ad_is(1), 5)
+            # Back to a record with the same seats as before: browsers must still see it (the
+            # TXT's "gen" differs; without it their caches took it for the old record).
+            await asyncio.sleep(1.5)  # the first record is now old enough to be flushed
+            client.send(*client.session.leave_seat())
+            assert await browser.wait_for(lambda: ad_is(2), 5), "leaving the seat went unseen"
+            gens = int(browser.tables[inst].extra["gen"])
+            client.send(*client.session.take_seat(0))
+            assert await browser.wait_for(lambda: ad_is(1), 5)
+            assert int(browser.tables[inst].extra["gen"]) > gens
             await client.close()
             await server.close()
             closed = True

@@ -584,6 +584,15 @@ class NetBackend(TableBackend):
             model.waiting = "The match was aborted: " + (st.log[-1] if st.log else "")
         self.notify()
 
+    def _who(self, st: ClientState, seat: int) -> str:
+        """'You' or the seat's name, from the session (the model may not be filled in yet)."""
+        if st.seat == seat:
+            return "You"
+        for info in st.seats:
+            if info.seat == seat and info.occupied:
+                return info.name
+        return self.model.who(seat)
+
     def _named(self, line: str) -> str:
         """'seat 2' in the session's log lines, with the seat's name."""
 
@@ -630,9 +639,7 @@ class NetBackend(TableBackend):
         t = st.last_trick
         if t is not None and t is not self._last_trick_logged:
             cards = " ".join(c.label(self.ascii_only) for _, c in t.plays)
-            self.model.add_log(
-                f"{self.model.who(t.winner)} took the trick ({cards}) for {t.points}"
-            )
+            self.model.add_log(f"{self._who(st, t.winner)} took the trick ({cards}) for {t.points}")
         self._last_trick_logged = t
         for check in st.checks:
             if check.acks_match is not None and check.hand not in self._acks_saved:

@@ -115,6 +115,12 @@ async def test_a_restarted_client_takes_its_seat_back_mid_match(tmp_path: Path) 
             await d.keys(ENTER)
             model = d.client.model
             await wait_for(lambda: model.my_turn, 15, "my first turn")
+            await d.keys(ENTER)
+            await wait_for(
+                lambda: model.my_turn and any("took the trick" in x for x in model.log),
+                15,
+                "a whole trick, then my turn",
+            )
             hand_before = set(model.hand)
             await d.keys("q", "y")  # quit the whole client mid-match (it asks first)
         assert (tmp_path / "config" / "briscola-lan" / "resume_tokens").exists()
@@ -126,6 +132,8 @@ async def test_a_restarted_client_takes_its_seat_back_mid_match(tmp_path: Path) 
             assert model.my_seat == 0 and set(model.hand) == hand_before
             assert model.error is None
             assert not any("bad_token" in line or "error" in line for line in model.log)
+            tricks = [x for x in model.log if "took the trick" in x]
+            assert tricks and not any(x.startswith("seat ") for x in tricks), tricks
     finally:
         await host.close()
 

@@ -47,6 +47,19 @@ async def listener(server_ctx: object) -> AsyncIterator[tuple[tlsio.Listener, Ac
         accepted.queue.get_nowait().abort()
 
 
+@pytest.fixture
+async def pair(
+    listener: tuple[tlsio.Listener, Accepted],
+) -> AsyncIterator[tuple[tlsio.TLSStream, tlsio.TLSStream]]:
+    """A connected (client, server) pair of TLS streams."""
+    lst, accepted = listener
+    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
+    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    yield client, server
+    client.abort()
+    server.abort()
+
+
 def port_of(lst: tlsio.Listener) -> int:
     return int(lst.sockets[0].getsockname()[1])
 
@@ -100,11 +113,9 @@ async def test_open_stream_talks_to_an_asyncio_tls_server(server_ctx: object) ->
 
 
 async def test_megabytes_to_a_slow_reader_arrive_whole_and_in_order(
-    listener: tuple[tlsio.Listener, Accepted],
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
 ) -> None:
-    lst, accepted = listener
-    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
-    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    client, server = pair
     server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
     payload = os.urandom(3 * 1024 * 1024 + 17)
     for i in range(0, len(payload), 50_000):  # many writes while the kernel is full
@@ -119,11 +130,9 @@ async def test_megabytes_to_a_slow_reader_arrive_whole_and_in_order(
 
 
 async def test_close_sends_what_was_queued_first(
-    listener: tuple[tlsio.Listener, Accepted],
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
 ) -> None:
-    lst, accepted = listener
-    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
-    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    client, server = pair
     server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
     payload = os.urandom(1024 * 1024)
     server.write(payload)
@@ -138,11 +147,9 @@ async def test_close_sends_what_was_queued_first(
 
 
 async def test_abort_drops_at_once_and_the_peer_sees_the_end(
-    listener: tuple[tlsio.Listener, Accepted],
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
 ) -> None:
-    lst, accepted = listener
-    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
-    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    client, server = pair
     client.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     server.write(os.urandom(2 * 1024 * 1024))  # far more than the kernel holds
@@ -160,11 +167,9 @@ async def test_abort_drops_at_once_and_the_peer_sees_the_end(
 
 
 async def test_a_reader_that_falls_behind_is_paused_and_loses_nothing(
-    listener: tuple[tlsio.Listener, Accepted],
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
 ) -> None:
-    lst, accepted = listener
-    client = await tlsio.open_stream("127.0.0.1", port_of(lst), tls.client_context(), timeout=5)
-    server = await asyncio.wait_for(accepted.queue.get(), 5)
+    client, server = pair
     payload = os.urandom(3 * tlsio.READ_PAUSE)
     client.write(payload)
     await asyncio.sleep(0.5)  # the server's loop reads ahead of its reader, up to the limit

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -12,6 +13,20 @@ from prompt_toolkit.output import DummyOutput
 
 from briscola_lan.tui.app import ClientApp, ClientConfig
 from briscola_lan.tui.state import LobbyEntry
+
+
+def net_config(tmp_path: Path) -> ClientConfig:
+    """A client on 127.0.0.1 with the network parts but no discovery (tests set the lobby)."""
+    from briscola_lan.tui.netplay import install
+
+    cfg = ClientConfig(
+        name="Tess", ai_level="random", ai_delay=0.0, interfaces=["127.0.0.1"],
+        games=tmp_path / "games",
+    )  # fmt: skip
+    install(cfg)
+    cfg.lobby_source = None
+    return cfg
+
 
 RIGHT = "\x1b[C"
 LEFT = "\x1b[D"

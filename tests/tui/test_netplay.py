@@ -14,28 +14,13 @@ from briscola_lan.fairness.verify import HOST
 from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.table.host import Outgoing
 from briscola_lan.tui import render
-from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.netplay import NetBackend, install, start_embedded_host
+from briscola_lan.tui.netplay import NetBackend, start_embedded_host
 from briscola_lan.tui.state import Screen
 from briscola_lan.wire import messages as m
 
-from .helpers import DOWN, ENTER, ESC, RIGHT, Driver, lobby_entry, running, wait_for
+from .helpers import DOWN, ENTER, ESC, RIGHT, Driver, lobby_entry, net_config, running, wait_for
 
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-def _config(tmp_path: Path) -> ClientConfig:
-    cfg = ClientConfig(
-        name="Tess", ai_level="random", ai_delay=0.0, interfaces=["127.0.0.1"],
-        games=tmp_path / "games",
-    )  # fmt: skip
-    install(cfg)
-    cfg.lobby_source = None  # these tests do not need discovery
-    return cfg
+pytestmark = pytest.mark.usefixtures("private_dirs")
 
 
 async def _play_hand(d: Driver) -> None:
@@ -54,7 +39,7 @@ async def _play_hand(d: Driver) -> None:
 
 
 async def test_practice_goes_through_an_embedded_host_and_verifies(tmp_path: Path) -> None:
-    async with running(_config(tmp_path)) as d:
+    async with running(net_config(tmp_path)) as d:
         await d.keys("a")
         backend = d.client.backend
         assert isinstance(backend, NetBackend)
@@ -105,7 +90,7 @@ async def test_join_from_lobby_and_survive_a_dropped_connection(tmp_path: Path) 
         ai_delay=0.0,
     )
     try:
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Loopback table", 1)])
             await d.keys(ENTER)
             model = d.client.model
@@ -153,7 +138,7 @@ async def test_a_cheating_host_is_named_at_the_end_of_the_hand(tmp_path: Path) -
     table.receive = lambda conn, msg: tamper(honest_receive(conn, msg))  # type: ignore[method-assign]
     table.tick = lambda now: tamper(honest_tick(now))  # type: ignore[method-assign]
     try:
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Crooked table", 1)])
             await d.keys(ENTER)
             await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
@@ -173,7 +158,7 @@ async def test_a_cheating_host_is_named_at_the_end_of_the_hand(tmp_path: Path) -
 
 
 async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None:
-    async with running(_config(tmp_path)) as d:
+    async with running(net_config(tmp_path)) as d:
         ui = d.client.ui
         await d.keys("h", DOWN, RIGHT, RIGHT)  # 4 players
         rows = render.form_rows(ui.form)
@@ -225,7 +210,7 @@ async def test_the_embedded_hosts_ai_thinks_off_the_screens_thread(
     monkeypatch.setattr(
         host_module, "default_bot_factory", lambda level, seed: Recording(honest(level, seed))
     )
-    async with running(_config(tmp_path)) as d:
+    async with running(net_config(tmp_path)) as d:
         await d.keys("a")
         backend = d.client.backend
         assert isinstance(backend, NetBackend)

@@ -12,28 +12,13 @@ from briscola_lan.net.client import Target
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import ClientSession
 from briscola_lan.tui import render
-from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.netplay import NetBackend, install, join_target_backend, start_embedded_host
+from briscola_lan.tui.netplay import NetBackend, join_target_backend, start_embedded_host
 from briscola_lan.tui.state import Screen, SeatInfo, UiState
 from briscola_lan.wire import messages as m
 
-from .helpers import ENTER, ESC, lobby_entry, running, wait_for
+from .helpers import ENTER, ESC, lobby_entry, net_config, running, wait_for
 
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-def _config(tmp_path: Path) -> ClientConfig:
-    cfg = ClientConfig(
-        name="Tess", ai_level="random", ai_delay=0.0, interfaces=["127.0.0.1"],
-        games=tmp_path / "games",
-    )  # fmt: skip
-    install(cfg)
-    cfg.lobby_source = None
-    return cfg
+pytestmark = pytest.mark.usefixtures("private_dirs")
 
 
 def _backend() -> tuple[NetBackend, ClientSession]:
@@ -109,7 +94,7 @@ async def test_full_table_shows_not_seated_and_the_way_back(tmp_path: Path) -> N
         ai_delay=0.5,
     )
     try:
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Full table", 2)])
             await d.keys(ENTER)
             model = d.client.model
@@ -136,7 +121,7 @@ async def test_wrong_fingerprint_shows_the_error_and_no_placeholder_rules(tmp_pa
         ai_delay=0.5,
     )
     try:
-        cfg = _config(tmp_path)
+        cfg = net_config(tmp_path)
         cfg.ascii_only = True
         cfg.initial_table = lambda c: join_target_backend(
             f"127.0.0.1:{host.port}", c, fingerprint="cd" * 32

@@ -11,27 +11,12 @@ from briscola_lan.net.client import ResumeStore
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.player import connect
 from briscola_lan.rules import TableOptions
-from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.netplay import EmbeddedHost, install, start_embedded_host
+from briscola_lan.tui.netplay import EmbeddedHost, start_embedded_host
 from briscola_lan.tui.state import Screen
 
-from .helpers import ENTER, ESC, lobby_entry, running, wait_for
+from .helpers import ENTER, ESC, lobby_entry, net_config, running, wait_for
 
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-def _config(tmp_path: Path) -> ClientConfig:
-    cfg = ClientConfig(
-        name="Tess", ai_level="random", ai_delay=0.0, interfaces=["127.0.0.1"],
-        games=tmp_path / "games",
-    )  # fmt: skip
-    install(cfg)
-    cfg.lobby_source = None  # these tests do not need discovery
-    return cfg
+pytestmark = pytest.mark.usefixtures("private_dirs")
 
 
 async def _host(players: int, ai: dict[int, str] | None = None) -> EmbeddedHost:
@@ -55,7 +40,7 @@ async def test_seat_zero_fills_the_open_seats_with_ai_and_the_match_starts(
 ) -> None:
     host = await _host(4)
     try:
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Open table", 0, players=4)])
             await d.keys(ENTER)
             model = d.client.model
@@ -77,7 +62,7 @@ async def test_only_seat_zero_may_fill_seats(tmp_path: Path) -> None:
     try:
         first.send(*first.session.take_seat(0))
         await first.wait_for(lambda: first.session.state.seat == 0, 10)
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Open table", 1, players=4)])
             await d.keys(ENTER)
             model = d.client.model
@@ -95,7 +80,7 @@ async def test_only_seat_zero_may_fill_seats(tmp_path: Path) -> None:
 async def test_leaving_a_lobby_frees_the_seat(tmp_path: Path) -> None:
     host = await _host(2)
     try:
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Open table", 0)])
             await d.keys(ENTER)
             await wait_for(lambda: _seats(host)[0][0], 10, "my seat at the host")
@@ -108,7 +93,7 @@ async def test_leaving_a_lobby_frees_the_seat(tmp_path: Path) -> None:
 
 async def test_a_restarted_client_takes_its_seat_back_mid_match(tmp_path: Path) -> None:
     host = await _host(2, {1: "random"})
-    config = _config(tmp_path)
+    config = net_config(tmp_path)
     try:
         async with running(config) as d:
             d.client.set_lobby([lobby_entry(host, "Open table", 1)])
@@ -124,7 +109,7 @@ async def test_a_restarted_client_takes_its_seat_back_mid_match(tmp_path: Path) 
             hand_before = set(model.hand)
             await d.keys("q", "y")  # quit the whole client mid-match (it asks first)
         assert (tmp_path / "config" / "briscola-lan" / "resume_tokens").exists()
-        async with running(_config(tmp_path)) as d:
+        async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Open table", 2)])
             await d.keys(ENTER)
             model = d.client.model
@@ -142,7 +127,7 @@ async def test_a_token_the_table_forgot_is_not_shown_as_an_error(tmp_path: Path)
     """A remembered resume token for a table that was restarted afresh: the client joins as a
     new player without troubling the player with the host's refusal of the old token."""
     host = await _host(2, {1: "random"})
-    config = _config(tmp_path)
+    config = net_config(tmp_path)
     try:
         ResumeStore().put("Open table@127.0.0.1", "00" * 16)
         async with running(config) as d:

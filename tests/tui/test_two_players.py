@@ -15,11 +15,7 @@ from briscola_lan.tui.netplay import DiscoveryLobby, install
 
 from .helpers import DOWN, ENTER, LEFT, Driver, running, wait_for
 
-
-@pytest.fixture(autouse=True)
-def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("private_dirs")
 
 
 def _config(tmp_path: Path, name: str) -> ClientConfig:

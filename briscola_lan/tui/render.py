@@ -6,7 +6,7 @@ callables so that every redraw reads the current state. ASCII mode uses no Unico
 
 from __future__ import annotations
 
-import textwrap
+import re
 from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -135,30 +135,62 @@ def standing_text(model: TableModel) -> str:
     return f"Match points {score} ({opts.base_hands} hands)"
 
 
-def _wrapped(text: str, width: int | None) -> list[str]:
-    """``text`` broken between words to fit ``width`` columns (as is when the width is unknown)."""
+def wrap_words(frags: Frag, width: int | None) -> Frag:
+    """Styled text with every line longer than ``width`` broken between words (a word longer
+    than the width is cut); unchanged when the width is unknown."""
     if not width or width < 10:
-        return [text]
-    return textwrap.wrap(text, width) or [""]
+        return frags
+    lines: list[list[tuple[str, str]]] = [[]]
+    for frag in frags:
+        style, text = frag[0], frag[1]
+        for i, part in enumerate(text.split("\n")):
+            if i:
+                lines.append([])
+            if part:
+                lines[-1].append((style, part))
+    out: Frag = []
+    for n, line in enumerate(lines):
+        if n:
+            _nl(out)
+        col = 0
+        for style, text in line:
+            for word in re.findall(r"\S+|\s+", text):
+                if word.isspace():
+                    if col + len(word) > width:  # a break replaces the spaces
+                        _nl(out)
+                        col = 0
+                    else:
+                        out.append((style, word))
+                        col += len(word)
+                    continue
+                rest = word
+                while col + len(rest) > width:
+                    if col == 0:  # longer than a whole line: cut it
+                        out.append((style, rest[:width]))
+                        rest = rest[width:]
+                    _nl(out)
+                    col = 0
+                if rest:
+                    out.append((style, rest))
+                    col += len(rest)
+    return out
 
 
 def table_lines(model: TableModel, ui: UiState, width: int | None = None) -> Frag:
     """The centre of the table: briscola, stock, trick, last trick, whose turn, or the result.
 
-    ``width`` (the panel's columns, once known) wraps the waiting text between words."""
+    ``width`` (the panel's columns, once known) breaks long lines between words."""
     a = ui.ascii_only
     out: Frag = []
     if model.hand_over and model.last_result is not None:
-        return result_lines(model, ui)
+        return wrap_words(result_lines(model, ui), width)
     if model.waiting or not model.started:
-        for line in _wrapped(model.waiting or "Waiting for the hand to start...", width):
-            out.append(("", line))
-            _nl(out)
+        out.append(("", model.waiting or "Waiting for the hand to start..."))
+        _nl(out)
         if model.error:
-            for line in _wrapped(model.error, width):
-                out.append(("class:error", line))
-                _nl(out)
-        return out
+            out.append(("class:error", model.error))
+            _nl(out)
+        return wrap_words(out, width)
     if model.trump is not None and model.upcard is not None:
         out.append(("", "Briscola: "))
         if model.upcard_taken_by is None:

@@ -248,3 +248,24 @@ def test_match_end_texts() -> None:
     model.hand_results.append(HandSummary(1, (), None, verification=Verification(False, "x")))
     text = _text(render.table_lines(model, UiState()))
     assert "The hand was aborted." in text and "no winner (aborted)" in text
+
+
+def test_long_table_lines_break_between_words_and_keep_their_styles() -> None:
+    frags = [
+        ("class:good", "Deal verified: all cards match the commitments"),
+        ("class:dim", "  [v] details"),
+        ("", "\n"),
+        ("class:turn", "Press n."),
+    ]
+    out = render.wrap_words(frags, 30)
+    text = "".join(t for _, t in out)
+    assert text == "Deal verified: all cards match\nthe commitments  [v] details\nPress n."
+    assert all(len(line) <= 30 for line in text.split("\n"))
+    styles = {t: s for s, t in out}
+    assert styles["commitments"] == "class:good" and styles["[v]"] == "class:dim"
+    # a word wider than the panel (a fingerprint) is cut, not lost
+    long = "f" * 70
+    cut = "".join(t for _, t in render.wrap_words([("", f"pin {long} now")], 30))
+    assert cut.replace("\n", "").replace(" ", "") == f"pin{long}now"
+    assert all(len(line) <= 30 for line in cut.split("\n"))
+    assert render.wrap_words(frags, None) == frags  # the width is not known before the first render

@@ -486,7 +486,7 @@ HELP_TABLE = [
     ("mouse click", "play that card"),
     ("l", "show/hide the last trick"),
     ("n", "next hand (after a hand)"),
-    ("f", "fill open seats with AI (seat 0, waiting)"),
+    ("f", "seat AI in the open seats"),
     ("v", "deal verification details"),
     ("?", "this help"),
     ("Esc", "close a panel / leave"),

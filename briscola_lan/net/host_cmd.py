@@ -3,6 +3,8 @@
 The host runs the pure ``HostTable`` inside ``HostServer``. With ``--state-dir`` it writes the
 table's snapshot after every change; ``--resume`` restarts from it on the same port so that the
 clients reconnect by themselves. ``--tables N`` serves N tables from one process (capacity).
+Once a match is over and everyone has left, the table opens for a new match (``--one-match``
+keeps the result on show instead).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 import signal
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,6 +104,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--draw-dealer", action="store_true", help="draw who deals first, verifiably"
     )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
+    parser.add_argument(
+        "--one-match",
+        action="store_true",
+        help="keep a finished match's result on show; by default the table opens for a new "
+        "match once everyone has left it",
+    )
     parser.add_argument(
         "--grace",
         type=float,
@@ -315,14 +323,21 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             loop.add_signal_handler(sig, stop.set)
     quiet_cancelled_callbacks(loop)
     savers: list[tuple[Any, GameSaver]] = []
+    reopeners: list[Reopener] = []
     saving: asyncio.Task[None] | None = None
+    reopening: asyncio.Task[None] | None = None
     try:
         for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
             table = make_table(spec, identity, snap, grace=args.grace)
             if snap is not None and is_over(table):
+                then = (
+                    "result only (start a new match with --force, or another --state-dir)"
+                    if args.one_match
+                    else "result until nobody is connected, then a new match"
+                )
                 print(
                     f"the match of table {spec.name!r} saved in {state_dir} is over: serving its "
-                    "result only (start a new match with --force, or another --state-dir)",
+                    + then,
                     flush=True,
                 )
             savers.append((table, host_saver(table, args.games)))
@@ -338,6 +353,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                     "Pick another --port (0 picks a free one)."
                 ) from exc
             spec.port = hosted.port
+            reopeners.append(Reopener(spec, hosted, len(savers) - 1))
             if state_dir is not None:
                 _save_meta(state_dir / f"{stem}.json", spec)
             where = ", ".join(f"{a}:{hosted.port}" for a in interfaces)
@@ -348,15 +364,22 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             )
         print("ready", flush=True)
         saving = loop.create_task(save_loop(savers))
+        if not args.one_match:
+
+            def fresh(spec: TableSpec) -> Any:
+                return make_table(spec, identity, None, grace=args.grace)
+
+            reopening = loop.create_task(reopen_loop(server, reopeners, savers, fresh, args.games))
         await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
-        if saving is not None:
-            saving.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await saving
+        for task in (saving, reopening):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await server.close()
         save_all(savers)
     print("host stopped", flush=True)
@@ -365,6 +388,55 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
 
 def is_over(table: Any) -> bool:
     return str(getattr(table, "phase", "")) == "over"
+
+
+REOPEN_AFTER = 2.0  # seconds a finished table stays empty before it opens for a new match
+REOPEN_CHECK = 0.5
+
+
+@dataclass
+class Reopener:
+    """What it takes to open a table again: its spec, where it is served, its saver's index."""
+
+    spec: TableSpec
+    hosted: Any
+    saver: int
+    empty_since: float | None = None
+
+
+def due_for_reopening(r: Reopener, now: float) -> bool:
+    """A finished match nobody has been connected to for ``REOPEN_AFTER`` seconds."""
+    if not is_over(r.hosted.table) or r.hosted.conns:
+        r.empty_since = None
+        return False
+    if r.empty_since is None:
+        r.empty_since = now
+    return now - r.empty_since >= REOPEN_AFTER
+
+
+async def reopen_loop(
+    server: HostServer,
+    reopeners: Sequence[Reopener],
+    savers: list[tuple[Any, GameSaver]],
+    fresh: Callable[[TableSpec], Any],
+    games: Path | None,
+) -> None:
+    """Open each finished table for a new match once everyone has left it: the same name, port,
+    options and AI players, a new game (its own id, seeds and transcript)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(REOPEN_CHECK)
+        for r in reopeners:
+            if not due_for_reopening(r, loop.time()):
+                continue
+            _, saver = savers[r.saver]
+            saver.save(whole=True)  # the finished match's transcript, complete
+            table = fresh(r.spec)
+            savers[r.saver] = (table, host_saver(table, games))
+            server.replace_table(r.hosted, table)
+            r.empty_since = None
+            print(f"table {r.spec.name!r}: the match is over and everyone left; open for a new "
+                  "match", flush=True)  # fmt: skip
 
 
 def host_saver(table: Any, directory: Path | None) -> GameSaver:

@@ -172,6 +172,15 @@ class HostServer:
             self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
         return hosted
 
+    def replace_table(self, hosted: HostedTable, table: TableLike) -> None:
+        """Serve ``table`` in place of ``hosted``'s (same port and mDNS instance): a new match
+        at a table nobody is connected to. Saves its state and publishes its TXT."""
+        if hosted.conns:
+            raise ValueError(f"table {hosted.key} still has {len(hosted.conns)} connections")
+        hosted.table = table
+        self._save(hosted)
+        self._changed(hosted)
+
     async def close(self) -> None:
         """Unregister from mDNS, close every connection and listening socket."""
         self._closing = True

@@ -273,7 +273,7 @@ async def test_killed_between_commit_and_reveal_still_reveals_after_restart(
 
 def test_resuming_a_finished_match_says_it_is_over(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    host = start_host(tmp_path / "h", "--state-dir", str(state), "--no-mdns", *LO,
+    host = start_host(tmp_path / "h", "--state-dir", str(state), "--no-mdns", *LO, "--one-match",
                       "--hands-to-win", "1", "--ai", "1", "--tick", "0.01")  # fmt: skip
     bot = spawn(tmp_path / "b", "bot", f"127.0.0.1:{host.port}", "--fingerprint",
                 host.fingerprint, "--seat", "0", "--level", "random")  # fmt: skip

@@ -279,7 +279,8 @@ async def _play_tables(
             finally:
                 for c in clients:
                     await c.close()
-            # A new match needs a new table: the host serves one match per table.
+            # One match per table here: a host opens a finished table again only once everyone
+            # has left it (and after a pause), so benchmarks serve a table per match.
             return
 
     await asyncio.gather(*(one_table(t, *spec) for t, spec in enumerate(tables)))

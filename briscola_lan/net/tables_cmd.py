@@ -60,7 +60,15 @@ def run(args: argparse.Namespace) -> int:
     if not tables:
         print(f"no tables found on {', '.join(interfaces)} within {args.timeout:g} s")
         return 0
-    print(f"{'NAME':24} {'ADDRESS':22} {'SEATS':7} {'FREE':4}  RULES")
+    print(f"{'NAME':24} {'ADDRESS':22} {'SEATS':7} {'FREE':4} {'STATE':8} RULES")
     for t in tables:
-        print(f"{t.name[:24]:24} {t.address:22} {t.seated}/{t.players:<5} {t.free:<4}  {t.rules}")
+        print(
+            f"{t.name[:24]:24} {t.address:22} {t.seated}/{t.players:<5} {t.free:<4} "
+            f"{state_word(t.phase):8} {t.rules}"
+        )
     return 0
+
+
+def state_word(phase: str) -> str:
+    """A table's phase as a player reads it: open (waiting for players), playing, or over."""
+    return {"": "open", "lobby": "open", "over": "over"}.get(phase, "playing")

@@ -38,6 +38,10 @@ def test_four_player_match_between_processes_found_by_mdns(tmp_path: Path) -> No
         assert listed[0]["free"] == 3 and listed[0]["players"] == 4
         assert listed[0]["fingerprint"] == host.fingerprint
         assert listed[0]["rules"] == "4p hands:2 exchange"
+        code, out = finish(spawn(tmp_path / "l", "tables", *LO, "--timeout", "2.5"), 30)
+        assert code == 0, out
+        row = next(line for line in out.splitlines() if line.startswith(name))
+        assert row.split()[2:5] == ["1/4", "3", "open"], out  # seats, free, state
         children.append(
             spawn(
                 tmp_path / "j",

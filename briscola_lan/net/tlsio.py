@@ -25,6 +25,7 @@ WRITE_CHUNK = 64 * 1024  # plaintext per SSL_write; a retried write must repeat 
 READ_PAUSE = 1024 * 1024  # unread plaintext above this: stop reading until the reader catches up
 RECORDS_PER_WAKE = 16  # a flooding peer cannot keep one readable event going for ever
 LISTEN_BACKLOG = 128
+ACCEPT_RETRY = 1.0  # seconds without accepting after accept() fails (out of descriptors...)
 
 
 class TLSStream:
@@ -348,13 +349,20 @@ class Listener:
                 raw, _ = listening.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError:  # e.g. out of descriptors: try again on the next event
+            except OSError:  # e.g. out of descriptors: pause accepting instead of spinning
+                fd = listening.fileno()
+                self._loop.remove_reader(fd)
+                self._loop.call_later(ACCEPT_RETRY, self._resume_accepting, listening)
                 return
             task = self._loop.create_task(self._start(raw))
             self._tasks.add(task)
             self._handshaking.add(task)
             task.add_done_callback(self._tasks.discard)
             task.add_done_callback(self._handshaking.discard)
+
+    def _resume_accepting(self, listening: socket.socket) -> None:
+        if not self._closed:
+            self._loop.add_reader(listening.fileno(), self._on_accept, listening)
 
     async def _start(self, raw: socket.socket) -> None:
         try:

@@ -232,3 +232,52 @@ async def test_connecting_to_a_closed_port_is_an_os_error() -> None:
     probe.close()
     with pytest.raises(OSError):
         await tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=5)
+
+
+async def test_running_out_of_descriptors_pauses_accepting_instead_of_spinning(
+    server_ctx: object,
+) -> None:
+    import errno
+
+    real = socket.socket()
+    real.bind(("127.0.0.1", 0))
+    real.listen()
+    real.setblocking(False)
+
+    class OutOfDescriptors:
+        """The listening socket, whose first accept() fails as with EMFILE."""
+
+        calls = 0
+
+        def fileno(self) -> int:
+            return real.fileno()
+
+        def getsockname(self) -> object:
+            return real.getsockname()
+
+        def accept(self) -> tuple[socket.socket, object]:
+            OutOfDescriptors.calls += 1
+            if OutOfDescriptors.calls == 1:
+                raise OSError(errno.EMFILE, "Too many open files")
+            return real.accept()
+
+        def close(self) -> None:
+            real.close()
+
+    accepted = Accepted()
+    lst = tlsio.Listener([OutOfDescriptors()], server_ctx, accepted, 5)  # type: ignore[list-item,arg-type]
+    try:
+        port = real.getsockname()[1]
+        opening = asyncio.ensure_future(
+            tlsio.open_stream("127.0.0.1", port, tls.client_context(), timeout=5)
+        )
+        await asyncio.sleep(0.5)
+        assert OutOfDescriptors.calls == 1  # paused: no busy loop on a readable socket
+        client = await opening  # accepted after the pause, then the handshake
+        server = await asyncio.wait_for(accepted.queue.get(), 5)
+        assert OutOfDescriptors.calls >= 2
+        client.abort()
+        server.abort()
+    finally:
+        lst.close()
+        await lst.wait_closed()

@@ -166,7 +166,9 @@ class TLSStream:
                         break
                     self._inflight = bytes(self._out[:WRITE_CHUNK])
                     del self._out[:WRITE_CHUNK]
-                self._sock.send(self._inflight)
+                sent = self._sock.send(self._inflight)
+                if sent < len(self._inflight):  # not with OpenSSL's defaults; kept safe anyway
+                    self._out[:0] = self._inflight[sent:]
                 self._inflight = None
         except (ssl.SSLWantWriteError, ssl.SSLWantReadError, BlockingIOError):
             return
@@ -187,12 +189,17 @@ class TLSStream:
             self._on_writable()
             return
         try:
-            self._sock.send(data)
+            sent = self._sock.send(data)
         except (ssl.SSLWantWriteError, ssl.SSLWantReadError, BlockingIOError):
             self._inflight = data
             self._start_writing()
+            return
         except (OSError, ssl.SSLError) as exc:
             self._fail(exc)
+            return
+        if sent < len(data):  # not with OpenSSL's defaults; kept safe anyway
+            self._out += data[sent:]
+            self._start_writing()
 
     def _start_writing(self) -> None:
         if not self._writing and not self._closed.done():

@@ -463,8 +463,8 @@ async def save_loop(savers: Sequence[tuple[Any, GameSaver]]) -> None:
 
 
 def quiet_cancelled_callbacks(loop: asyncio.AbstractEventLoop) -> None:
-    """Shutting down cancels the connection tasks; Python 3.11's stream callbacks then report
-    the CancelledError as an error. Those are expected: report anything else as usual."""
+    """Shutting down cancels the connection tasks: a CancelledError that reaches a loop callback
+    then is expected, not worth a traceback. Report anything else as usual."""
 
     def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         if isinstance(context.get("exception"), asyncio.CancelledError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import os
 import socket
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -40,9 +41,17 @@ def lan_addresses() -> list[str]:
     return out
 
 
-def resolve_interfaces(interfaces: Sequence[str] | None) -> list[str]:
-    """The addresses to use: those given, else the LAN ones; a clear error when there are none."""
-    chosen = list(interfaces) if interfaces else lan_addresses()
+INTERFACES_ENV = "BRISCOLA_LAN_INTERFACES"  # the default for --interfaces, e.g. "127.0.0.1"
+
+
+def resolve_interfaces(
+    interfaces: Sequence[str] | None, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """The addresses to use: those given, else $BRISCOLA_LAN_INTERFACES, else the LAN ones."""
+    env = os.environ if environ is None else environ
+    from_env = [p for p in env.get(INTERFACES_ENV, "").replace(",", " ").split() if p]
+    chosen = list(interfaces) if interfaces else from_env or lan_addresses()
+    where = "--interfaces" if interfaces or not from_env else INTERFACES_ENV
     if not chosen:
         raise DiscoveryError(
             "no LAN interface with an IPv4 address was found: connect to a network, or pass "
@@ -52,10 +61,10 @@ def resolve_interfaces(interfaces: Sequence[str] | None) -> list[str]:
         try:
             addr = ipaddress.ip_address(text.split("%")[0])
         except ValueError as exc:
-            raise DiscoveryError(f"--interfaces takes IP addresses, not {text!r}") from exc
+            raise DiscoveryError(f"{where} takes IP addresses, not {text!r}") from exc
         if addr.is_unspecified or addr.is_multicast:
             raise DiscoveryError(
-                f"--interfaces needs the addresses of this machine's interfaces, not {text!r} "
+                f"{where} needs the addresses of this machine's interfaces, not {text!r} "
                 "(tables are advertised with exactly these addresses)"
             )
     return chosen

@@ -14,8 +14,8 @@ def add_interfaces_option(parser: argparse.ArgumentParser) -> None:
         "--interfaces",
         nargs="+",
         metavar="ADDR",
-        help="IP addresses of this machine to use for mDNS (default: every LAN interface; "
-        "127.0.0.1 for this machine only)",
+        help="IP addresses of this machine to use for mDNS (default: $BRISCOLA_LAN_INTERFACES, "
+        "else every LAN interface; 127.0.0.1 for this machine only)",
     )
 
 

@@ -72,8 +72,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--interfaces", nargs="+", metavar="ADDR", default=None,
-        help="IP addresses of this machine for discovery (default: every LAN interface; "
-        "127.0.0.1 for this machine only); commas also separate",
+        help="IP addresses of this machine for discovery (default: $BRISCOLA_LAN_INTERFACES, "
+        "else every LAN interface; 127.0.0.1 for this machine only); commas also separate",
     )  # fmt: skip
     parser.add_argument(
         "--ai-level", choices=AI_LEVELS, default="rules", help="level of the AI players"

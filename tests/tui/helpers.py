@@ -81,6 +81,8 @@ async def running(config: ClientConfig | None = None) -> AsyncIterator[Driver]:
         try:
             yield driver
         finally:
-            if not task.done():
+            # The body may have quit the app itself (q, y): it is then done or still closing
+            # its table, and a second exit() raises "Return value already set".
+            if client.app.is_running and not client.app.is_done:
                 client.app.exit(result=0)
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, 15)

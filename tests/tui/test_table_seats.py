@@ -108,6 +108,7 @@ async def test_a_restarted_client_takes_its_seat_back_mid_match(tmp_path: Path) 
             )
             hand_before = set(model.hand)
             await d.keys("q", "y")  # quit the whole client mid-match (it asks first)
+            await wait_for(d.task.done, 15, "the client to quit")
         assert (tmp_path / "config" / "briscola-lan" / "resume_tokens").exists()
         async with running(net_config(tmp_path)) as d:
             d.client.set_lobby([lobby_entry(host, "Open table", 2)])

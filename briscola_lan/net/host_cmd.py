@@ -189,13 +189,12 @@ def parse_ai_seats(args: argparse.Namespace, players: int) -> dict[int, str]:
                 f"use seats 1..{players - 1}"
             )
         seats[int(seat_text)] = level or args.ai_level
-    try:
-        from briscola_lan.ai import LEVELS
-    except ImportError:
-        return seats
+    from briscola_lan.table.host import unknown_level
+
     for level in seats.values():
-        if level not in LEVELS:
-            raise HostError(f"unknown AI level {level!r}: use one of {', '.join(LEVELS)}")
+        problem = unknown_level(level)
+        if problem is not None:
+            raise HostError(problem)
     return seats
 
 
@@ -224,15 +223,18 @@ def make_table(
             raise HostError(f"cannot resume: {exc}") from exc
         table.grace = grace
         return table
-    return HostTable(
-        spec.options,
-        name=spec.name,
-        identity=identity,
-        ai_seats=spec.ai_seats,
-        draw_partners=spec.draw_partners,
-        draw_dealer=spec.draw_dealer,
-        grace=grace,
-    )
+    try:
+        return HostTable(
+            spec.options,
+            name=spec.name,
+            identity=identity,
+            ai_seats=spec.ai_seats,
+            draw_partners=spec.draw_partners,
+            draw_dealer=spec.draw_dealer,
+            grace=grace,
+        )
+    except ValueError as exc:  # e.g. an unknown AI level in a hand-edited saved table
+        raise HostError(f"cannot make table {spec.name!r}: {exc}") from exc
 
 
 def _save_meta(path: Path, spec: TableSpec) -> None:

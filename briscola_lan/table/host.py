@@ -79,6 +79,15 @@ from briscola_lan.wire.messages import PROTOCOL_VERSION, ErrorCode, Message, Rec
 SNAPSHOT_FORMAT = "briscola-lan-host-state"
 SNAPSHOT_VERSION = 2  # 1 was a pickle, never loaded any more
 MAX_NAME = 32
+# The AI levels a table seats (set_ai_seat, protocol/SPEC.md §5): the bots of briscola_lan.ai.
+AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+
+
+def unknown_level(level: str) -> str | None:
+    """Why ``level`` is not an AI level a table seats, or None if it is one."""
+    if level in AI_LEVELS:
+        return None
+    return f"unknown AI level {level[:MAX_NAME]!r}: use one of {', '.join(AI_LEVELS)}"
 
 
 class Bot(Protocol):
@@ -218,6 +227,9 @@ class HostTable:
         self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()
         for seat, level in (ai_seats or {}).items():
+            problem = unknown_level(level)
+            if problem is not None:
+                raise ValueError(problem)
             self._put_ai(seat, level)
 
     # --- the interface the network layer uses -------------------------------------------------
@@ -522,8 +534,9 @@ class HostTable:
             return
         if seat.occupied and seat.ai is None:
             raise _Refused(ErrorCode.SEAT_TAKEN, f"a player sits in seat {seat_no}")
-        if len(level) > MAX_NAME:
-            raise _Refused(ErrorCode.BAD_MESSAGE, "AI level name too long")
+        problem = unknown_level(level)
+        if problem is not None:
+            raise _Refused(ErrorCode.UNKNOWN_LEVEL, problem)
         self._put_ai(seat_no, level)
         self._seats_changed(out, f"AI ({level}) sits in seat {seat_no}")
 
@@ -1155,6 +1168,9 @@ def _load_seat(f: _Fields, now: float) -> _Seat:
     )
     if seat.ai_identity is not None and seat.ai_identity.public_key != seat.key:
         raise SnapshotError("damaged table snapshot: an AI seat's key does not match")
+    problem = None if seat.ai is None else unknown_level(seat.ai)
+    if problem is not None:
+        raise SnapshotError(f"damaged table snapshot: {problem}")
     if f.get_bool("connected"):  # it was connected when the host died: it is dropped now
         seat.dropped_at = now
     return seat
@@ -1270,4 +1286,13 @@ def _load_state(t: HostTable, f: _Fields, identity: Identity) -> None:
     t.last_ai_move = f.get_float("last_ai_move")
 
 
-__all__ = ["HostTable", "Outgoing", "Phase", "SnapshotError", "TableInfo", "fingerprint"]
+__all__ = [
+    "AI_LEVELS",
+    "HostTable",
+    "Outgoing",
+    "Phase",
+    "SnapshotError",
+    "TableInfo",
+    "fingerprint",
+    "unknown_level",
+]

@@ -410,3 +410,4 @@ class ErrorCode:
     BAD_STATEMENT = "bad_statement"
     BAD_SIGNATURE = "bad_signature"
     NOT_READY = "not_ready"
+    UNKNOWN_LEVEL = "unknown_level"

@@ -29,7 +29,7 @@ EXAMPLES: list[m.Message] = [
     m.TakeSeat(2),
     m.LeaveSeat(),
     m.SetReady(True),
-    m.SetAiSeat(3, "easy"),
+    m.SetAiSeat(3, "strong"),
     m.StartMatch(),
     m.CommitSeed(b"\x01\x02", bytes(64)),
     m.PlayCard(b"body", b"\xff" * 64),

@@ -114,7 +114,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--grace",
         type=float,
         default=30.0,
-        help="seconds a dropped player has to come back before an AI plays the seat",
+        help="seconds a dropped player has to come back before an AI plays the seat "
+        "(in the lobby: before the seat is freed)",
     )
     parser.add_argument(
         "--tick", type=float, default=0.05, help="seconds between timer ticks (AI moves)"

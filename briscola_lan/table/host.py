@@ -260,7 +260,9 @@ class HostTable:
         seat.conn, seat.dropped_at = None, self.now
         if self.phase is Phase.LOBBY:
             seat.ready = False
-            self._seats_changed(out, f"{seat.name} left the table (seat {c.seat} kept)")
+            self._seats_changed(
+                out, f"{seat.name} left the table (seat {c.seat} kept for {self.grace:g} s)"
+            )
         else:
             self._broadcast(out, m.PlayerConnection(c.seat, False), log=False)
         return out
@@ -988,7 +990,10 @@ class HostTable:
     # --- time -----------------------------------------------------------------------------------
 
     def _tick(self, out: list[Outgoing]) -> None:
-        if self.phase in (Phase.LOBBY, Phase.OVER):
+        if self.phase is Phase.LOBBY:
+            self._free_abandoned_seats(out)
+            return
+        if self.phase is Phase.OVER:
             return
         for i, seat in enumerate(self.seats):
             if (
@@ -1013,6 +1018,19 @@ class HostTable:
             self._abort(late, f"did not {what} its seed in time", out)
         elif self.phase is Phase.ACK and self.now >= self.deadline:
             self._close_hand(out)
+
+    def _free_abandoned_seats(self, out: list[Outgoing]) -> None:
+        """Lobby: a player gone for the grace period loses the seat (and its resume token)."""
+        for i, seat in enumerate(self.seats):
+            if (
+                seat.occupied
+                and seat.ai is None
+                and seat.conn is None
+                and seat.dropped_at is not None
+                and self.now - seat.dropped_at >= self.grace
+            ):
+                self.seats[i] = _Seat()
+                self._seats_changed(out, f"{seat.name} did not come back: seat {i} is free")
 
     def _ai_moves(self, out: list[Outgoing]) -> None:
         while self.phase is Phase.PLAY and self.hand is not None:

@@ -223,7 +223,8 @@ class TableClient:
         self.resume_store = resume_store
         self._hello_token: str | None = None  # the token the current connection said hello with
         self._welcomed = False
-        self._stored_token: str | None = None
+        self._stored_token: str | None = None  # the token on disk: presented until the host
+        # gives one (a restarted client whose first connection drops before welcome keeps it)
         self.on_message: Callable[[Any], None] | None = None  # after each message is applied
         self.before_message: Callable[[Any], None] | None = None  # as soon as it is decoded
         self.before_send: Callable[[Any], None] | None = None  # just before it is written
@@ -237,9 +238,9 @@ class TableClient:
     async def start(self) -> None:
         """Connect and say hello; raises ConnectError / CertificateMismatch on the first try."""
         conn = await self._open(self.target)
-        token = None
         if self.resume_store is not None:
-            token = self._stored_token = self.resume_store.get(self.target.key)
+            self._stored_token = self.resume_store.get(self.target.key)
+        token = self._resume_token()
         self._attach(conn, self.session.hello(resume_token=token), token)
         self._runner = asyncio.get_running_loop().create_task(self._run())
 
@@ -416,7 +417,7 @@ class TableClient:
             if not self._welcomed and self._hello_token is not None:
                 # A remembered token the table no longer knows: join as a new player.
                 self.session.state.resume_token = None
-                self._hello_token = None
+                self._hello_token = self._stored_token = None
                 if self.resume_store is not None:
                     self.resume_store.put(self.target.key, None)
                 for hello in self.session.hello():
@@ -426,6 +427,11 @@ class TableClient:
                 self.error = ResumedElsewhere(
                     f"another client took this seat with our resume token: {message.text}"
                 )
+        elif name == "SeatAssigned" and getattr(message, "seat", None) is None:
+            # The seat is left: its token is void, so no later hello may present it.
+            self._stored_token = None
+            if self.resume_store is not None:
+                self.resume_store.put(self.target.key, None)
         token = getattr(self.session.state, "resume_token", None)
         if self.resume_store is not None and token is not None and token != self._stored_token:
             self._stored_token = token
@@ -452,12 +458,17 @@ class TableClient:
                     await self._bump()
                     return False
                 continue
-            token = getattr(self.session.state, "resume_token", None)
+            token = self._resume_token()
             self.reconnects += 1
             self._attach(conn, self.session.hello(resume_token=token), token)
             await self._bump()
             return True
         return False
+
+    def _resume_token(self) -> str | None:
+        """The token every hello presents: the host's latest, else the one saved on disk."""
+        token = getattr(self.session.state, "resume_token", None)
+        return token if token is not None else self._stored_token
 
     async def _rediscover(self) -> None:
         """A table found by name may come back on another port: look it up again."""

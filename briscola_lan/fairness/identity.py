@@ -15,6 +15,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 KEY_FILE = "identity.key"
+from briscola_lan.fairness.pubkey import check_public_key
+
 
 
 class IdentityError(Exception):
@@ -69,7 +71,8 @@ _MAX_KEYS = 1024
 def _public_key(public_key: bytes) -> Ed25519PublicKey:
     key = _KEYS.get(public_key)
     if key is None:
-        key = Ed25519PublicKey.from_public_bytes(public_key)  # ValueError: not a valid key
+        check_public_key(public_key)  # InvalidKey (a ValueError): OpenSSL takes any 32 bytes
+        key = Ed25519PublicKey.from_public_bytes(public_key)
         if len(_KEYS) >= _MAX_KEYS:
             _KEYS.clear()
         _KEYS[bytes(public_key)] = key
@@ -77,7 +80,11 @@ def _public_key(public_key: bytes) -> Ed25519PublicKey:
 
 
 def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
-    """Whether ``sig`` is a valid Ed25519 signature of exactly ``body`` by ``public_key``."""
+    """Whether ``sig`` is a valid Ed25519 signature of exactly ``body`` by ``public_key``.
+
+    A key that is not valid (``pubkey.check_public_key``: small or mixed order, non-canonical)
+    verifies nothing, so every verifier written from the spec agrees on every signature.
+    """
     if len(public_key) != 32 or len(sig) != 64:
         return False
     try:

@@ -2,7 +2,8 @@
 
 A statement body is ``lp(DOMAIN + "st/" + kind) || lp(field) ...`` in the order of its schema
 (protocol/fairness.md §6). Bodies are decoded strictly: a wrong tag, length, count or trailing
-byte is a ``StatementError``. Signatures are over the body bytes exactly as received.
+byte is a ``StatementError``. Signatures are over the body bytes exactly as received. The hello
+proof's bytes (``hello_proof``) live here too, though they are never a transcript record.
 """
 
 from __future__ import annotations
@@ -471,3 +472,23 @@ def decode_as(body: bytes, cls: type[T]) -> T:
     if not isinstance(st, cls):
         raise StatementError(f"expected a {cls.KIND} statement, got {st.KIND}")
     return st
+
+
+# --- the hello proof (protocol/SPEC.md section 5, hello): signed, never a transcript record ------
+
+HELLO_TAG = DOMAIN + b"hello"  # not under "st/": a proof can never parse as a statement
+
+
+def hello_proof(nonce: bytes, host_key: bytes, channel: bytes, public_key: bytes) -> bytes:
+    """The exact bytes a hello's proof signs: this connection's nonce, the host's key, the TLS
+    certificate's SHA-256 (empty without TLS) and the player's own key, each length-prefixed."""
+    for what, value, sizes in (
+        ("nonce", nonce, (32,)),
+        ("host key", host_key, (32,)),
+        ("channel", channel, (0, 32)),
+        ("public key", public_key, (32,)),
+    ):
+        if len(value) not in sizes:
+            want = " or ".join(map(str, sizes))
+            raise StatementError(f"hello proof: the {what} is {len(value)} bytes, not {want}")
+    return b"".join((lp(HELLO_TAG), lp(nonce), lp(host_key), lp(channel), lp(public_key)))

@@ -225,6 +225,10 @@ class TableClient:
         self._welcomed = False
         self._stored_token: str | None = None  # the token on disk: presented until the host
         # gives one (a restarted client whose first connection drops before welcome keeps it)
+        # Commands sent before this connection's hello went out (it answers the host's
+        # challenge): held, then written right after the hello, so they keep their order.
+        self._said_hello = False
+        self._held: list[Any] = []
         self.on_message: Callable[[Any], None] | None = None  # after each message is applied
         self.before_message: Callable[[Any], None] | None = None  # as soon as it is decoded
         self.before_send: Callable[[Any], None] | None = None  # just before it is written
@@ -276,6 +280,9 @@ class TableClient:
         if hook is not None:
             for m in messages:
                 hook(m)
+        if not self._said_hello:  # the hello waits for the host's challenge: keep the order
+            self._held.extend(messages)
+            return True
         return all(conn.send(m) for m in messages)
 
     async def wait_change(self, timeout: float | None = None) -> bool:
@@ -332,6 +339,9 @@ class TableClient:
             if self.known_tables is not None:
                 self.known_tables.check_and_remember(target.key, actual)
             self.pinned = actual
+            bind = getattr(self.session, "bind_channel", None)
+            if bind is not None:  # the hello's proof binds the certificate pinned here
+                bind(bytes.fromhex(actual))
         except Exception:
             stream.abort()
             raise
@@ -340,6 +350,7 @@ class TableClient:
     def _attach(self, conn: FrameConnection, hello: list[Any], token: str | None) -> None:
         self.conn = conn
         self._hello_token, self._welcomed = token, False
+        self._said_hello, self._held = bool(hello), []
         for message in hello:
             conn.send(message)
         self.connected.set()
@@ -388,6 +399,11 @@ class TableClient:
                 replies = self.session.receive(message)
                 for reply in replies:
                     conn.send(reply)
+                if not self._said_hello and any(type(r).__name__ == "Hello" for r in replies):
+                    self._said_hello = True  # the challenge was answered: now the rest
+                    held, self._held = self._held, []
+                    for m in held:
+                        conn.send(m)
                 self._after(conn, message)
                 if self.on_message is not None:
                     self.on_message(message)

@@ -37,7 +37,7 @@ IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats fin
 class TableLike(Protocol):
     """The pure coordinator's shape (``briscola_lan.table.host.HostTable``)."""
 
-    def connect(self, conn: int) -> list[Any]: ...
+    def connect(self, conn: int, channel: bytes = b"") -> list[Any]: ...
     def receive(self, conn: int, message: Any) -> list[Any]: ...
     def disconnect(self, conn: int) -> list[Any]: ...
     def tick(self, now: float) -> list[Any]: ...
@@ -229,7 +229,9 @@ class HostServer:
         try:
             if self._closing:
                 return
-            self._dispatch(hosted, hosted.table.connect(cid))
+            # The hello's proof binds the certificate the client pinned (SPEC.md section 5).
+            channel = bytes.fromhex(self.fingerprint)
+            self._dispatch(hosted, hosted.table.connect(cid, channel=channel))
             await self._read_loop(hosted, cid, conn)
         except (ConnectionError, ssl.SSLError, OSError, asyncio.IncompleteReadError) as exc:
             log.debug("connection %d: %s", cid, exc)

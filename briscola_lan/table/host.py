@@ -36,6 +36,7 @@ from briscola_lan.fairness.encoding import (
     seed_commitment,
 )
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
+from briscola_lan.fairness.pubkey import InvalidKey, check_public_key
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
     Abort,
@@ -57,6 +58,7 @@ from briscola_lan.fairness.statements import (
     Takeover,
     Upcard,
     decode,
+    hello_proof,
 )
 from briscola_lan.fairness.verify import draw_result
 from briscola_lan.rules.cards import Card
@@ -154,6 +156,14 @@ class _Seat:
 class _Conn:
     hello: bool = False
     seat: int | None = None
+    # The challenge this connection was sent: its hello's proof must sign this nonce, and the
+    # TLS certificate it was served with (SHA-256; empty in one process, without TLS).
+    nonce: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    channel: bytes = b""
+
+
+# Refusals that close the connection: a hello that cannot be answered on it.
+_CLOSING = frozenset({ErrorCode.BAD_VERSION, ErrorCode.BAD_KEY, ErrorCode.BAD_PROOF})
 
 
 class _Refused(Exception):
@@ -234,9 +244,14 @@ class HostTable:
 
     # --- the interface the network layer uses -------------------------------------------------
 
-    def connect(self, conn: int) -> list[Outgoing]:
-        self.conns[conn] = _Conn()
-        return []
+    def connect(self, conn: int, channel: bytes = b"") -> list[Outgoing]:
+        """A new connection: send it a fresh challenge, which its hello must sign.
+
+        ``channel`` is the SHA-256 of the TLS certificate the connection was served with (the
+        client signs the one it pinned), or empty for a client in the same process.
+        """
+        c = self.conns[conn] = _Conn(channel=channel)  # the nonce is never the table's entropy
+        return [Outgoing(conn, m.Challenge(c.nonce, self.identity.public_key))]
 
     def receive(self, conn: int, message: Message) -> list[Outgoing]:
         """Handle one message; bad input gets an Error for ``conn`` and changes nothing."""
@@ -246,7 +261,7 @@ class HostTable:
         try:
             self._dispatch(conn, message, out)
         except _Refused as r:
-            return [Outgoing(conn, m.Error(r.code, r.text), close=r.code == ErrorCode.BAD_VERSION)]
+            return [Outgoing(conn, m.Error(r.code, r.text), close=r.code in _CLOSING)]
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
         return out
@@ -441,8 +456,13 @@ class HostTable:
                 f"this table speaks protocol version {PROTOCOL_VERSION}, your client speaks "
                 f"{msg.version}: update briscola-lan on the older side",
             )
-        if len(msg.public_key) != 32:
-            raise _Refused(ErrorCode.BAD_MESSAGE, "public_key must be a 32-byte Ed25519 key")
+        try:
+            check_public_key(msg.public_key)
+        except InvalidKey as exc:
+            raise _Refused(
+                ErrorCode.BAD_KEY, f"public_key is not a valid Ed25519 identity key: {exc}"
+            ) from None
+        self._check_proof(c, msg)
         name = msg.name.strip()[:MAX_NAME] or "player"
         seat_no: int | None = None
         if msg.resume_token is not None:
@@ -487,6 +507,21 @@ class HostTable:
             self._seats_changed(out, f"{seat.name} is back")
         else:
             self._broadcast(out, m.PlayerConnection(seat_no, True), log=False)
+
+    def _check_proof(self, c: _Conn, msg: m.Hello) -> None:
+        """The hello must prove the key: its signature over this connection's challenge."""
+        if msg.proof is None:
+            raise _Refused(
+                ErrorCode.BAD_PROOF,
+                "hello has no proof of the identity key: update briscola-lan on the client",
+            )
+        body = hello_proof(c.nonce, self.identity.public_key, c.channel, msg.public_key)
+        if not verify_signature(msg.public_key, body, msg.proof):
+            raise _Refused(
+                ErrorCode.BAD_PROOF,
+                "hello's proof does not verify: it must be signed by the private key of "
+                "public_key, over this connection's challenge and the table's certificate",
+            )
 
     def _take_seat(self, conn: int, c: _Conn, seat_no: int, out: list[Outgoing]) -> None:
         self._need_phase(Phase.LOBBY)

@@ -24,8 +24,8 @@ def _json(obj: Any) -> Any:
 
 
 EXAMPLES: list[m.Message] = [
-    m.Hello(1, "Anna", bytes(range(32)), None),
-    m.Hello(1, "Bruno", bytes(32), "tok-123"),
+    m.Hello(2, "Anna", bytes(range(32)), None, b"\x11" * 64),
+    m.Hello(2, "Bruno", bytes(32), "tok-123", bytes(64)),
     m.TakeSeat(2),
     m.LeaveSeat(),
     m.SetReady(True),
@@ -33,8 +33,9 @@ EXAMPLES: list[m.Message] = [
     m.StartMatch(),
     m.CommitSeed(b"\x01\x02", bytes(64)),
     m.PlayCard(b"body", b"\xff" * 64),
+    m.Challenge(bytes(range(32, 64)), b"\xaa" * 32),
     m.Welcome(
-        1,
+        2,
         "Tavolo",
         TableOptions.make(players=2),
         b"\xaa" * 32,

@@ -21,8 +21,14 @@ from briscola_lan.fairness.encoding import (
     seed_commitment,
 )
 from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.pubkey import (
+    add_points,
+    decode_point,
+    encode_point,
+    is_valid_public_key,
+)
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
-from briscola_lan.fairness.statements import Deal, Opening, Play, SeedCommit
+from briscola_lan.fairness.statements import Deal, Opening, Play, SeedCommit, hello_proof
 from briscola_lan.fairness.transcript import dumps
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
@@ -158,6 +164,51 @@ def main() -> None:
                 "fields": {k: _jsonable(getattr(st, k)) for k in st.__dataclass_fields__},
                 "body": body.hex(),
                 "signature": key.sign(body).hex(),
+            }
+        )
+    # the hello proof (SPEC.md section 5): with a TLS certificate's SHA-256, and without TLS
+    player, host = Identity(fixed("hello-player")), Identity(fixed("hello-host"))
+    for channel in (hashlib.sha256(b"example certificate DER").digest(), b""):
+        nonce = fixed(f"hello-nonce/{len(channel)}")
+        body = hello_proof(nonce, host.public_key, channel, player.public_key)
+        vectors.append(
+            {
+                "kind": "hello_proof",
+                "private_key": fixed("hello-player").hex(),
+                "public_key": player.public_key.hex(),
+                "nonce": nonce.hex(),
+                "host_key": host.public_key.hex(),
+                "channel": channel.hex(),
+                "body": body.hex(),
+                "proof": player.sign(body).hex(),
+            }
+        )
+    # which 32-byte strings are valid identity keys (SPEC.md section 5, hello)
+    order8 = "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"
+    mixed = add_points(decode_point(player.public_key), decode_point(bytes.fromhex(order8)))
+    mixed_key = encode_point(*mixed)
+    keys = [
+        (player.public_key.hex(), "a key made by Ed25519 key generation"),
+        ("5866666666666666666666666666666666666666666666666666666666666666", "the base point"),
+        ("0100000000000000000000000000000000000000000000000000000000000000", "neutral (order 1)"),
+        ("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", "order 2"),
+        ("0000000000000000000000000000000000000000000000000000000000000000", "order 4"),
+        ("0000000000000000000000000000000000000000000000000000000000000080", "order 4"),
+        (order8, "order 8"),
+        ("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa", "order 8"),
+        (mixed_key.hex(), "mixed order: the first key plus a point of order 8"),
+        ("0100000000000000000000000000000000000000000000000000000000000080", "negative zero x"),
+        ("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", "y = p"),
+        ("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", "y = p + 1"),
+        ("0200000000000000000000000000000000000000000000000000000000000000", "not on the curve"),
+    ]
+    for key_hex, why in keys:
+        vectors.append(
+            {
+                "kind": "public_key",
+                "public_key": key_hex,
+                "valid": is_valid_public_key(bytes.fromhex(key_hex)),
+                "why": why,
             }
         )
     # a complete small transcript: 2 players, one hand, every seat a ClientSession

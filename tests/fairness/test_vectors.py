@@ -21,8 +21,9 @@ from briscola_lan.fairness.encoding import (
     seed_commitment,
 )
 from briscola_lan.fairness.identity import Identity, verify_signature
+from briscola_lan.fairness.pubkey import is_valid_public_key
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
-from briscola_lan.fairness.statements import decode
+from briscola_lan.fairness.statements import decode, hello_proof
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
@@ -33,7 +34,7 @@ h = bytes.fromhex
 
 
 def _id(v: dict[str, Any]) -> str:
-    label = v.get("statement", v.get("players", v.get("party", v.get("file", ""))))
+    label = v.get("statement", v.get("players", v.get("party", v.get("file", v.get("why", "")))))
     return f"{v['kind']}-{label}-{v.get('draw_partners', '')}"
 
 
@@ -93,6 +94,16 @@ def test_vector(vec: dict[str, Any]) -> None:
         assert key.sign(body).hex() == vec["signature"]  # Ed25519 is deterministic
         assert verify_signature(key.public_key, body, h(vec["signature"]))
         assert not verify_signature(key.public_key, body + b"\x00", h(vec["signature"]))
+    elif kind == "hello_proof":
+        key = Identity(h(vec["private_key"]))
+        assert key.public_key.hex() == vec["public_key"]
+        body = hello_proof(h(vec["nonce"]), h(vec["host_key"]), h(vec["channel"]), key.public_key)
+        assert body.hex() == vec["body"]
+        assert key.sign(body).hex() == vec["proof"]  # Ed25519 is deterministic
+        assert verify_signature(key.public_key, body, h(vec["proof"]))
+        assert decode_fails(body)  # a proof's bytes are never a transcript statement
+    elif kind == "public_key":
+        assert is_valid_public_key(h(vec["public_key"])) == vec["valid"], vec["why"]
     elif kind == "transcript":
         path = DIR / vec["file"]
         assert hashlib.sha256(path.read_bytes()).hexdigest() == vec["sha256"]
@@ -108,6 +119,14 @@ def test_vector(vec: dict[str, Any]) -> None:
         pytest.fail(f"unknown vector kind {kind}")
 
 
+def decode_fails(body: bytes) -> bool:
+    try:
+        decode(body)
+    except ValueError:
+        return True
+    return False
+
+
 def test_all_kinds_present() -> None:
     kinds = {v["kind"] for v in VECTORS}
     assert kinds == {
@@ -117,5 +136,7 @@ def test_all_kinds_present() -> None:
         "deal",
         "draw",
         "signed_statement",
+        "hello_proof",
+        "public_key",
         "transcript",
     }

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import socket
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.statements import hello_proof
 from briscola_lan.net import tls
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.wire import codec
 from briscola_lan.wire.messages import (
+    PROTOCOL_VERSION,
+    Challenge,
     Error,
     ErrorCode,
     Hello,
@@ -51,7 +56,7 @@ class LobbyTable:
     seats: dict[int, int] = field(default_factory=dict)  # seat -> conn
     received: list[tuple[int, Message]] = field(default_factory=list)
 
-    def connect(self, conn: int) -> list[Out]:
+    def connect(self, conn: int, channel: bytes = b"") -> list[Out]:
         self.conns.append(conn)
         return []
 
@@ -124,6 +129,31 @@ class RawPeer:
 
     def send(self, message: Message) -> None:
         self.writer.write(codec.encode_frame(message))
+
+    def certificate_sha256(self) -> bytes:
+        """The SHA-256 of the certificate this TLS session showed: the hello's channel binding."""
+        der = self.writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
+        return hashlib.sha256(der).digest()
+
+    async def hello(
+        self,
+        identity: Identity,
+        name: str = "raw",
+        token: str | None = None,
+        *,
+        channel: bytes | None = None,
+        key: bytes | None = None,
+    ) -> Hello:
+        """Read the host's challenge and answer it with a hello announcing ``key`` (default: the
+        identity's own), proven by ``identity`` over this TLS session (or ``channel``)."""
+        ch = await self.next()
+        assert isinstance(ch, Challenge), ch
+        bound = self.certificate_sha256() if channel is None else channel
+        announced = identity.public_key if key is None else key
+        body = hello_proof(ch.nonce, ch.host_key, bound, announced)
+        hello = Hello(PROTOCOL_VERSION, name, announced, token, identity.sign(body))
+        self.send(hello)
+        return hello
 
     def send_raw(self, data: bytes) -> None:
         self.writer.write(data)

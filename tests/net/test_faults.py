@@ -14,7 +14,7 @@ from briscola_lan.net.player import auto_play, connect, make_chooser
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.host import HostTable
-from briscola_lan.wire.messages import Error, ErrorCode, Hello, PlayCard
+from briscola_lan.wire.messages import Error, ErrorCode, PlayCard
 from tests.net.helpers import RawPeer
 
 
@@ -164,7 +164,7 @@ async def test_bad_moves_get_clear_errors_and_the_game_goes_on(tmp_path: Path) -
         assert mine.errors[-1].code == ErrorCode.NOT_ALLOWED
         # A stranger with a wrong resume token.
         stranger = await RawPeer.open(port)
-        stranger.send(Hello(1, "x", b"z" * 32, "not-a-token"))
+        await stranger.hello(Identity.generate(), "x", "not-a-token")
         refused = await stranger.next()
         assert isinstance(refused, Error) and refused.code == ErrorCode.BAD_TOKEN
         assert "resume token" in refused.text

@@ -237,7 +237,7 @@ async def test_host_drops_a_silent_client_and_tells_the_others(tmp_path: Path) -
     peer = await RawPeer.open(port)
     try:
         watcher.send(*watcher.session.take_seat(0))
-        peer.send(Hello(PROTOCOL_VERSION, "silent", Identity.generate().public_key))
+        await peer.hello(Identity.generate(), "silent")
         peer.send(TakeSeat(1))
         assert await watcher.wait_for(
             lambda: len(watcher.state.seats) == 2 and watcher.state.seats[1].connected, 5
@@ -410,7 +410,7 @@ async def test_host_command_heartbeat_option_and_a_frozen_host_process(tmp_path:
     try:
         # --heartbeat reached the server: a raw client that never answers is pinged, then dropped.
         peer = await RawPeer.open(host.port)
-        peer.send(Hello(PROTOCOL_VERSION, "silent", Identity.generate().public_key))
+        await peer.hello(Identity.generate(), "silent")
         peer.send(TakeSeat(1))
         started = time.monotonic()
         got: list[Message] = []

@@ -5,12 +5,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.statements import hello_proof
 from briscola_lan.rules import Card, TableOptions
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.table.client import ClientSession
-from briscola_lan.table.host import HostTable
+from briscola_lan.table.host import HostTable, Outgoing
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
-from briscola_lan.wire.messages import Message
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import PROTOCOL_VERSION, Message
 
 
 def counter_entropy(label: str = "t") -> Callable[[int], bytes]:
@@ -25,6 +28,35 @@ def counter_entropy(label: str = "t") -> Callable[[int], bytes]:
         return out[:n]
 
     return entropy
+
+
+def challenge(host: HostTable, conn: int, channel: bytes = b"") -> m.Challenge:
+    """Open connection ``conn`` and return the challenge the host sends it first."""
+    (first,) = host.connect(conn, channel)
+    assert isinstance(first.message, m.Challenge) and first.conn == conn
+    return first.message
+
+
+def proven_hello(
+    identity: Identity,
+    ch: m.Challenge,
+    name: str = "p",
+    token: str | None = None,
+    *,
+    channel: bytes = b"",
+    key: bytes | None = None,
+) -> m.Hello:
+    """A hello announcing ``key`` (default: the identity's own) with ``identity``'s proof."""
+    announced = identity.public_key if key is None else key
+    body = hello_proof(ch.nonce, ch.host_key, channel, announced)
+    return m.Hello(PROTOCOL_VERSION, name, announced, token, identity.sign(body))
+
+
+def say_hello(
+    host: HostTable, conn: int, identity: Identity, name: str = "p", token: str | None = None
+) -> list[Outgoing]:
+    """Connect ``conn`` and say a proven hello as ``identity``; returns the host's answer."""
+    return host.receive(conn, proven_hello(identity, challenge(host, conn), name, token))
 
 
 def cycle_chooser(seed: int) -> Callable[[SeatView], Card]:

@@ -17,7 +17,15 @@ from briscola_lan.table.host import HostTable, Phase
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import decode_message, encode_message
-from tests.table.helpers import counter_entropy, cycle_chooser, run_match, setup
+from tests.table.helpers import (
+    challenge,
+    counter_entropy,
+    cycle_chooser,
+    proven_hello,
+    run_match,
+    say_hello,
+    setup,
+)
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
 FOUR = TableOptions.make(players=4, hands_to_win=1)
@@ -40,12 +48,13 @@ def _errors(outs: list) -> list[str]:  # type: ignore[type-arg]
 
 def test_hello_first_and_version_mismatch() -> None:
     host = HostTable(TWO, name="t", identity=Identity.generate(bytes(32)))
-    host.connect(1)
+    ch = challenge(host, 1)
     assert _errors(host.receive(1, m.TakeSeat(0))) == ["hello_first"]
-    out = host.receive(1, m.Hello(99, "x", bytes(32)))
+    player = Identity.generate(b"\x05" * 32)
+    out = host.receive(1, m.Hello(1, "x", player.public_key))  # a version 1 client: no proof
     assert _errors(out) == ["bad_version"] and out[0].close
     assert "version" in out[0].message.text  # type: ignore[union-attr]
-    out = host.receive(1, m.Hello(1, "x", bytes(32)))
+    out = host.receive(1, proven_hello(player, ch, "x"))
     assert isinstance(out[0].message, m.Welcome)
 
 
@@ -55,8 +64,7 @@ def test_lobby_seats_ready_and_start_rules() -> None:
     )
     keys = [Identity.generate(bytes([i + 1]) * 32) for i in range(3)]
     for i in range(3):
-        host.connect(i)
-        host.receive(i, m.Hello(1, f"p{i}", keys[i].public_key))
+        assert _errors(say_hello(host, i, keys[i], f"p{i}")) == []
     assert _errors(host.receive(0, m.TakeSeat(0))) == []
     assert _errors(host.receive(1, m.TakeSeat(0))) == ["seat_taken"]
     assert _errors(host.receive(1, m.TakeSeat(7))) == ["no_such_seat"]
@@ -125,11 +133,10 @@ def test_bad_input_gets_an_error_and_changes_nothing() -> None:
 
 def test_wrong_resume_token() -> None:
     host, clients, _wire = setup(TWO)
-    host.connect(9)
-    out = host.receive(9, m.Hello(1, "thief", clients[0].identity.public_key, "not-a-token"))
+    out = say_hello(host, 9, clients[0].identity, "again", "not-a-token")
     assert _errors(out) == ["bad_token"]
     token = host.seats[0].token
-    out = host.receive(9, m.Hello(1, "thief", Identity.generate(bytes(32)).public_key, token))
+    out = say_hello(host, 10, Identity.generate(bytes(32)), "thief", token)
     assert _errors(out) == ["bad_token"]  # the token alone is not enough: the key must match
 
 
@@ -206,7 +213,9 @@ def test_ai_seats_play_inside_the_host() -> None:
     client = ClientSession(Identity.generate(entropy(32)), "me", entropy=entropy)
     wire = Wire(host, [client])
     wire.deliver(host.connect(0))
-    wire.send_to_host(0, client.hello() + client.take_seat(0) + client.ready() + client.start())
+    wire.send_to_host(0, client.hello())  # answered once the host's challenge arrives
+    wire.pump()
+    wire.send_to_host(0, client.take_seat(0) + client.ready() + client.start())
     wire.pump()
     play_out(wire, [cycle_chooser(0)])
     assert host.phase is Phase.OVER and host.internal_errors == []

@@ -10,7 +10,7 @@ from briscola_lan.rules import TableOptions
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import seat_clients
 from briscola_lan.wire import messages as m
-from tests.table.helpers import counter_entropy, setup
+from tests.table.helpers import challenge, counter_entropy, proven_hello, setup
 from tests.wire.strategies import messages
 
 FOUR = TableOptions.make(players=4, hands_to_win=1)
@@ -21,6 +21,7 @@ def _tables() -> list[bytes]:
     out = []
     host, clients, wire = setup(FOUR, "fuzz")
     IDENTITY.append(host.identity)
+    PLAYERS.append([c.identity for c in clients])
     out.append(host.snapshot())
     wire.send_to_host(0, clients[0].start())
     wire.pump()
@@ -29,6 +30,7 @@ def _tables() -> list[bytes]:
         wire.send_to_host(seat, clients[seat].play(clients[seat].state.view.legal_plays[0]))
         wire.pump()
     out.append(host.snapshot())
+    PLAYERS.append([c.identity for c in clients])
     # a table waiting in the draw for the seats' reveals
     drawing, dclients, dwire = seat_clients(
         FOUR, entropy=counter_entropy("fuzz-draw"), draw_partners=True, draw_dealer=True
@@ -41,11 +43,13 @@ def _tables() -> list[bytes]:
     dwire.pump()
     assert drawing.drawing
     IDENTITY.append(drawing.identity)
+    PLAYERS.append([c.identity for c in dclients])
     out.append(drawing.snapshot())
     return out
 
 
 IDENTITY: list[Identity] = []
+PLAYERS: list[list[Identity]] = []  # per snapshot: the identity of the player in each seat
 SNAPSHOTS = _tables()
 
 
@@ -54,10 +58,11 @@ SNAPSHOTS = _tables()
 def test_receive_never_raises(which: int, conn: int, msg: m.Message) -> None:
     data = SNAPSHOTS[which]
     host = HostTable.restore(data, identity=IDENTITY[min(which // 2, 1)])
-    host.connect(conn)
+    ch = challenge(host, conn)
     if conn < 4 and not isinstance(msg, m.Hello):
         token = host.seats[conn].token
-        host.receive(conn, m.Hello(1, "p", host.seats[conn].key, token))
+        out = host.receive(conn, proven_hello(PLAYERS[which][conn], ch, "p", token))
+        assert isinstance(out[0].message, m.Welcome) and host.conns[conn].seat == conn
     before = (host.phase, len(host.records), host.chain, [s.occupied for s in host.seats])
     out = host.receive(conn, msg)
     errors = [o for o in out if isinstance(o.message, m.Error)]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from briscola_lan.rules.options import TableOptions
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the host challenges every connection and hello proves the key
 
 # A signed statement as it travels: (statement bytes, 64-byte Ed25519 signature).
 Record = tuple[bytes, bytes]
@@ -35,12 +35,18 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """First message of a connection: protocol version, player name, identity key, resume token."""
+    """Answer to Challenge: protocol version, name, identity key, resume token, and the proof.
+
+    ``proof`` is the identity key's Ed25519 signature over ``fairness.statements.hello_proof``
+    (this connection's nonce, the host key, the TLS certificate, the key); it is optional on the
+    wire only so that an older client's hello still decodes and gets ``bad_version``.
+    """
 
     version: int
     name: str
     public_key: bytes
     resume_token: str | None = None
+    proof: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +104,14 @@ class AckHand:
 
 
 # --- host -> client: facts ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """First message on every connection: a fresh nonce the client's hello proof must sign."""
+
+    nonce: bytes  # 32 random bytes, new for every connection
+    host_key: bytes  # the host's Ed25519 identity key, also signed by the proof
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +322,7 @@ Message = (
     | RevealSeed
     | PlayCard
     | AckHand
+    | Challenge
     | Welcome
     | Error
     | SeatsChanged
@@ -346,6 +361,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "reveal_seed": RevealSeed,
     "play_card": PlayCard,
     "ack_hand": AckHand,
+    "challenge": Challenge,
     "welcome": Welcome,
     "error": Error,
     "seats_changed": SeatsChanged,
@@ -411,3 +427,5 @@ class ErrorCode:
     BAD_SIGNATURE = "bad_signature"
     NOT_READY = "not_ready"
     UNKNOWN_LEVEL = "unknown_level"
+    BAD_KEY = "bad_key"
+    BAD_PROOF = "bad_proof"

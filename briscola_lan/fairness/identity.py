@@ -14,9 +14,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-KEY_FILE = "identity.key"
 from briscola_lan.fairness.pubkey import check_public_key
 
+KEY_FILE = "identity.key"
 
 
 class IdentityError(Exception):

@@ -302,13 +302,13 @@ class ClientSession:
         self._chain_at_reveal = b""
         self._acked: dict[int, bool] = {}
         self._drawing = False  # between DrawStarted and MatchStarted
-
         # The handshake of the current connection: the host's challenge (None until it came),
         # the TLS certificate the connection was pinned to, and a hello asked for before the
         # challenge came (its resume token), sent as soon as the challenge arrives.
         self._challenge: m.Challenge | None = None
         self._channel = b""
         self._hello_wanted: tuple[str | None] | None = None
+
     # --- pending secrets (a restart before the reveal must not abort the hand) ----------------
 
     def pending_secrets(self) -> bytes:
@@ -365,19 +365,19 @@ class ClientSession:
 
     # --- commands ------------------------------------------------------------------------------
 
-    def hello(self, resume_token: str | None = None) -> list[Message]:
     def bind_channel(self, certificate_sha256: bytes) -> None:
         """A new connection, over TLS with this certificate (SHA-256 of its DER, as pinned): the
         next hello's proof binds it, so that a proof cannot be relayed to another host."""
         self._channel = certificate_sha256
         self._challenge, self._hello_wanted = None, None
 
-        token = resume_token if resume_token is not None else self.state.resume_token
+    def hello(self, resume_token: str | None = None) -> list[Message]:
         """Introduce this player on the current connection, proving its identity key.
 
         The proof signs the host's challenge: if it has not come yet, the hello is sent as the
         answer to it (``receive`` returns it), so callers may ask for it right after connecting.
         """
+        token = resume_token if resume_token is not None else self.state.resume_token
         if self._challenge is None:
             self._hello_wanted = (token,)
             return []
@@ -423,8 +423,8 @@ class ClientSession:
 
     def connection_lost(self) -> None:
         """The transport is gone: if a hand was dealt and not revealed, the host withheld it."""
-        self.state.phase = "disconnected" if not self.state.match_over else "over"
         self._challenge, self._hello_wanted = None, None  # a new connection gets a new one
+        self.state.phase = "disconnected" if not self.state.match_over else "over"
         check = self.state.verification
         t = self._tracker
         d = self.state.draw
@@ -519,19 +519,19 @@ class ClientSession:
         try:  # keep following the game (the UI shows the failure) while the bytes make sense
             return decode(rec[0])
         except StatementError as exc:
+            self._fail(Fault(len(self.records) - 1, "record", HOST, str(exc)))
+            return None
+
+    # lobby -------------------------------------------------------------------------------------
+
     def _on_Challenge(self, msg: m.Challenge, out: list[Message]) -> None:
         self._challenge = msg
         if self._hello_wanted is not None:
             (token,), self._hello_wanted = self._hello_wanted, None
             out.append(self._hello(msg, token))
 
-            self._fail(Fault(len(self.records) - 1, "record", HOST, str(exc)))
-        self._challenge = None  # answered: a hello after this is for a new connection
-            return None
-
-    # lobby -------------------------------------------------------------------------------------
-
     def _on_Welcome(self, msg: m.Welcome, out: list[Message]) -> None:
+        self._challenge = None  # answered: a hello after this is for a new connection
         s = self.state
         s.phase = "lobby" if s.phase in ("disconnected", "lobby") else s.phase
         s.table_name, s.options, s.seats = msg.table_name, msg.options, msg.seats

@@ -139,7 +139,8 @@ async def test_bad_moves_get_clear_errors_and_the_game_goes_on(tmp_path: Path) -
     try:
         a.send(*a.session.take_seat(0), *a.session.ready())
         b.send(*b.session.take_seat(1), *b.session.ready())
-        assert await a.wait_for(lambda: all(s.ready for s in a.session.state.seats), 10)
+        st = a.session.state  # the seat list comes with the welcome: () before it
+        assert await a.wait_for(lambda: bool(st.seats) and all(s.ready for s in st.seats), 10)
         a.send(*a.session.start())
         assert await a.wait_for(lambda: a.session.state.view is not None, 10)
         sa, sb = a.session.state, b.session.state

@@ -7,6 +7,13 @@ connections at once (one write per frame, never awaiting a slow peer). A timer d
 heartbeat timeout (``Ping``/``Pong`` never reach the table). After every change the table's
 snapshot is written to disk (when a state path is set) and the mDNS TXT record is refreshed
 when the table's public info changed.
+
+Admission (protocol/transport.md section 7): a connection is unauthenticated from its TCP accept
+until the table sends it ``welcome`` (seen here in the outgoing messages, whatever the table's
+inner rules), and closed if that takes ``hello_timeout``; nothing it sends extends that.
+Unauthenticated and authenticated connections are two separate ``AdmissionPool``s per table: a
+full pool evicts its oldest connection from the busiest address, never the newcomer, and a
+seated player's connection is never evicted, so that neither pool can keep a player out.
 """
 
 from __future__ import annotations
@@ -24,13 +31,19 @@ from typing import Any, Protocol
 
 from briscola_lan.net import tlsio, transport
 from briscola_lan.net.discovery import Advertiser, build_txt
+from briscola_lan.net.tlsio import Admission, AdmissionPool
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
+from briscola_lan.wire.messages import SeatAssigned, Welcome
 
 log = logging.getLogger(__name__)
 
 TICK_INTERVAL = 0.05
-HANDSHAKE_TIMEOUT = 10.0
-MAX_CONNECTIONS = 64  # per table: players, spectators and reconnect overlaps
+# From the TCP accept to the table's ``welcome`` (TLS handshake included); pings, pongs and
+# partial frames do not extend it. An honest client needs a few round trips.
+HELLO_TIMEOUT = 5.0
+MAX_UNAUTHENTICATED = 32  # per table: connections not welcomed yet (handshakes included)
+MAX_UNAUTHENTICATED_PER_ADDRESS = 8  # of those, from one source address
+MAX_CONNECTIONS = 64  # per table, welcomed: players, spectators and reconnect overlaps
 IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
 
 
@@ -62,6 +75,16 @@ class HostedTable:
     txt_gen: int = field(default_factory=lambda: int(time.time()))
     instance: str = ""
     dirty: bool = False
+    # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
+    unauthenticated: AdmissionPool = field(
+        default_factory=lambda: AdmissionPool(
+            MAX_UNAUTHENTICATED, MAX_UNAUTHENTICATED_PER_ADDRESS, what="unauthenticated"
+        )
+    )
+    authenticated: AdmissionPool = field(
+        default_factory=lambda: AdmissionPool(MAX_CONNECTIONS, what="connections")
+    )
+    admissions: dict[int, Admission] = field(default_factory=dict)  # conn -> its pool entry
 
 
 def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
@@ -100,6 +123,11 @@ def with_gen(txt: dict[str, bytes], gen: int) -> dict[str, bytes]:
     return {**txt, "gen": str(gen).encode()}
 
 
+def _address(peername: Any) -> str:
+    """The address part of a peer address (the key of the per-address limits)."""
+    return str(peername[0]) if isinstance(peername, tuple) and peername else str(peername)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that a kill at any moment leaves the old or new file."""
     tmp = path.with_name(path.name + ".tmp")
@@ -124,7 +152,13 @@ class HostServer:
         max_send_buffer: int = transport.MAX_SEND_BUFFER,
         clock: Callable[[], float] = time.time,
         heartbeat: Heartbeat | None = Heartbeat(),  # noqa: B008 (frozen, immutable)
+        hello_timeout: float = HELLO_TIMEOUT,
+        max_unauthenticated: int = MAX_UNAUTHENTICATED,
+        max_unauthenticated_per_address: int = MAX_UNAUTHENTICATED_PER_ADDRESS,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
+        if hello_timeout <= 0:
+            raise ValueError(f"hello timeout must be above 0 s, not {hello_timeout}")
         self.ssl_context = ssl_context
         self.hosts = list(hosts)
         self.fingerprint = fingerprint
@@ -135,6 +169,10 @@ class HostServer:
         self.max_send_buffer = max_send_buffer
         self.clock = clock
         self.heartbeat = heartbeat
+        self.hello_timeout = hello_timeout
+        self.max_unauthenticated = max_unauthenticated
+        self.max_unauthenticated_per_address = max_unauthenticated_per_address
+        self.max_connections = max_connections
         self.tables: dict[str, HostedTable] = {}
         self._next_conn = 1
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -147,7 +185,17 @@ class HostServer:
         self, key: str, table: TableLike, *, port: int = 0, state_path: Path | None = None
     ) -> HostedTable:
         """Start serving ``table`` on ``port`` (0: any free port) and advertise it."""
-        hosted = HostedTable(key, table, state_path)
+        hosted = HostedTable(
+            key,
+            table,
+            state_path,
+            unauthenticated=AdmissionPool(
+                self.max_unauthenticated,
+                self.max_unauthenticated_per_address,
+                what="connections waiting for hello",
+            ),
+            authenticated=AdmissionPool(self.max_connections, what="connections"),
+        )
 
         async def on_client(stream: tlsio.TLSStream) -> None:
             await self._serve(hosted, stream)
@@ -157,7 +205,8 @@ class HostServer:
             port,
             self.ssl_context,
             on_client,
-            handshake_timeout=HANDSHAKE_TIMEOUT,
+            handshake_timeout=self.hello_timeout,
+            pool=hosted.unauthenticated,
         )
         hosted.port = hosted.server.sockets[0].getsockname()[1]
         self.tables[key] = hosted
@@ -219,13 +268,17 @@ class HostServer:
             max_send_buffer=self.max_send_buffer,
             sndbuf=transport.KERNEL_SNDBUF,
         )
-        if len(hosted.conns) >= MAX_CONNECTIONS:
-            log.warning("table %s: connection limit reached, refusing %s", hosted.key, conn.peer)
-            conn.abort("too many connections")
-            return
+        entry = stream.admission
+        if entry is None:  # a stream from elsewhere than this table's listener
+            entry = hosted.unauthenticated.admit(
+                _address(stream.peername), conn.abort, since=stream.accepted_at
+            )
+        else:
+            entry.drop = conn.abort  # evicted or expired from now on: the reason is kept
         cid = self._next_conn
         self._next_conn += 1
         hosted.conns[cid] = conn
+        hosted.admissions[cid] = entry
         try:
             if self._closing:
                 return
@@ -237,6 +290,11 @@ class HostServer:
             log.debug("connection %d: %s", cid, exc)
         finally:
             hosted.conns.pop(cid, None)
+            left = hosted.admissions.pop(cid, None)
+            if left is not None:
+                left.release()
+            if conn.close_reason.startswith(("too many", "no welcome")):
+                log.info("connection %d from %s: %s", cid, conn.peer, conn.close_reason)
             if not self._closing:
                 self._dispatch(hosted, hosted.table.disconnect(cid), save=True)
             conn.close("disconnected")
@@ -306,6 +364,8 @@ class HostServer:
         encoded: dict[int, bytes] = {}
         for out in outgoing:
             if out.conn in hosted.conns:
+                if type(out.message) in (Welcome, SeatAssigned):
+                    self._admit(hosted, out.conn, out.message)
                 frame = encoded.get(id(out.message))
                 if frame is None:
                     frame = encoded[id(out.message)] = self.encode(out.message)
@@ -318,6 +378,21 @@ class HostServer:
             if cid in closing:
                 conn.close("closed by the table")
         self._changed(hosted)
+
+    def _admit(self, hosted: HostedTable, cid: int, message: Welcome | SeatAssigned) -> None:
+        """Move a connection the table welcomes into the authenticated pool; pin seated ones."""
+        entry = hosted.admissions.get(cid)
+        if entry is None:
+            return
+        seated = message.seat is not None
+        if entry.pool is hosted.authenticated:
+            entry.pinned = seated
+        elif isinstance(message, Welcome):
+            entry.release()
+            conn = hosted.conns[cid]
+            hosted.admissions[cid] = hosted.authenticated.admit(
+                entry.address, conn.abort, pinned=seated
+            )
 
     def _changed(self, hosted: HostedTable) -> None:
         if self.advertiser is not None and hosted.instance:
@@ -342,7 +417,14 @@ class HostServer:
             now = self.clock()
             for hosted in list(self.tables.values()):
                 self._tick_one(hosted, now)
+            self._check_hello_deadlines()
             self._check_heartbeats()
+
+    def _check_hello_deadlines(self) -> None:
+        """Close connections not welcomed within the hello timeout of their TCP accept."""
+        reason = f"no welcome within {self.hello_timeout:g} s of connecting"
+        for hosted in self.tables.values():
+            hosted.unauthenticated.expire(self.hello_timeout, reason)
 
     def _check_heartbeats(self) -> None:
         """Ping quiet connections; drop silent ones (their read loop then calls disconnect)."""

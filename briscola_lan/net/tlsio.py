@@ -9,6 +9,11 @@ wire are the same TLS 1.3 a standard client or server speaks (asyncio streams in
 Semantics follow asyncio's stream transports: ``write`` never blocks and buffers what the kernel
 does not take; ``close`` flushes first, ``abort`` drops at once; ``read`` returns what arrived,
 ``b""`` at end of stream.
+
+An ``AdmissionPool`` bounds connections that have not proved anything yet (in the TLS handshake,
+or before the table's ``welcome``): a full pool makes room for a newcomer by dropping the oldest
+connection of the address that holds the most, so that a flood can never shut an honest client
+out (the newest is never the one dropped, and an honest client needs only a round trip).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import asyncio
 import contextlib
 import socket
 import ssl
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -26,6 +32,127 @@ READ_PAUSE = 1024 * 1024  # unread plaintext above this: stop reading until the 
 RECORDS_PER_WAKE = 16  # a flooding peer cannot keep one readable event going for ever
 LISTEN_BACKLOG = 128
 ACCEPT_RETRY = 1.0  # seconds without accepting after accept() fails (out of descriptors...)
+
+
+class Admission:
+    """One connection in an ``AdmissionPool``: its address, since when, and how to drop it."""
+
+    __slots__ = ("address", "drop", "pinned", "pool", "since")
+
+    def __init__(
+        self, pool: AdmissionPool, address: str, since: float, drop: Callable[[str], None]
+    ) -> None:
+        self.pool: AdmissionPool | None = pool
+        self.address = address
+        self.since = since
+        self.drop = drop  # called with the reason; must close the connection
+        self.pinned = False  # never evicted (a seated player)
+
+    def release(self) -> None:
+        """Leave the pool (the connection closed, or moved on to another pool); idempotent."""
+        if self.pool is not None:
+            self.pool.release(self)
+
+
+class AdmissionPool:
+    """Connections of one kind, at most ``limit`` (and ``per_address`` from one address).
+
+    ``admit`` never refuses: over a limit it evicts first, the oldest unpinned entry of the
+    newcomer's address when that address is at ``per_address``, else the oldest unpinned entry
+    of the address holding the most. Only pinned entries can take the pool over ``limit``.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        per_address: int | None = None,
+        *,
+        what: str = "connections",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if limit < 1 or (per_address is not None and per_address < 1):
+            raise ValueError(f"pool limits must be at least 1, not {limit}/{per_address}")
+        self.limit = limit
+        self.per_address = per_address
+        self.what = what
+        self.clock = clock
+        self._entries: dict[Admission, None] = {}  # in order of admission: oldest first
+        self._by_address: dict[str, dict[Admission, None]] = {}
+        self.evicted = 0  # dropped to make room
+        self.expired = 0  # dropped by ``expire``
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def count(self, address: str) -> int:
+        """Entries from ``address``."""
+        return len(self._by_address.get(address, ()))
+
+    def admit(
+        self,
+        address: str,
+        drop: Callable[[str], None],
+        *,
+        pinned: bool = False,
+        since: float | None = None,
+    ) -> Admission:
+        """Add a connection from ``address``, evicting others first when a limit is reached."""
+        if self.per_address is not None and self.count(address) >= self.per_address:
+            self._evict(self._by_address[address], f"too many {self.what} from {address}")
+        while len(self._entries) >= self.limit:
+            busiest = self._busiest()
+            if busiest is None:
+                break
+            self._evict(busiest, f"too many {self.what}")
+        entry = Admission(self, address, self.clock() if since is None else since, drop)
+        entry.pinned = pinned
+        self._entries[entry] = None
+        self._by_address.setdefault(address, {})[entry] = None
+        return entry
+
+    def release(self, entry: Admission) -> None:
+        """Forget ``entry`` (it is not dropped); idempotent."""
+        if entry.pool is not self:
+            return
+        entry.pool = None
+        self._entries.pop(entry, None)
+        same = self._by_address.get(entry.address)
+        if same is not None:
+            same.pop(entry, None)
+            if not same:
+                del self._by_address[entry.address]
+
+    def expire(self, timeout: float, reason: str) -> int:
+        """Drop every unpinned entry admitted ``timeout`` seconds ago or earlier."""
+        cutoff = self.clock() - timeout
+        old = [e for e in self._entries if e.since <= cutoff and not e.pinned]
+        for entry in old:
+            self.expired += 1
+            self._drop(entry, reason)
+        return len(old)
+
+    def _busiest(self) -> dict[Admission, None] | None:
+        """The entries of the address with the most unpinned ones (a tie: the oldest first)."""
+        best: dict[Admission, None] | None = None
+        best_key = (0, 0.0)
+        for same in self._by_address.values():
+            unpinned = [e for e in same if not e.pinned]
+            if unpinned:
+                key = (-len(unpinned), unpinned[0].since)
+                if best is None or key < best_key:
+                    best, best_key = same, key
+        return best
+
+    def _evict(self, same: dict[Admission, None], reason: str) -> None:
+        for entry in same:
+            if not entry.pinned:
+                self.evicted += 1
+                self._drop(entry, reason)
+                return
+
+    def _drop(self, entry: Admission, reason: str) -> None:
+        self.release(entry)
+        entry.drop(reason)
 
 
 class TLSStream:
@@ -47,6 +174,8 @@ class TLSStream:
         self._read_wants_write = False
         self._closing = False
         self._closed = self._loop.create_future()
+        self.accepted_at = time.monotonic()  # a listener sets the time of the TCP accept
+        self.admission: Admission | None = None  # its entry in the listener's pool, if any
         self._loop.add_reader(self._fd, self._on_readable)
 
     # --- what asyncio's transports offer ----------------------------------------------------
@@ -244,6 +373,26 @@ class TLSStream:
         self._closed.set_result(None)
 
 
+def _host_of(addr: Any) -> str:
+    """The address part of a peer address (``(host, port, ...)`` for IP sockets)."""
+    return str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
+
+
+def _closer(raw: socket.socket) -> Callable[[str], None]:
+    return lambda _reason: raw.close()
+
+
+def _canceller(task: asyncio.Task[None], raw: socket.socket) -> Callable[[str], None]:
+    """Drop a connection in its handshake: a task cancelled before it ran never closes ``raw``
+    itself (once wrapped, ``raw`` is detached and closing it does nothing)."""
+
+    def drop(_reason: str) -> None:
+        task.cancel()
+        raw.close()
+
+    return drop
+
+
 def _peername(sock: socket.socket) -> Any:
     try:
         return sock.getpeername()
@@ -330,7 +479,12 @@ async def open_stream(
 
 
 class Listener:
-    """Listening sockets that hand each handshaken connection to ``on_client`` in a task."""
+    """Listening sockets that hand each handshaken connection to ``on_client`` in a task.
+
+    With a ``pool`` every accepted connection enters it at once (a full pool evicts, see
+    ``AdmissionPool``); the stream handed over carries its entry (``TLSStream.admission``),
+    whose ``drop`` then aborts the stream; the receiver moves it on or releases it.
+    """
 
     def __init__(
         self,
@@ -338,12 +492,15 @@ class Listener:
         context: ssl.SSLContext,
         on_client: Callable[[TLSStream], Awaitable[None]],
         handshake_timeout: float,
+        *,
+        pool: AdmissionPool | None = None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self.sockets = socks
         self._context = context
         self._on_client = on_client
         self._timeout = handshake_timeout
+        self._pool = pool
         self._tasks: set[asyncio.Task[None]] = set()  # every connection's task, held strongly
         self._handshaking: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -353,7 +510,7 @@ class Listener:
     def _on_accept(self, listening: socket.socket) -> None:
         for _ in range(LISTEN_BACKLOG):
             try:
-                raw, _ = listening.accept()
+                raw, addr = listening.accept()
             except (BlockingIOError, InterruptedError):
                 return
             except OSError:  # e.g. out of descriptors: pause accepting instead of spinning
@@ -361,7 +518,14 @@ class Listener:
                 self._loop.remove_reader(fd)
                 self._loop.call_later(ACCEPT_RETRY, self._resume_accepting, listening)
                 return
-            task = self._loop.create_task(self._start(raw))
+            accepted_at = time.monotonic()
+            entry: Admission | None = None
+            if self._pool is not None:
+                # Admitted before its task exists: a full pool may evict at once.
+                entry = self._pool.admit(_host_of(addr), _closer(raw), since=accepted_at)
+            task = self._loop.create_task(self._start(raw, entry, accepted_at))
+            if entry is not None:
+                entry.drop = _canceller(task, raw)
             self._tasks.add(task)
             self._handshaking.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -371,26 +535,37 @@ class Listener:
         if not self._closed:
             self._loop.add_reader(listening.fileno(), self._on_accept, listening)
 
-    async def _start(self, raw: socket.socket) -> None:
+    async def _start(self, raw: socket.socket, entry: Admission | None, accepted_at: float) -> None:
         try:
             _tune(raw)
             sock = self._context.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
         except OSError:
             raw.close()
+            if entry is not None:
+                entry.release()
             return
         try:
             async with asyncio.timeout(self._timeout):
                 await handshake(sock)
         except (OSError, ssl.SSLError, TimeoutError):
             sock.close()  # a failed or slow handshake costs the host nothing else
+            if entry is not None:
+                entry.release()
             return
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the listener closed, or the pool evicted it
             sock.close()
+            if entry is not None:
+                entry.release()
             raise
         task = asyncio.current_task()
         if task is not None:
             self._handshaking.discard(task)
-        await self._on_client(TLSStream(sock))
+        stream = TLSStream(sock)
+        stream.accepted_at = accepted_at
+        if entry is not None:
+            stream.admission = entry
+            entry.drop = lambda _reason: stream.abort()
+        await self._on_client(stream)
 
     def close(self) -> None:
         """Stop accepting and drop handshakes in progress; established connections are the
@@ -418,6 +593,7 @@ async def listen(
     on_client: Callable[[TLSStream], Awaitable[None]],
     *,
     handshake_timeout: float,
+    pool: AdmissionPool | None = None,
 ) -> Listener:
     """Listen on every address of ``hosts`` (all interfaces when empty), one port for all."""
     names: list[str | None] = list(hosts) if hosts else [None]
@@ -444,4 +620,4 @@ async def listen(
         for s in socks:
             s.close()
         raise
-    return Listener(socks, context, on_client, handshake_timeout)
+    return Listener(socks, context, on_client, handshake_timeout, pool=pool)

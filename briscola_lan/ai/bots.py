@@ -3,20 +3,31 @@
 Every bot sees a SeatView and nothing else, and is deterministic for its seed: the random
 generator of each decision is derived from the seed and the position, so a bot keeps no state
 between calls and works across hands and matches without being told.
+
+A bot only ever returns a card its view holds. A view without its seat's whole hand is refused
+(``BotError``); a search result that is not a held card is a bug: it is logged as an error and
+the rule-based card is played instead, so that a table is never left waiting on a dead bot.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Protocol
 
 from briscola_lan.ai.fast import FastHand
-from briscola_lan.ai.infer import BotError, Knowledge
+from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
 from briscola_lan.ai.policy import mixed_playout, rule_pick, rules_playout
 from briscola_lan.ai.solver import solve
 from briscola_lan.rules import Card, SeatView
+
+log = logging.getLogger(__name__)
+
+
+class SearchError(BotError):
+    """A search came back with cards that are not the seat's hand: a bug in the search."""
 
 
 class Bot(Protocol):
@@ -28,13 +39,26 @@ class Bot(Protocol):
 
 
 def _legal(view: SeatView) -> tuple[Card, ...]:
-    legal = view.legal_plays
-    if not legal:
-        raise BotError(
-            f"seat {view.seat} was asked for a card but it is not its turn "
-            f"(to play: {view.to_play})"
-        )
-    return legal
+    """The cards the view's seat may play; BotError if not its turn or its hand is incomplete."""
+    check_turn(view)
+    return view.legal_plays
+
+
+def _held(view: SeatView, code: int, fallback: int, search: str) -> Card:
+    """``code`` if the view holds it; else log the bug and play ``fallback`` (a held card)."""
+    held = {c.code for c in view.hand}
+    if code in held:
+        return Card.from_code(code)
+    log.error(
+        "bug: the %s chose %s, a card not in its hand %s (seat %d); playing %s instead",
+        search,
+        Card.from_code(code).label(ascii_only=True),
+        [c.label(ascii_only=True) for c in view.hand],
+        view.seat,
+        Card.from_code(fallback).label(ascii_only=True),
+    )
+    assert fallback in held
+    return Card.from_code(fallback)
 
 
 def decision_rng(seed: int, view: SeatView) -> random.Random:
@@ -78,7 +102,8 @@ class RuleBot:
             # Card counting to the end: at 2 players with the stock gone, the unseen cards are
             # exactly the opponent's hand, so the last tricks are played out exactly.
             values = solve(k.sample(random.Random(0)), k.side)
-            code = max(values, key=lambda c: (values[c], c == code, -c))
+            best = max(values, key=lambda c: (values[c], c == code, -c))
+            return _held(view, best, code, "exact endgame")
         return Card.from_code(code)
 
 
@@ -189,7 +214,14 @@ class StrongBot:
                 distinct[key] = (h, count + (old[1] if old else 0.0))
             for h, count in distinct.values():
                 now = h.points[k.side]
-                for c, v in solve(h, k.side).items():
+                values = solve(h, k.side)
+                if values.keys() != totals.keys():
+                    raise SearchError(
+                        "the exact search scored cards not in its hand "
+                        f"{sorted(values.keys() - totals.keys())} or left out held cards "
+                        f"{sorted(totals.keys() - values.keys())}"
+                    )
+                for c, v in values.items():
                     totals[c] += count * (now + v)
                 weight += count
                 if deadline is not None and time.perf_counter() > deadline:
@@ -230,6 +262,10 @@ class StrongBot:
         preferred = rule_pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
         )
-        scores = self.scores(view)
+        try:
+            scores = self.scores(view)
+        except SearchError as exc:
+            log.error("bug: %s (seat %d); playing the rule-based card", exc, view.seat)
+            return Card.from_code(preferred)  # rule_pick chooses from the hand
         best = max(scores, key=lambda c: (round(scores[c], 6), c == preferred, -c))
-        return Card.from_code(best)
+        return _held(view, best, preferred, "search")

@@ -18,19 +18,31 @@ class BotError(ValueError):
     """A bot was asked to play from a view where it cannot (not its turn, or an impossible view)."""
 
 
+def check_turn(view: SeatView) -> None:
+    """Raise BotError unless it is the view's seat's turn and the view holds its whole hand."""
+    if view.to_play != view.seat or not view.hand:
+        raise BotError(
+            f"seat {view.seat} was asked for a card but it is not its turn ("
+            + (
+                "nobody's turn: the hand is over"
+                if view.to_play is None
+                else f"seat {view.to_play}'s turn"
+            )
+            + ")"
+        )
+    if len(view.hand) != view.hand_sizes[view.seat]:
+        # A search would deal the missing card to the seat itself and could choose it.
+        raise BotError(
+            f"seat {view.seat} was asked for a card from {len(view.hand)} cards, but its hand "
+            f"size is {view.hand_sizes[view.seat]}: a card is still on its way (incomplete view)"
+        )
+
+
 class Knowledge:
     """The hidden-card facts of one SeatView, ready to sample FastHands from."""
 
     def __init__(self, view: SeatView) -> None:
-        if view.to_play != view.seat or not view.hand:
-            raise BotError(
-                f"seat {view.seat} was asked for a card but it is "
-                + (
-                    "nobody's turn (the hand is over)"
-                    if view.to_play is None
-                    else f"seat {view.to_play}'s turn"
-                )
-            )
+        check_turn(view)
         n = view.players
         self.view = view
         self.n = n

@@ -69,7 +69,8 @@ def human_report(path: str, rep: MatchReport) -> str:
             if hand == h.hand:
                 who = rep.names[seat] if seat < len(rep.names) else f"seat {seat}"
                 what = "an AI played for" if ai else "the player took back"
-                lines.append(f"    from play {at_play + 1}: {what} seat {seat} ({who})")
+                when = f"from play {at_play + 1}" if ai or not at_play else f"after play {at_play}"
+                lines.append(f"    {when}: {what} seat {seat} ({who})")
     if rep.fault is not None:
         lines.append(f"  FAILED at {rep.fault.describe()}")
     elif rep.match_over:

@@ -120,7 +120,7 @@ class ClientState:
     seats: tuple[SeatInfo, ...] = ()
     game_id: str = ""
     hand_number: int = -1
-    view: SeatView | None = None
+    view: SeatView | None = None  # None before the deal and while this seat's cards travel
     hands_won: tuple[int, ...] = ()
     total_points: tuple[int, ...] = ()
     last_hand_points: tuple[int, ...] | None = None
@@ -134,6 +134,7 @@ class ClientState:
     draw_partners: bool = False  # the table draws partnerships (4 players)
     draw_dealer: bool = False  # the table draws the first dealer
     draw: DrawCheck | None = None  # the draw of this match, once it started
+    taken_over: bool = False  # the host's AI plays this seat (seat_taken_over), until handed back
 
     @property
     def verification(self) -> HandCheck | None:
@@ -178,8 +179,25 @@ class _Tracker:
     def stock_left(self) -> int:
         return len(self.draw_order) - self.next_draw
 
+    @property
+    def cards_on_their_way(self) -> bool:
+        """Whether this seat still waits for cards the schedule owes it: its deal, the card it
+        draws after a trick, or (4 players) its partner's hand at the end of the stock.
+
+        The host relays a trick's last card before it signs the draws that follow, so for a
+        moment the trick is taken and the next player known while the draw is not here yet.
+        """
+        if self.seat is None:
+            return False
+        return bool(self.expected.get(self.seat)) or self.exchange_due
+
     def view(self) -> SeatView | None:
-        if self.seat is None or self.upcard is None:
+        """This seat's view; None before the deal and while its cards are on their way.
+
+        A view is only ever the whole of what the seat holds: a turn offered from a hand that
+        lacks a card being drawn would let a player (or a bot's search) choose from it.
+        """
+        if self.seat is None or self.upcard is None or self.cards_on_their_way:
             return None
         return SeatView(
             seat=self.seat,
@@ -259,14 +277,17 @@ class _Tracker:
         return None, taken
 
     def partner(self, ex: Exchange) -> str | None:
+        """Take the partner's shown hand; a problem description if it is not that hand."""
+        # The exchange came, true or not: the seat waits no more (a false one is the host's
+        # fault, recorded by the caller; the seat's own hand is whole and play goes on).
+        due, self.exchange_due = self.exchange_due, False
         if ex.seat != self.seat or ex.partner != self.options.partner_of(ex.seat):
             return "exchange addressed to the wrong seats"
         held = {p for p, s in self.dealt.items() if s == ex.partner} - self.played_positions
         shown = {o.position for o in ex.openings}
-        if not self.exchange_due or shown != held or len(ex.openings) != len(shown):
+        if not due or shown != held or len(ex.openings) != len(shown):
             return f"shown cards are not the cards seat {ex.partner} holds"
         self.partner_shown = tuple(Card.from_code(o.card) for o in ex.openings)
-        self.exchange_due = False
         return None
 
 
@@ -550,6 +571,7 @@ class ClientSession:
         self._tracker, self._match, self._ms = None, None, None
         self.state.checks = []
         self.state.draw, self._drawing = None, False
+        self.state.taken_over = False
 
     def _on_SeatsChanged(self, msg: m.SeatsChanged, out: list[Message]) -> None:
         self.state.seats = msg.seats
@@ -655,8 +677,8 @@ class ClientSession:
         self._tracker = _Tracker(options_of(ms), st.dealer, self.state.seat)
         self.state.log.append(f"hand {st.hand + 1} started, seat {st.dealer} deals")
         seat = self.state.seat
-        if seat is None:
-            return
+        if seat is None or self._mine_host_played(seat):
+            return  # the host's AI holds my seat: it commits (and reveals) the seat's seed
         seed = self._seed_for(ms.game_id, st.hand)
         commit = SeedCommit(
             ms.game_id, st.hand, seat, seed_commitment(ms.game_id, st.hand, seat, seed)
@@ -665,9 +687,16 @@ class ClientSession:
 
     def _on_SeatTakenOver(self, msg: m.SeatTakenOver, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        if isinstance(st, Takeover):
-            who = "an AI now plays" if st.ai else "its player is back in"
-            self.state.log.append(f"{who} seat {st.seat}")
+        if not isinstance(st, Takeover):
+            return
+        if st.seat == self.state.seat:
+            self.state.taken_over = bool(st.ai)
+            self.state.log.append(
+                "an AI plays your seat until you are back" if st.ai else "you play your seat again"
+            )
+            return
+        who = "an AI now plays" if st.ai else "its player is back in"
+        self.state.log.append(f"{who} seat {st.seat}")
 
     def _on_SeedsCommitted(self, msg: m.SeedsCommitted, out: list[Message]) -> None:
         for rec in msg.records:
@@ -678,10 +707,14 @@ class ClientSession:
         ms, seat, hand = self._ms, self.state.seat, self.state.hand_number
         if ms is None or seat is None or (ms.game_id, hand) not in self._seeds:
             return
-        if self._mine_host_played(seat):
-            return
-        reveal = SeedReveal(ms.game_id, hand, seat, self._seeds[(ms.game_id, hand)])
-        out.append(self._signed(m.RevealSeed, reveal))
+        seed = self._seeds[(ms.game_id, hand)]
+        mine = _commitment_of(msg.records, seat) == seed_commitment(ms.game_id, hand, seat, seed)
+        if not mine and self._mine_host_played(seat):
+            return  # the host's AI committed for my seat: it reveals that seed itself
+        # My commitment, which only I can open (also if an AI took my seat after I made it);
+        # or a commitment I lost the seed of: the reveal fails at once and names my seat,
+        # rather than the hand waiting for a reveal that cannot come.
+        out.append(self._signed(m.RevealSeed, SeedReveal(ms.game_id, hand, seat, seed)))
 
     def _reveal_draw_seed(self, out: list[Message]) -> None:
         gid = bytes.fromhex(self.state.game_id)
@@ -815,6 +848,18 @@ class ClientSession:
         if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
             self._fail(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
+
+
+def _commitment_of(records: tuple[Record, ...], seat: int) -> bytes | None:
+    """The commitment published for ``seat`` among a hand's seed-commit records."""
+    for body, _sig in records:
+        try:
+            st = decode(body)
+        except StatementError:
+            continue
+        if isinstance(st, SeedCommit) and st.seat == seat:
+            return st.commitment
+    return None
 
 
 __all__ = ["ClientSession", "ClientState", "DrawCheck", "HandCheck", "SecretsError"]

@@ -733,9 +733,6 @@ class HostTable:
             seed_commitment(self.game_id, self.hand_number, HOST_PARTY, self.host_seed),
         )
         self._broadcast(out, m.HandStarted(*self._sign(hc)))
-        for i, seat in enumerate(self.seats):  # hand back seats whose player is back
-            if seat.taken_over and seat.conn is not None:
-                self._takeover(i, False, out)
         self.phase = Phase.COMMIT
         self.deadline = self.now + self.timeout
         for i in range(len(self.seats)):
@@ -769,8 +766,8 @@ class HostTable:
         st = decode(body)
         if not isinstance(st, SeedCommit):
             raise _Refused(ErrorCode.BAD_STATEMENT, "CommitSeed must carry a seed-commit")
-        if (body, sig) in self.records:
-            return  # a resumed client repeating a commitment already in the transcript
+        if (body, sig) in self.records or self._made_by_host(seat_no, st, body):
+            return  # a resumed client repeating a commitment, or answering a replayed message
         if self.phase is not Phase.COMMIT or st.hand != self.hand_number:
             if self.commits[seat_no] == (body, sig):
                 return  # a resumed client repeating itself
@@ -793,6 +790,7 @@ class HostTable:
             self._append(r, True)
         self._broadcast(out, m.SeedsCommitted(recs))
         self.phase = Phase.REVEAL
+        self.deadline = self.now + self.timeout  # every seat gets the whole time to reveal
         for i, seed in self.host_seat_seeds.items():
             st = SeedReveal(self.game_id, self.hand_number, i, seed)
             body = st.encode()
@@ -802,8 +800,8 @@ class HostTable:
         st = decode(body)
         if not isinstance(st, SeedReveal):
             raise _Refused(ErrorCode.BAD_STATEMENT, "RevealSeed must carry a seed-reveal")
-        if (body, sig) in self.records:
-            return  # a resumed client repeating a reveal already in the transcript
+        if (body, sig) in self.records or self._made_by_host(seat_no, st, body):
+            return  # a resumed client repeating a reveal, or answering a replayed message
         if self.reveals[seat_no] == (body, sig):
             return
         self._need_phase(Phase.REVEAL)
@@ -889,7 +887,9 @@ class HostTable:
         self._need_phase(Phase.PLAY)
         self._check_context(st, seat_no)
         if self.seats[seat_no].taken_over:
-            raise _Refused(ErrorCode.NOT_ALLOWED, "an AI plays your seat until the next hand")
+            raise _Refused(
+                ErrorCode.NOT_ALLOWED, "an AI plays your seat until it hands it back to you"
+            )
         self._check_sig(seat_no, body, sig)
         self._apply_play(st, (body, sig), out)
 
@@ -965,10 +965,8 @@ class HostTable:
         st = decode(body)
         if not isinstance(st, Ack):
             raise _Refused(ErrorCode.BAD_STATEMENT, "AckHand must carry an ack statement")
-        if self.acks[seat_no] == (body, sig) or (
-            st.hand < self.hand_number and st.game_id == self.game_id
-        ):
-            return  # repeated by a resumed client
+        if self.acks[seat_no] == (body, sig) or self._made_by_host(seat_no, st, body):
+            return  # repeated by a resumed client, or answering a replayed message
         self._need_phase(Phase.ACK)
         self._check_context(st, seat_no)
         self._check_sig(seat_no, body, sig)
@@ -1002,6 +1000,7 @@ class HostTable:
                 out, m.MatchEnded(match.winner, match.hands_won(), match.total_points(), False)
             )
         else:
+            self._hand_back(out)  # before hand_started: a returned player commits to the new hand
             self._start_hand(out)
 
     def _abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None:
@@ -1030,6 +1029,8 @@ class HostTable:
             return
         if self.phase is Phase.OVER:
             return
+        if self.phase is Phase.PLAY:
+            self._hand_back(out)
         for i, seat in enumerate(self.seats):
             if (
                 seat.ai is None
@@ -1037,7 +1038,8 @@ class HostTable:
                 and seat.conn is None
                 and not seat.taken_over
                 and seat.dropped_at is not None
-                and self.now - seat.dropped_at >= self.grace
+                and (self.now - seat.dropped_at >= self.grace or self._commit_due(i))
+                and not self._own_seed_unrevealed(i)
             ):
                 self._takeover(i, True, out)
                 if self.phase is Phase.COMMIT and self.commits[i] is None:
@@ -1053,6 +1055,47 @@ class HostTable:
             self._abort(late, f"did not {what} its seed in time", out)
         elif self.phase is Phase.ACK and self.now >= self.deadline:
             self._close_hand(out)
+
+    def _hand_back(self, out: list[Outgoing]) -> None:
+        """Give AI-played seats back to their players who are connected again.
+
+        Only while cards are played or when the hand is closed, before the next one starts:
+        during the commit and reveal the AI holds the seat's seed and reveals it itself, and
+        during the acknowledgements it has acknowledged the hand for the seat (acks are recorded
+        when the hand closes, and must be signed while the AI holds the seat).
+        """
+        for i, seat in enumerate(self.seats):
+            if seat.taken_over and seat.conn is not None:
+                self._takeover(i, False, out)
+
+    def _commit_due(self, seat_no: int) -> bool:
+        """The commit deadline has come and this seat has not committed (its player is away:
+        the AI commits for it rather than the hand being aborted, even with a long grace)."""
+        return (
+            self.phase is Phase.COMMIT
+            and self.now >= self.deadline
+            and self.commits[seat_no] is None
+        )
+
+    def _own_seed_unrevealed(self, seat_no: int) -> bool:
+        """The seat committed to a seed of its own, not revealed yet: only it can reveal it."""
+        if self.phase is Phase.COMMIT:
+            return self.commits[seat_no] is not None
+        return self.phase is Phase.REVEAL and self.reveals[seat_no] is None
+
+    def _made_by_host(self, seat_no: int, st: SeedCommit | SeedReveal | Ack, body: bytes) -> bool:
+        """Whether the host's AI already made this statement for the seat, or it is of an earlier
+        hand: a resumed client answering replayed messages, to be ignored."""
+        if st.game_id != self.game_id or self.drawing:
+            return False
+        if st.hand < self.hand_number:
+            return True
+        if st.hand != self.hand_number:
+            return False
+        if isinstance(st, Ack):  # the same acknowledgement, signed with the host's key
+            ack = self.acks[seat_no]
+            return ack is not None and ack[0] == body
+        return seat_no in self.host_seat_seeds  # the AI committed to (and reveals) its seed
 
     def _free_abandoned_seats(self, out: list[Outgoing]) -> None:
         """Lobby: a player gone for the grace period loses the seat (and its resume token)."""

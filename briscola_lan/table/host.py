@@ -160,6 +160,7 @@ class _Conn:
     # TLS certificate it was served with (SHA-256; empty in one process, without TLS).
     nonce: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     channel: bytes = b""
+    proven: int = 0  # hellos whose proof verified: a second refused one closes the connection
 
 
 # Refusals that close the connection: a hello that cannot be answered on it.
@@ -167,9 +168,9 @@ _CLOSING = frozenset({ErrorCode.BAD_VERSION, ErrorCode.BAD_KEY, ErrorCode.BAD_PR
 
 
 class _Refused(Exception):
-    def __init__(self, code: str, text: str) -> None:
+    def __init__(self, code: str, text: str, *, close: bool = False) -> None:
         super().__init__(text)
-        self.code, self.text = code, text
+        self.code, self.text, self.close = code, text, close or code in _CLOSING
 
 
 class _FirstLegalBot:
@@ -261,7 +262,7 @@ class HostTable:
         try:
             self._dispatch(conn, message, out)
         except _Refused as r:
-            return [Outgoing(conn, m.Error(r.code, r.text), close=r.code in _CLOSING)]
+            return [Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
         return out
@@ -463,6 +464,8 @@ class HostTable:
                 ErrorCode.BAD_KEY, f"public_key is not a valid Ed25519 identity key: {exc}"
             ) from None
         self._check_proof(c, msg)
+        c.proven += 1
+        again = c.proven > 1  # one retry (without the token) per connection, then it closes
         name = msg.name.strip()[:MAX_NAME] or "player"
         seat_no: int | None = None
         if msg.resume_token is not None:
@@ -470,9 +473,13 @@ class HostTable:
                 if s.token is not None and secrets.compare_digest(s.token, msg.resume_token):
                     seat_no = i
             if seat_no is None:
-                raise _Refused(ErrorCode.BAD_TOKEN, "unknown resume token: join as a new player")
+                raise _Refused(
+                    ErrorCode.BAD_TOKEN, "unknown resume token: join as a new player", close=again
+                )
             if self.seats[seat_no].key != msg.public_key:
-                raise _Refused(ErrorCode.BAD_TOKEN, "resume token belongs to another identity")
+                raise _Refused(
+                    ErrorCode.BAD_TOKEN, "resume token belongs to another identity", close=again
+                )
         c.hello = True
         out.append(
             Outgoing(

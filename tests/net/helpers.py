@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import secrets
 import socket
 import struct
 from dataclasses import dataclass, field
@@ -55,10 +56,14 @@ class LobbyTable:
     conns: list[int] = field(default_factory=list)
     seats: dict[int, int] = field(default_factory=dict)  # seat -> conn
     received: list[tuple[int, Message]] = field(default_factory=list)
+    challenge: bool = False  # send a challenge first, as a real table does (a ClientSession waits)
 
     def connect(self, conn: int, channel: bytes = b"") -> list[Out]:
         self.conns.append(conn)
-        return []
+        if not self.challenge:
+            return []
+        # Like a real table, a challenge first (this fake does not check the proof).
+        return [Out(conn, Challenge(secrets.token_bytes(32), b"\x01" * 32))]
 
     def receive(self, conn: int, message: Message) -> list[Out]:
         self.received.append((conn, message))

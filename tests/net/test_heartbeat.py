@@ -335,7 +335,7 @@ async def test_client_notices_a_silent_host_reconnects_and_resumes_its_seat(
 
 
 async def test_a_busy_idle_connection_is_kept_alive_by_heartbeats(tmp_path: Path) -> None:
-    table = LobbyTable()
+    table = LobbyTable(challenge=True)
     server, port, fp = await start_host(tmp_path, table, heartbeat=FAST)
     client = TableClient(new_session("idle"), Target("127.0.0.1", port, None, fp), heartbeat=FAST)
     await client.start()

@@ -168,3 +168,18 @@ def test_the_session_answers_the_challenge_with_a_proof() -> None:
     (hello2,) = session.hello()
     assert hello2.proof != hello.proof
     assert isinstance(host.receive(2, hello2)[0].message, m.Welcome)
+
+
+def test_after_a_bad_token_one_more_hello_then_the_connection_closes() -> None:
+    """Each proven hello costs the host a key check and a signature check: a connection may
+    retry once after ``bad_token`` (as a new player, same nonce), not forever."""
+    host, _victim = _lobby_with_victim()
+    ch = challenge(host, 2)
+    first = host.receive(2, proven_hello(Identity.generate(b"\x0a" * 32), ch, "a", "no-such"))
+    assert first[0].message.code == ErrorCode.BAD_TOKEN and not first[0].close  # type: ignore[union-attr]
+    again = host.receive(2, proven_hello(Identity.generate(b"\x0b" * 32), ch, "b", "no-such"))
+    _refused(again, ErrorCode.BAD_TOKEN)
+    ch = challenge(host, 3)
+    host.receive(3, proven_hello(Identity.generate(b"\x0c" * 32), ch, "c", "no-such"))
+    out = host.receive(3, proven_hello(Identity.generate(b"\x0c" * 32), ch, "c"))  # no token
+    assert isinstance(out[0].message, m.Welcome)

@@ -219,13 +219,15 @@ def _save_matches(
     options: TableOptions, levels: list[str], matches: int, seed: int, out: Path
 ) -> list[MatchRecord]:
     """Play each match through the whole protocol and save its transcripts under ``out``."""
+    from briscola_lan.net.games import save_transcripts
     from briscola_lan.table.selfplay import run_selfplay
 
     records = []
     for i in range(matches):
         result = run_selfplay(
-            options, levels=levels, save_dir=out, seed=seed * 1000 + i, entropy=_entropy(seed, i)
+            options, levels=levels, seed=seed * 1000 + i, entropy=_entropy(seed, i)
         )
+        save_transcripts(out, result.host.game_id, result.transcripts())
         match = result.host.match
         if match is None:
             raise SimulationError("the protocol self-play ended without a match")

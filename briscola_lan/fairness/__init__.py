@@ -1,10 +1,11 @@
 """The verifiable deal: seeds, commitments, the deterministic shuffle, signed statements,
-the transcript file and the offline verifier. Pure: no I/O beyond the identity and transcript files.
+the transcript file and the offline verifier. Pure: it writes no file (``net.files`` does) and
+reads only a saved game (``transcript.load``, for ``verify``).
 """
 
 from __future__ import annotations
 
-from briscola_lan.fairness.identity import Identity, IdentityError, fingerprint, load_or_create
+from briscola_lan.fairness.identity import Identity, IdentityError, fingerprint
 from briscola_lan.fairness.shuffle import SHUFFLE_VERSION, deal_deck, shuffle_codes
 from briscola_lan.fairness.verify import HOST, Fault, MatchReport, verify_records
 
@@ -17,7 +18,6 @@ __all__ = [
     "MatchReport",
     "deal_deck",
     "fingerprint",
-    "load_or_create",
     "shuffle_codes",
     "verify_records",
 ]

@@ -1,7 +1,8 @@
 """Ed25519 player identities: created on first use in the config dir, short fingerprints, checks.
 
 The key file is ``$XDG_CONFIG_HOME/briscola-lan/identity.key`` (or ``~/.config/...``), the raw
-32-byte private key, mode 0600. A fingerprint is the first 8 bytes of SHA-256 of the public key.
+32-byte private key, mode 0600; it is read and created by ``briscola_lan.net.files`` (this layer
+does no I/O). A fingerprint is the first 8 bytes of SHA-256 of the public key.
 """
 
 from __future__ import annotations
@@ -95,28 +96,6 @@ def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
 
 
 def config_dir() -> Path:
+    """``$XDG_CONFIG_HOME/briscola-lan`` or ``~/.config/briscola-lan``: where the key is kept."""
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "briscola-lan"
-
-
-def load_or_create(directory: Path | None = None) -> Identity:
-    """This user's identity, created (mode 0600) on first use."""
-    directory = directory or config_dir()
-    path = directory / KEY_FILE
-    try:
-        if path.exists():
-            data = path.read_bytes()
-            if len(data) != 32:
-                raise IdentityError(
-                    f"{path} is not a briscola-lan identity (expected 32 bytes, found "
-                    f"{len(data)}); move it away to create a new identity"
-                )
-            return Identity(data)
-        directory.mkdir(parents=True, exist_ok=True)
-        ident = Identity.generate()
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(ident.private_bytes())
-        return ident
-    except OSError as exc:
-        raise IdentityError(f"cannot read or create the identity key {path}: {exc}") from exc

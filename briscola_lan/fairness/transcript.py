@@ -3,7 +3,8 @@
 The file is exactly ``{"format":"briscola-lan-transcript","version":1,"records":[`` then one
 ``["<body hex>","<signature hex>"]`` per line, comma-separated, then ``]}`` and a newline; lower
 case hex. Anything else, even a harmless-looking whitespace change, is refused, so no byte of a
-saved game can change without the verifier noticing.
+saved game can change without the verifier noticing. The file is written by the edges
+(``briscola_lan.net.games``, through ``net.files.write_private``) from ``dumps``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class TranscriptFileError(ValueError):
 
 
 def dumps(records: Sequence[Record]) -> bytes:
+    """The exact bytes of the saved-game file holding ``records``."""
     lines = ",\n".join(f'["{b.hex()}","{s.hex()}"]' for b, s in records)
     head = f'{{"format":"{FORMAT}","version":{VERSION},"records":[\n'
     return (head + lines + "\n]}\n").encode("ascii")
@@ -56,12 +58,6 @@ def loads(data: bytes) -> list[Record]:
     if dumps(records) != data:
         raise TranscriptFileError("file is not in the canonical transcript form (edited?)")
     return records
-
-
-def save(path: Path, records: Sequence[Record]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(dumps(records))
-    tmp.replace(path)
 
 
 def load(path: Path) -> list[Record]:

@@ -1,4 +1,9 @@
-"""The ``briscola-lan verify FILE`` command: check a saved game offline and say who is at fault."""
+"""The ``briscola-lan verify FILE`` command: check a saved game offline and say who is at fault.
+
+Exit status: 0 every file verifies; 1 a check failed (or a hand was aborted); 2 a file cannot be
+read as a saved game; 3 every file verifies as far as it goes but one ends in a hand that was
+not finished (``incomplete``: the host was stopped mid-hand).
+"""
 
 from __future__ import annotations
 
@@ -36,8 +41,24 @@ def winner_text(rep: MatchReport) -> str:
     return rep.options.side_text(rep.winner, rep.names)
 
 
+INCOMPLETE = 3  # the exit status of a file that verifies up to a hand it does not finish
+
+
+def stopped_mid_hand(rep: MatchReport) -> bool:
+    """Everything in the file verifies, but it ends in a hand that was not finished (a host
+    stopped mid-hand saves what was played): the last hand is ``incomplete``, no fault."""
+    if rep.ok or rep.fault is not None or not rep.hands:
+        return False
+    if rep.draw is not None and not rep.draw.verified:
+        return False
+    *done, last = rep.hands
+    return last.status == "incomplete" and all(h.verified for h in done)
+
+
 def human_report(path: str, rep: MatchReport) -> str:
-    lines = [f"{path}: {'VERIFIED' if rep.ok else 'NOT VERIFIED'}"]
+    incomplete = stopped_mid_hand(rep)
+    verdict = "VERIFIED" if rep.ok else "INCOMPLETE" if incomplete else "NOT VERIFIED"
+    lines = [f"{path}: {verdict}"]
     if rep.options is not None:
         lines.append(
             f"  table {rep.table_name!r} ({rep.options.summary()}), host key {rep.host_fingerprint}"
@@ -75,6 +96,13 @@ def human_report(path: str, rep: MatchReport) -> str:
         lines.append(f"  FAILED at {rep.fault.describe()}")
     elif rep.match_over:
         lines.append(f"  match over: {winner_text(rep)} won")
+    elif incomplete:
+        done = len(rep.hands) - 1
+        before = f"the {done} hand(s) before it verify" if done else "nothing before it to check"
+        lines.append(
+            f"  hand {rep.hands[-1].hand + 1} is not finished in this file (incomplete: the game "
+            f"stopped during it; its records so far check out); {before}"
+        )
     elif rep.hands and all(h.verified for h in rep.hands):
         lines.append("  match not finished in this file")
     return "\n".join(lines)
@@ -82,6 +110,7 @@ def human_report(path: str, rep: MatchReport) -> str:
 
 def run(args: argparse.Namespace) -> int:
     worst = 0
+    incomplete = False
     reports = []
     for name in args.files:
         try:
@@ -93,12 +122,21 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"{name}: cannot verify: {exc}", file=sys.stderr)
             continue
-        if not rep.ok:
+        stopped = stopped_mid_hand(rep)
+        incomplete = incomplete or stopped
+        if not rep.ok and not stopped:
             worst = max(worst, 1)
         if args.json:
-            reports.append({"file": name, **rep.to_dict(), "winner_names": winner_names(rep)})
+            reports.append(
+                {
+                    "file": name,
+                    **rep.to_dict(),
+                    "incomplete": stopped,
+                    "winner_names": winner_names(rep),
+                }
+            )
         else:
             print(human_report(name, rep))
     if args.json:
         print(json.dumps(reports if len(reports) > 1 else reports[0], indent=1))
-    return worst
+    return worst or (INCOMPLETE if incomplete else 0)

@@ -23,6 +23,7 @@ from briscola_lan.fairness.identity import IdentityError
 from briscola_lan.net import tls
 from briscola_lan.net.client import ConnectError, TableClient
 from briscola_lan.net.discovery import DiscoveryError
+from briscola_lan.net.files import private_dir
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
 from briscola_lan.net.player import Chooser, MatchFailed, auto_play, make_chooser
 from briscola_lan.net.tables_cmd import add_interfaces_option
@@ -158,8 +159,8 @@ def claim_bot_home(name: str, config: Path | None = None) -> Iterator[Path]:
     for slot in range(1, MAX_SLOTS + 1):
         home = base / (stem if slot == 1 else f"{stem}.{slot}")
         try:
-            home.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+            private_dir(home, tighten=True)
+            fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)  # empty
         except OSError as exc:
             raise IdentityError(f"cannot keep the bot's identity in {home}: {exc}") from exc
         try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import ssl
 import time
 import urllib.parse
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from briscola_lan.net import tlsio, transport
+from briscola_lan.net import files, tlsio, transport
 from briscola_lan.net.discovery import DiscoveryError, TableAd, find_table
 from briscola_lan.net.tls import (
     CertificateMismatch,
@@ -90,14 +89,9 @@ class ResumeStore:
                 return
         else:
             entries[table] = token
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.writelines(
-                f"{urllib.parse.quote(k, safe='')} {v}\n" for k, v in sorted(entries.items())
-            )
-        os.replace(tmp, self.path)
+        lines = [f"{urllib.parse.quote(k, safe='')} {v}\n" for k, v in sorted(entries.items())]
+        text = "".join(lines)
+        files.write_private(self.path, text.encode("utf-8"))
 
     def _secrets_path(self, table: str) -> Path:
         return self.path.with_name("resume_secrets") / urllib.parse.quote(table, safe="")
@@ -112,12 +106,8 @@ class ResumeStore:
     def put_secrets(self, table: str, blob: bytes) -> None:
         """Save the seeds committed to but maybe not revealed yet (private: mode 0600)."""
         path = self._secrets_path(table)
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, path)
+        files.private_dir(path.parent)
+        files.write_private(path, blob)
 
     def attach_secrets(self, session: Any, table: str) -> None:
         """Give ``session`` the seeds saved for ``table`` and save each new one as it is drawn,

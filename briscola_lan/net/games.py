@@ -3,6 +3,7 @@
 The host command, the line client, the bot and the full-screen client all save through
 ``GameSaver`` so that ``briscola-lan verify`` finds the same files in the same place:
 ``$BRISCOLA_LAN_GAMES``, else ``$XDG_DATA_HOME/briscola-lan/games`` (or a ``--games DIR``).
+Files are written by ``net.files.write_private`` (mode 0600, atomic).
 """
 
 from __future__ import annotations
@@ -13,17 +14,27 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from briscola_lan.fairness.statements import Abort, Ack, StatementError, decode
-from briscola_lan.fairness.transcript import SUFFIX, Record, save
+from briscola_lan.fairness.transcript import SUFFIX, Record, dumps
+from briscola_lan.net import files
+from briscola_lan.net.files import data_dir, describe_os_error
+
+__all__ = [
+    "GameSaver",
+    "GamesDirError",
+    "check_writable",
+    "complete_cut",
+    "complete_hands",
+    "data_dir",
+    "game_path",
+    "games_dir",
+    "safe_name",
+    "save_game",
+    "save_transcripts",
+]
 
 
 class GamesDirError(Exception):
     """The games directory cannot be created or written."""
-
-
-def data_dir() -> Path:
-    """The data directory: ``$XDG_DATA_HOME/briscola-lan`` (``~/.local/share/briscola-lan``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "briscola-lan"
 
 
 def games_dir() -> Path:
@@ -32,15 +43,13 @@ def games_dir() -> Path:
     return Path(override) if override else data_dir() / "games"
 
 
-def check_writable(directory: Path, what: str = "--games") -> Path:
-    """Create ``directory`` if needed and make sure files can be written there."""
+def check_writable(directory: Path, what: str = "--games", *, tighten: bool | None = None) -> Path:
+    """Create ``directory`` (mode 0700) if needed and make sure files can be written there;
+    ``tighten`` as for ``net.files.private_dir``."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        probe = directory / f".write-test-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
+        files.check_writable(directory, tighten=tighten)
     except OSError as exc:
-        reason = exc.strerror or str(exc)
+        reason = describe_os_error(exc)
         raise GamesDirError(f"{what}: cannot write in {directory}: {reason}") from exc
     return directory
 
@@ -80,10 +89,18 @@ def save_game(
     kept = list(records) if whole else complete_hands(records)
     if not kept:
         return None
-    directory.mkdir(parents=True, exist_ok=True)
+    files.private_dir(directory)
     path = game_path(directory, game_id, label)
-    save(path, kept)
+    files.write_private(path, dumps(kept))
     return path
+
+
+def save_transcripts(
+    directory: Path, game_id: str | bytes, transcripts: Sequence[tuple[str, Sequence[Record]]]
+) -> list[Path]:
+    """Write each ``(label, records)`` whole (``simulate --save``); returns the files."""
+    saved = [save_game(directory, game_id, label, recs, whole=True) for label, recs in transcripts]
+    return [p for p in saved if p is not None]
 
 
 class GameSaver:
@@ -98,15 +115,19 @@ class GameSaver:
         game_id: Callable[[], str | bytes],
         *,
         on_error: Callable[[str], None] | None = None,
+        on_saving: Callable[[Path, OSError | None], None] | None = None,
     ) -> None:
         self.directory = directory
         self.label = label
         self.records = records
         self.game_id = game_id
+        # Told once when saving fails (a full disk...) and once when it works again: as a line
+        # of text (on_error), or as (file, the OSError or None) (on_saving, used instead).
         self.on_error = on_error
+        self.on_saving = on_saving
         self.path: Path | None = None
         self._saved: tuple[int, bool, str | bytes] | None = None
-        self._failed = False
+        self.failing = False  # the last save failed: the next call retries
         self._scan: tuple[object, int, int] = (None, 0, 0)  # (list, records looked at, cut)
 
     def _cut(self, records: Sequence[Record]) -> int:
@@ -131,11 +152,24 @@ class GameSaver:
         try:
             path = save_game(directory, game_id, self.label, records[:kept], whole=True)
         except OSError as exc:
-            if self.on_error is not None and not self._failed:
-                self.on_error(f"could not save the game in {directory}: {exc}")
-            self._failed = True
+            if not self.failing:
+                where = game_path(directory, game_id, self.label) if game_id else directory
+                if self.on_saving is not None:
+                    self.on_saving(where, exc)
+                elif self.on_error is not None:
+                    self.on_error(
+                        f"cannot save the game: {describe_os_error(exc)} ({where}); "
+                        "play goes on and saving is tried again"
+                    )
+            self.failing = True
             return None
         self._saved = key
         if path is not None:
             self.path = path
+        if self.failing:
+            self.failing = False
+            if self.on_saving is not None:
+                self.on_saving(path or directory, None)
+            elif self.on_error is not None:
+                self.on_error(f"the game is saved again ({path or directory})")
         return path

@@ -3,8 +3,10 @@
 The host runs the pure ``HostTable`` inside ``HostServer``. With ``--state-dir`` it writes the
 table's snapshot after every change; ``--resume`` restarts from it on the same port so that the
 clients reconnect by themselves. ``--tables N`` serves N tables from one process (capacity).
-Once a match is over and everyone has left, the table opens for a new match (``--one-match``
-keeps the result on show instead).
+Once a match is over and its players have left, the table opens for a new match (``--one-match``
+keeps the result on show instead); a newcomer meanwhile waits for it (``NextMatchTable``). A full
+or read-only disk stops nothing: the host says so once (``SaveReporter``) and retries. Stopping
+(SIGINT/SIGTERM) saves every transcript with everything played, an unfinished hand included.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 import contextlib
 import getpass
 import json
+import secrets
 import signal
 import socket
 import sys
@@ -22,10 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from briscola_lan.net import tls
+from briscola_lan.fairness.identity import IdentityError
+from briscola_lan.net import files, tls
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
+from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
-from briscola_lan.net.server import HostServer
+from briscola_lan.net.server import HostedTable, HostServer
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
@@ -34,6 +39,7 @@ from briscola_lan.rules.options import MatchFormat, TableOptions
 
 META_FILE = "table.json"
 SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
+RETRY_SAVES = 2.0  # seconds between tries to save what a full or read-only disk refused
 
 
 def default_table_name() -> str:
@@ -247,7 +253,7 @@ def _save_meta(path: Path, spec: TableSpec) -> None:
         "draw_partners": spec.draw_partners,
         "draw_dealer": spec.draw_dealer,
     }
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    files.write_private(path, json.dumps(data, indent=1).encode("utf-8"))
 
 
 def _load_meta(path: Path) -> TableSpec:
@@ -267,7 +273,7 @@ def _load_meta(path: Path) -> TableSpec:
 
 async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) -> int:
     """Run the host until SIGINT/SIGTERM (or ``stop``); returns the exit status."""
-    from briscola_lan.fairness.identity import load_or_create
+    from briscola_lan.net.files import load_or_create_identity
 
     check_numbers(args)
     interfaces = resolve_interfaces(args.interfaces)
@@ -280,11 +286,16 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 f"a saved table is in {state_dir}: continue it with --resume, or choose another "
                 "--state-dir (--force starts a new table over it)"
             )
-        check_writable(state_dir, "--state-dir")
+        check_writable(state_dir, "--state-dir", tighten=True)  # it holds the live deck
     if args.games is not None:
         check_writable(args.games, "--games")
-    cert = tls.load_or_create_certificate()
-    identity = load_or_create()
+    try:
+        cert = tls.load_or_create_certificate()
+    except OSError as exc:
+        raise HostError(
+            f"cannot create the host certificate in {tls.config_dir()}: {describe_os_error(exc)}"
+        ) from exc
+    identity = load_or_create_identity()
     specs: list[TableSpec] = []
     snapshots: list[bytes | None] = []
     if args.resume:
@@ -296,7 +307,12 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             spec = _load_meta(meta)
             specs.append(spec)
             snap_path = meta.with_suffix(".state")
-            snapshots.append(snap_path.read_bytes() if snap_path.exists() else None)
+            try:
+                snapshots.append(snap_path.read_bytes() if snap_path.exists() else None)
+            except OSError as exc:
+                raise HostError(
+                    f"cannot resume from {snap_path}: {describe_os_error(exc)}"
+                ) from exc
     else:
         options = parse_options(args)
         if args.draw_partners and options.players != 4:
@@ -325,6 +341,8 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     quiet_cancelled_callbacks(loop)
+    reporter = SaveReporter(server)
+    server.on_saving = reporter.state_saving
     savers: list[tuple[Any, GameSaver]] = []
     reopeners: list[Reopener] = []
     saving: asyncio.Task[None] | None = None
@@ -332,6 +350,8 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
     try:
         for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
             table = make_table(spec, identity, snap, grace=args.grace)
+            if not args.one_match:
+                table = NextMatchTable(table)
             if snap is not None and is_over(table):
                 then = (
                     "result only (start a new match with --force, or another --state-dir)"
@@ -343,7 +363,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                     + then,
                     flush=True,
                 )
-            savers.append((table, host_saver(table, args.games)))
+            savers.append((table, host_saver(table, args.games, reporter)))
             stem = "table" if len(specs) == 1 else f"table{i:03d}"
             state_path = None
             if state_dir is not None:
@@ -358,7 +378,12 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             spec.port = hosted.port
             reopeners.append(Reopener(spec, hosted, len(savers) - 1))
             if state_dir is not None:
-                _save_meta(state_dir / f"{stem}.json", spec)
+                try:
+                    _save_meta(state_dir / f"{stem}.json", spec)
+                except OSError as exc:
+                    raise HostError(
+                        f"--state-dir: cannot write in {state_dir}: {describe_os_error(exc)}"
+                    ) from exc
             where = ", ".join(f"{a}:{hosted.port}" for a in interfaces)
             print(
                 f"table {spec.name!r} ({spec.options.summary()}) on {where} "
@@ -366,13 +391,15 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 flush=True,
             )
         print("ready", flush=True)
-        saving = loop.create_task(save_loop(savers))
+        saving = loop.create_task(save_loop(server, savers))
         if not args.one_match:
 
             def fresh(spec: TableSpec) -> Any:
-                return make_table(spec, identity, None, grace=args.grace)
+                return NextMatchTable(make_table(spec, identity, None, grace=args.grace))
 
-            reopening = loop.create_task(reopen_loop(server, reopeners, savers, fresh, args.games))
+            reopening = loop.create_task(
+                reopen_loop(server, reopeners, savers, fresh, args.games, reporter=reporter)
+            )
         await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -383,8 +410,13 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await server.close()
-        save_all(savers)
+        try:
+            await server.close()
+        finally:
+            # Everything played is kept: a hand in progress too (``verify`` reports it as
+            # incomplete), and the state file if a full disk had refused it until now.
+            save_all(savers, whole=True)
+            server.retry_saves()
     print("host stopped", flush=True)
     return 0
 
@@ -407,14 +439,78 @@ class Reopener:
     empty_since: float | None = None
 
 
+def players_connected(table: Any) -> bool:
+    """Whether a seated player of the table's match is connected (visitors do not count)."""
+    return any(getattr(s, "conn", None) is not None for s in getattr(table, "seats", ()))
+
+
 def due_for_reopening(r: Reopener, now: float) -> bool:
-    """A finished match nobody has been connected to for ``REOPEN_AFTER`` seconds."""
-    if not is_over(r.hosted.table) or r.hosted.conns:
+    """A finished match none of whose players has been connected for ``REOPEN_AFTER`` seconds,
+    or at once when none is and someone waits for the next match (``NextMatchTable``)."""
+    table = r.hosted.table
+    if not is_over(table) or players_connected(table):
         r.empty_since = None
         return False
+    if getattr(table, "waiting", None):
+        return True
     if r.empty_since is None:
         r.empty_since = now
     return now - r.empty_since >= REOPEN_AFTER
+
+
+class NextMatchTable:
+    """A ``HostTable`` served by a host that opens a finished table for a new match.
+
+    While the match is over, a ``hello`` that does not resume a seat of it is held, not answered:
+    the newcomer came for the next match, not to be shown the finished one's taken seats (and
+    told "the table is full"). Its connection does not keep the table from reopening; when the
+    table reopens it is closed and the client connects again, to the new match. Everything
+    else goes to the table as is."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self.waiting: set[int] = set()  # connections whose hello waits for the next match
+
+    def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
+        return list(self.table.connect(conn, channel=channel))
+
+    def receive(self, conn: int, message: Any) -> list[Any]:
+        from briscola_lan.wire.messages import Hello
+
+        if isinstance(message, Hello) and is_over(self.table) and not self._resumes(message):
+            self.waiting.add(conn)
+            return []
+        return list(self.table.receive(conn, message))
+
+    def _resumes(self, hello: Any) -> bool:
+        token = hello.resume_token
+        return token is not None and any(
+            s.token is not None and secrets.compare_digest(s.token, token) for s in self.table.seats
+        )
+
+    def disconnect(self, conn: int) -> list[Any]:
+        self.waiting.discard(conn)
+        return list(self.table.disconnect(conn))
+
+    def tick(self, now: float) -> list[Any]:
+        return list(self.table.tick(now))
+
+    def info(self) -> Any:
+        return self.table.info()
+
+    def snapshot(self) -> bytes:
+        return bytes(self.table.snapshot())
+
+    @property
+    def on_relay(self) -> Any:
+        return self.table.on_relay
+
+    @on_relay.setter
+    def on_relay(self, hook: Any) -> None:
+        self.table.on_relay = hook
+
+    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats...
+        return getattr(self.table, name)
 
 
 async def reopen_loop(
@@ -423,9 +519,11 @@ async def reopen_loop(
     savers: list[tuple[Any, GameSaver]],
     fresh: Callable[[TableSpec], Any],
     games: Path | None,
+    *,
+    reporter: SaveReporter | None = None,
 ) -> None:
-    """Open each finished table for a new match once everyone has left it: the same name, port,
-    options and AI players, a new game (its own id, seeds and transcript)."""
+    """Open each finished table for a new match once its players have left it: the same name,
+    port, options and AI players, a new game (its own id, seeds and transcript)."""
     loop = asyncio.get_running_loop()
     while True:
         await asyncio.sleep(REOPEN_CHECK)
@@ -434,35 +532,84 @@ async def reopen_loop(
                 continue
             _, saver = savers[r.saver]
             saver.save(whole=True)  # the finished match's transcript, complete
+            if saver.failing:  # a full disk: keep the finished match until it is saved
+                continue
             table = fresh(r.spec)
-            savers[r.saver] = (table, host_saver(table, games))
+            savers[r.saver] = (table, host_saver(table, games, reporter))
             server.replace_table(r.hosted, table)
             r.empty_since = None
             print(f"table {r.spec.name!r}: the match is over and everyone left; open for a new "
                   "match", flush=True)  # fmt: skip
 
 
-def host_saver(table: Any, directory: Path | None) -> GameSaver:
+class SaveReporter:
+    """Tells the host's console (one line) and the players (one ``notice``) when saving stops
+    working (a full or read-only disk), whichever file it is, and again once it all works."""
+
+    def __init__(self, server: HostServer) -> None:
+        self.server = server
+        self.failing: dict[object, Path] = {}  # what cannot be saved now, and where
+
+    def update(self, what: object, path: Path, exc: OSError | None) -> None:
+        """``what`` (a state file, a transcript) failed with ``exc``, or was saved (None)."""
+        from briscola_lan.wire.messages import NoticeCode
+
+        was_failing = bool(self.failing)
+        if exc is not None:
+            self.failing[what] = path
+            if not was_failing:
+                text = f"cannot save the game: {describe_os_error(exc)} ({path})"
+                print(f"briscola-lan host: {text}; play goes on, saving is tried again every "
+                      f"{RETRY_SAVES:g} s", file=sys.stderr, flush=True)  # fmt: skip
+                self.server.notify(NoticeCode.NOT_SAVING, f"{text}; play goes on")
+            return
+        self.failing.pop(what, None)
+        if was_failing and not self.failing:
+            print(f"briscola-lan host: the game is saved again ({path})", file=sys.stderr,
+                  flush=True)  # fmt: skip
+            self.server.notify(NoticeCode.SAVING, "the host saves the game again")
+
+    def state_saving(self, hosted: HostedTable, path: Path, exc: OSError | None) -> None:
+        self.update(("state", hosted.key), path, exc)
+
+    def saver(self, saver: GameSaver) -> Callable[[Path, OSError | None], None]:
+        return lambda path, exc: self.update(("games", id(saver)), path, exc)
+
+
+def host_saver(
+    table: Any, directory: Path | None, reporter: SaveReporter | None = None
+) -> GameSaver:
     """The host's transcript (every record) saved as ``<game>-host.briscola.json``."""
-    return GameSaver(
+    saver = GameSaver(
         directory,
         "host",
         lambda: table.records,
         lambda: table.game_id,
         on_error=lambda text: print(f"briscola-lan host: {text}", file=sys.stderr, flush=True),
     )
+    if reporter is not None:
+        saver.on_saving = reporter.saver(saver)
+    return saver
 
 
-def save_all(savers: Sequence[tuple[Any, GameSaver]]) -> None:
-    """Complete hands while a match runs, the whole transcript once it is over."""
+def save_all(savers: Sequence[tuple[Any, GameSaver]], *, whole: bool = False) -> None:
+    """Complete hands while a match runs, the whole transcript once it is over (or ``whole``:
+    the host stops, and keeps the hand being played too)."""
     for table, saver in savers:
-        saver.save(whole=is_over(table))
+        saver.save(whole=whole or is_over(table))
 
 
-async def save_loop(savers: Sequence[tuple[Any, GameSaver]]) -> None:
+async def save_loop(server: HostServer, savers: Sequence[tuple[Any, GameSaver]]) -> None:
+    """Save the transcripts as they grow; retry what a full disk refused every few seconds."""
+    loop = asyncio.get_running_loop()
+    retry_at = 0.0
     while True:
         await asyncio.sleep(SAVE_EVERY)
-        save_all(savers)
+        retry = loop.time() >= retry_at
+        if retry:
+            retry_at = loop.time() + RETRY_SAVES
+            server.retry_saves()
+        save_all([(t, s) for t, s in savers if retry or not s.failing])
 
 
 def quiet_cancelled_callbacks(loop: asyncio.AbstractEventLoop) -> None:
@@ -480,7 +627,7 @@ def quiet_cancelled_callbacks(loop: asyncio.AbstractEventLoop) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve(args))
-    except (HostError, DiscoveryError, tls.TlsError, GamesDirError) as exc:
+    except (HostError, DiscoveryError, tls.TlsError, GamesDirError, IdentityError) as exc:
         print(f"briscola-lan host: {exc}", file=sys.stderr)
         return 2
 

@@ -61,7 +61,7 @@ async def open_table(
     ``home`` is the directory that keeps the identity key and the resume state (the config dir
     unless given: ``bot`` gives each bot its own).
     """
-    from briscola_lan.fairness.identity import load_or_create
+    from briscola_lan.net.files import load_or_create_identity
     from briscola_lan.table.client import ClientSession
 
     ifaces: list[str] = []
@@ -73,7 +73,7 @@ async def open_table(
         timeout=timeout,
         fingerprint=tls.normalize_fingerprint(fingerprint) if fingerprint else None,
     )
-    session = ClientSession(identity or load_or_create(home), name)
+    session = ClientSession(identity or load_or_create_identity(home), name)
     store = ResumeStore(None if home is None else home / "resume_tokens")
     # A restarted join takes its seat back, and can still reveal a seed it committed to.
     store.attach_secrets(session, target.key)

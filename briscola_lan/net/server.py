@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import ssl
 import time
 from collections.abc import Callable, Sequence
@@ -29,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from briscola_lan.net import tlsio, transport
+from briscola_lan.net import files, tlsio, transport
 from briscola_lan.net.discovery import Advertiser, build_txt
 from briscola_lan.net.tlsio import Admission, AdmissionPool
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
-from briscola_lan.wire.messages import SeatAssigned, Welcome
+from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +73,7 @@ class HostedTable:
     # Seconds since the epoch at the start, so that a restarted host goes on counting upwards.
     txt_gen: int = field(default_factory=lambda: int(time.time()))
     instance: str = ""
-    dirty: bool = False
+    dirty: bool = False  # its last state could not be saved (a full disk...): retried
     # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
     unauthenticated: AdmissionPool = field(
         default_factory=lambda: AdmissionPool(
@@ -129,11 +128,9 @@ def _address(peername: Any) -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that a kill at any moment leaves the old or new file."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    """Replace ``path`` with ``data`` (mode 0600) so that a kill at any moment leaves the old or
+    the new file: ``net.files.write_private``, the one writer of every file."""
+    files.write_private(path, data)
 
 
 class HostServer:
@@ -223,10 +220,12 @@ class HostServer:
 
     def replace_table(self, hosted: HostedTable, table: TableLike) -> None:
         """Serve ``table`` in place of ``hosted``'s (same port and mDNS instance): a new match
-        at a table nobody is connected to. Saves its state and publishes its TXT."""
-        if hosted.conns:
-            raise ValueError(f"table {hosted.key} still has {len(hosted.conns)} connections")
+        once the old one's players have left. Connections still open (visitors the old table
+        never seated) are closed: their clients connect again, to the new table. Saves its
+        state and publishes its TXT."""
         hosted.table = table
+        for conn in list(hosted.conns.values()):
+            conn.close("the table opens for a new match: connect again")
         self._save(hosted)
         self._changed(hosted)
 
@@ -402,9 +401,57 @@ class HostServer:
                 hosted.txt_gen += 1
                 self._spawn(self.advertiser.async_update(hosted.key, with_gen(txt, hosted.txt_gen)))
 
+    # --- saving the state file -----------------------------------------------------------------
+
+    # Told when a table's state file stops or starts being saved again (path, the OSError or
+    # None). None: the log and that table's players hear of it. ``host`` sets its own.
+    on_saving: Callable[[HostedTable, Path, OSError | None], None] | None = None
+
     def _save(self, hosted: HostedTable) -> None:
-        if hosted.state_path is not None:
-            write_atomic(hosted.state_path, hosted.table.snapshot())
+        """Write the table's snapshot. A file system that refuses it (a full disk, read-only...)
+        does not stop the game: it goes on in memory, the next change and ``retry_saves`` try
+        again, and ``on_saving`` hears of the first failure and of the first success after it."""
+        path = hosted.state_path
+        if path is None:
+            return
+        try:
+            write_atomic(path, hosted.table.snapshot())
+        except OSError as exc:
+            if not hosted.dirty:
+                hosted.dirty = True
+                self._saving(hosted, path, exc)
+            return
+        if hosted.dirty:
+            hosted.dirty = False
+            self._saving(hosted, path, None)
+
+    def retry_saves(self) -> None:
+        """Try again to save every table whose last state could not be written."""
+        for hosted in self.tables.values():
+            if hosted.dirty:
+                self._save(hosted)
+
+    def _saving(self, hosted: HostedTable, path: Path, exc: OSError | None) -> None:
+        if self.on_saving is not None:
+            self.on_saving(hosted, path, exc)
+            return
+        if exc is not None:
+            text = f"cannot save the game: {files.describe_os_error(exc)} ({path})"
+            log.warning("table %s: %s", hosted.key, text)
+            self.notify(NoticeCode.NOT_SAVING, text + ": play goes on", hosted)
+        else:
+            log.warning("table %s: the game is saved again (%s)", hosted.key, path)
+            self.notify(NoticeCode.SAVING, "the host saves the game again", hosted)
+
+    def notify(self, code: str, text: str, hosted: HostedTable | None = None) -> None:
+        """Send a ``notice`` to every connection of ``hosted`` (of every table when None)."""
+        from briscola_lan.wire.codec import MAX_STR
+
+        notice = Notice(code, text[:MAX_STR])  # a long path must not make it unsendable
+        for h in [hosted] if hosted is not None else list(self.tables.values()):
+            for conn in list(h.conns.values()):
+                if not conn.closed:
+                    conn.send(notice)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

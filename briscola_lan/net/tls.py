@@ -10,11 +10,12 @@ from __future__ import annotations
 import datetime
 import hashlib
 import hmac
-import os
 import ssl
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
+
+from briscola_lan.net import files
 
 CERT_FILE = "host-cert.pem"
 KEY_FILE = "host-key.pem"
@@ -35,8 +36,7 @@ class CertificateChanged(CertificateMismatch):
 
 def config_dir() -> Path:
     """``$XDG_CONFIG_HOME/briscola-lan`` or ``~/.config/briscola-lan``."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "briscola-lan"
+    return files.config_dir()
 
 
 def fingerprint_of(der: bytes) -> str:
@@ -74,7 +74,7 @@ def load_or_create_certificate(directory: Path | None = None) -> HostCertificate
     directory = config_dir() if directory is None else directory
     cert_path, key_path = directory / CERT_FILE, directory / KEY_FILE
     if not (cert_path.exists() and key_path.exists()):
-        directory.mkdir(parents=True, exist_ok=True)
+        files.private_dir(directory)
         key = ec.generate_private_key(ec.SECP256R1())
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "briscola-lan table")])
         now = datetime.datetime.now(datetime.UTC)
@@ -93,14 +93,8 @@ def load_or_create_certificate(directory: Path | None = None) -> HostCertificate
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
-        tmp_key = key_path.with_suffix(".tmp")
-        fd = os.open(tmp_key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key_bytes)
-        os.replace(tmp_key, key_path)
-        tmp_cert = cert_path.with_suffix(".tmp")
-        tmp_cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-        os.replace(tmp_cert, cert_path)
+        files.write_private(key_path, key_bytes)  # the key first: a certificate alone is useless
+        files.write_private(cert_path, cert.public_bytes(serialization.Encoding.PEM))
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
     der = cert.public_bytes(serialization.Encoding.DER)
     return HostCertificate(cert_path, key_path, fingerprint_of(der))
@@ -168,11 +162,8 @@ class KnownTables:
     def remember(self, table: str, fingerprint: str) -> None:
         entries = self._load()
         entries[table] = normalize_fingerprint(fingerprint)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
         lines = [f"{urllib.parse.quote(k, safe='')} {v}" for k, v in sorted(entries.items())]
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        files.write_private(self.path, ("\n".join(lines) + "\n").encode("utf-8"))
 
     def check_and_remember(self, table: str, fingerprint: str) -> None:
         """Accept a first sighting and remember it; refuse a fingerprint that changed."""

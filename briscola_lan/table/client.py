@@ -40,7 +40,6 @@ from briscola_lan.fairness.statements import (
     decode,
     hello_proof,
 )
-from briscola_lan.fairness.transcript import save
 from briscola_lan.fairness.verify import (
     HOST,
     Fault,
@@ -130,6 +129,7 @@ class ClientState:
     checks: list[HandCheck] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     errors: list[m.Error] = field(default_factory=list)
+    notices: list[m.Notice] = field(default_factory=list)  # the host's notices (SPEC: notice)
     last_trick: RulesTrickTaken | None = None
     draw_partners: bool = False  # the table draws partnerships (4 players)
     draw_dealer: bool = False  # the table draws the first dealer
@@ -462,12 +462,6 @@ class ClientSession:
             )
         self._changed("connection lost")
 
-    def save(self, path: str) -> None:
-        """Save this client's transcript (public statements plus its own private ones)."""
-        from pathlib import Path
-
-        save(Path(path), self.records)
-
     @property
     def view(self) -> SeatView | None:
         return self.state.view
@@ -583,6 +577,10 @@ class ClientSession:
     def _on_Error(self, msg: m.Error, out: list[Message]) -> None:
         self.state.errors.append(msg)
         self.state.log.append(f"error ({msg.code}): {msg.text}")
+
+    def _on_Notice(self, msg: m.Notice, out: list[Message]) -> None:
+        self.state.notices.append(msg)
+        self.state.log.append(f"host: {msg.text}")
 
     def _on_PlayerConnection(self, msg: m.PlayerConnection, out: list[Message]) -> None:
         self.state.log.append(

@@ -1,8 +1,8 @@
 """Self-play through the full protocol in one process: a HostTable and one ClientSession per seat.
 
 Every message goes through the codec's bytes (encode_frame, FrameDecoder) as on a real
-connection; each seat has its own identity and seeds. Used by ``briscola-lan simulate --save`` and
-by the tests and benchmarks.
+connection; each seat has its own identity and seeds. Used by ``briscola-lan simulate --save``
+(which saves ``SelfPlayResult.transcripts()`` through ``net.games``), the tests and benchmarks.
 """
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.fairness.transcript import SUFFIX, save
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.options import TableOptions
@@ -28,12 +26,19 @@ Chooser = Callable[[SeatView], Card]
 
 @dataclass(slots=True)
 class SelfPlayResult:
-    """A finished self-play match: the host, the clients, and the saved files (if any)."""
+    """A finished self-play match: the host and the clients."""
 
     host: HostTable
     clients: list[ClientSession]
-    files: list[Path]
     messages: int
+
+    def transcripts(self) -> list[tuple[str, list[tuple[bytes, bytes]]]]:
+        """Every party's transcript, labelled ``host`` and ``seat<N>`` (for saving)."""
+        out = [("host", list(self.host.records))]
+        for i, c in enumerate(self.clients):
+            seat = c.state.seat if c.state.seat is not None else i  # moved by a draw
+            out.append((f"seat{seat}", list(c.records)))
+        return out
 
     @property
     def host_records(self) -> list[tuple[bytes, bytes]]:
@@ -144,20 +149,19 @@ def run_selfplay(
     options: TableOptions,
     *,
     levels: list[str] | None = None,
-    save_dir: Path | str | None = None,
     seed: int = 0,
     entropy: Callable[[int], bytes] = secrets.token_bytes,
     bot_factory: BotFactory | None = None,
     draw_partners: bool = False,
     draw_dealer: bool = False,
 ) -> SelfPlayResult:
-    """Play a whole match between bots through the full protocol; save every transcript.
+    """Play a whole match between bots through the full protocol.
 
     ``draw_partners`` (4 players) and ``draw_dealer`` open the match with the verifiable draw;
     client ``i`` joins in lobby seat ``i`` and may end up in another seat.
 
-    With ``save_dir`` the host's transcript is written as ``<game>-host.briscola.json`` and each
-    seat's as ``<game>-seat<N>.briscola.json``; all of them verify with ``briscola-lan verify``.
+    ``SelfPlayResult.transcripts()`` are the host's and every seat's transcripts; each verifies
+    with ``briscola-lan verify`` once saved (``briscola_lan.net.games.save_transcripts``).
     """
     factory = bot_factory or default_bot_factory
     host, clients, wire = seat_clients(
@@ -168,20 +172,7 @@ def run_selfplay(
     wire.send_to_host(0, clients[0].start())
     wire.pump()
     play_out(wire, [b.choose for b in bots])
-    files: list[Path] = []
-    if save_dir is not None:
-        d = Path(save_dir)
-        d.mkdir(parents=True, exist_ok=True)
-        stem = host.game_id.hex()[:12]
-        path = d / f"{stem}-host{SUFFIX}"
-        save(path, host.records)
-        files.append(path)
-        for i, c in enumerate(clients):
-            seat = c.state.seat if c.state.seat is not None else i  # moved by a draw
-            path = d / f"{stem}-seat{seat}{SUFFIX}"
-            save(path, c.records)
-            files.append(path)
-    return SelfPlayResult(host, clients, files, wire.count)
+    return SelfPlayResult(host, clients, wire.count)
 
 
 __all__ = ["SelfPlayResult", "Wire", "play_out", "run_selfplay", "seat_clients"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from briscola_lan.fairness.identity import Identity, load_or_create
+from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.verify import HOST
 from briscola_lan.net import tls
 from briscola_lan.net.client import (
@@ -35,6 +35,7 @@ from briscola_lan.net.discovery import (
     TableAd,
     resolve_interfaces,
 )
+from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.tls import KnownTables
@@ -343,7 +344,7 @@ class NetBackend(TableBackend):
         assert isinstance(self.target, Target)
         identity = self.identity
         if identity is None:
-            identity = await asyncio.to_thread(load_or_create)
+            identity = await asyncio.to_thread(load_or_create_identity)
         self.session = ClientSession(identity, self.name, on_change=self._pull_log)
         store: ResumeStore | None = None
         if self.resume:

@@ -294,6 +294,14 @@ class PlayerConnection:
     connected: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the players should know that changes nothing at the table (``NoticeCode``)."""
+
+    code: str
+    text: str
+
+
 # --- either direction: heartbeats (transport.md section 5; never recorded, never signed) ------
 
 
@@ -345,6 +353,7 @@ Message = (
     | HandAborted
     | MatchEnded
     | PlayerConnection
+    | Notice
     | Ping
     | Pong
 )
@@ -384,6 +393,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "hand_aborted": HandAborted,
     "match_ended": MatchEnded,
     "player_connection": PlayerConnection,
+    "notice": Notice,
     "ping": Ping,
     "pong": Pong,
 }
@@ -429,3 +439,10 @@ class ErrorCode:
     UNKNOWN_LEVEL = "unknown_level"
     BAD_KEY = "bad_key"
     BAD_PROOF = "bad_proof"
+
+
+class NoticeCode:
+    """Machine codes carried by ``Notice`` (the SPEC lists them; a client shows unknown ones)."""
+
+    NOT_SAVING = "not_saving"  # the host cannot save the game (a full disk...): play goes on
+    SAVING = "saving"  # the host saves the game again

@@ -55,6 +55,7 @@ EXAMPLES: list[m.Message] = [
     m.TrickTaken(1, 21),
     m.MatchEnded(0, (2, 1), (130, 110), False),
     m.PlayerConnection(3, False),
+    m.Notice("not_saving", "cannot save the game: disk full (/srv/state/table.state)"),
     m.Ping(1),
     m.Pong(1),
     m.Ping(2**31 - 1),

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import stat
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from briscola_lan.fairness.identity import (
     Identity,
-    IdentityError,
     fingerprint,
-    load_or_create,
     verify_signature,
 )
 from briscola_lan.fairness.statements import (
@@ -29,19 +23,6 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.fairness.transcript import TranscriptFileError, dumps, loads
 
 GID = bytes(range(16))
-
-
-def test_identity_created_once_with_private_permissions(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    a = load_or_create()
-    path = tmp_path / "briscola-lan" / "identity.key"
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert load_or_create().public_key == a.public_key
-    path.write_bytes(b"short")
-    with pytest.raises(IdentityError, match="move it away"):
-        load_or_create()
 
 
 def test_fingerprint_and_signatures() -> None:

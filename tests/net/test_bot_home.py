@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from briscola_lan.fairness.identity import load_or_create
 from briscola_lan.net.bot_cmd import claim_bot_home
+from briscola_lan.net.files import load_or_create_identity as load_or_create
 
 
 def test_a_restarted_bot_gets_its_home_and_key_back(tmp_path: Path) -> None:

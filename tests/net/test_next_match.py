@@ -19,24 +19,33 @@ LO = ("--interfaces", "127.0.0.1")
 QUICK = ("--players", "2", "--ai", "1", "--hands-to-win", "1", "--no-mdns", "--tick", "0.01", *LO)
 
 
-def _reopener(phase: str, conns: int) -> Reopener:
-    hosted = SimpleNamespace(table=SimpleNamespace(phase=phase), conns=dict.fromkeys(range(conns)))
-    return Reopener(spec=None, hosted=hosted, saver=0)  # type: ignore[arg-type]
+def _reopener(phase: str, players: int) -> Reopener:
+    seats = [SimpleNamespace(conn=i + 1 if i < players else None) for i in range(2)]
+    table = SimpleNamespace(phase=phase, seats=seats, waiting=set())
+    return Reopener(spec=None, hosted=SimpleNamespace(table=table), saver=0)  # type: ignore[arg-type]
 
 
-def test_a_table_reopens_only_once_its_match_is_over_and_nobody_is_connected() -> None:
+def test_a_table_reopens_only_once_its_match_is_over_and_its_players_have_left() -> None:
     playing = _reopener("playing", 0)
     assert not due_for_reopening(playing, 0.0) and not due_for_reopening(playing, 100.0)
     r = _reopener("over", 1)  # a player still reads the result
     assert not due_for_reopening(r, 0.0) and not due_for_reopening(r, 100.0)
-    r.hosted.conns.clear()  # ... and leaves at t=100
+    r.hosted.table.seats[0].conn = None  # ... and leaves at t=100
     assert not due_for_reopening(r, 100.0)
     assert not due_for_reopening(r, 100.0 + REOPEN_AFTER / 2)
-    r.hosted.conns[7] = None  # someone looks in again: the wait starts over
+    r.hosted.table.seats[0].conn = 7  # the player looks in again: the wait starts over
     assert not due_for_reopening(r, 100.0 + REOPEN_AFTER)
-    r.hosted.conns.clear()
+    r.hosted.table.seats[0].conn = None
     assert not due_for_reopening(r, 200.0)
     assert due_for_reopening(r, 200.0 + REOPEN_AFTER)
+
+
+def test_a_newcomer_waiting_for_the_next_match_reopens_a_table_its_players_left() -> None:
+    r = _reopener("over", 1)
+    r.hosted.table.waiting.add(9)  # a newcomer's hello waits for the next match...
+    assert not due_for_reopening(r, 0.0)  # ... while a player still reads the result
+    r.hosted.table.seats[0].conn = None
+    assert due_for_reopening(r, 0.5)  # at once: no need to wait REOPEN_AFTER for nobody
 
 
 def _bot(tmp_path: Path, host: Host) -> tuple[int, str]:

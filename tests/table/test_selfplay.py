@@ -55,7 +55,13 @@ def test_every_variant_plays_and_verifies(options: TableOptions) -> None:
 
 
 def test_saved_files_verify(tmp_path: Path) -> None:
-    result = run_selfplay(TableOptions.make(players=4), bot_factory=_factory, save_dir=tmp_path)
-    assert len(result.files) == 5
-    for f in result.files:
+    from briscola_lan.net.games import save_transcripts
+
+    result = run_selfplay(TableOptions.make(players=4), bot_factory=_factory)
+    files = save_transcripts(tmp_path, result.host.game_id, result.transcripts())
+    assert sorted(f.name.split("-")[1] for f in files) == [
+        "host.briscola.json",
+        *(f"seat{i}.briscola.json" for i in range(4)),
+    ]
+    for f in files:
         assert verify_records(load(f)).ok

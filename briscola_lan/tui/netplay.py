@@ -308,6 +308,7 @@ class NetBackend(TableBackend):
         self.client: TableClient | None = None
         self._log_seen = 0
         self._summarized: set[int] = set()
+        self._viewed_hand = -2  # the last hand a seat view was shown for
         self._acks_saved: set[int] = set()
         self._pending_play: tuple[int, int] | None = None
         self._errors_seen = 0
@@ -565,6 +566,7 @@ class NetBackend(TableBackend):
                 apply_seat_view(model, st.view)
                 model.hand_number = max(0, st.hand_number)
                 model.waiting = None
+                self._viewed_hand = st.hand_number
                 if model.hand_over and not self._held_ready(st):
                     # the host reveals right after the last trick: wait for the verdict
                     model.hand_over = False
@@ -579,6 +581,9 @@ class NetBackend(TableBackend):
                     model.waiting += (
                         f" Press f to seat AI players ({self.ai_level}) in the open seats."
                     )
+            elif st.phase == "playing" and self._viewed_hand == st.hand_number >= 0:
+                # mid-hand, no view while a drawn card (or the partner's hand) is on its way
+                model.waiting = "The cards are on their way..."
             elif st.phase == "playing":
                 model.waiting = self._dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.output import DummyOutput
 
 from briscola_lan.tui.app import ClientApp, ClientConfig
@@ -54,6 +56,15 @@ async def wait_for(cond: Callable[[], bool], timeout: float = 10.0, what: str = 
         await asyncio.sleep(0.005)
 
 
+def _presses(data: str) -> int:
+    """How many key presses the terminal input makes of ``data`` (a mouse event is one)."""
+    presses: list[KeyPress] = []
+    parser = Vt100Parser(presses.append)
+    parser.feed(data)
+    parser.flush()
+    return len(presses)
+
+
 class Driver:
     """A running client with a key pipe."""
 
@@ -61,11 +72,29 @@ class Driver:
         self.client = client
         self.pipe = pipe
         self.task = task
+        self.handled = 0  # key presses the app has taken from the pipe and handled
+        client.app.key_processor.after_key_press += self._handled
+
+    def _handled(self, _: object) -> None:
+        self.handled += 1
 
     async def keys(self, *data: str) -> None:
+        """Type each string and wait until the app has handled every key of it (or quit).
+
+        Not a fixed pause: on a loaded machine a key can wait longer than any pause in the
+        pipe, and a bare Escape is only taken after ``ttimeoutlen``.
+        """
+        app = self.client.app
         for d in data:
+            want = self.handled + _presses(d)
             self.pipe.send_text(d)
-            await asyncio.sleep(0.03)
+
+            def done(want: int = want) -> bool:
+                if self.task.done() or not app.is_running or app.is_done:
+                    return True  # the app quit: it takes no more keys
+                return self.handled >= want and not app.key_processor.key_buffer
+
+            await wait_for(done, 15, f"the client to handle the keys {d!r}")
 
 
 @contextlib.asynccontextmanager

@@ -14,6 +14,8 @@ inner rules), and closed if that takes ``hello_timeout``; nothing it sends exten
 Unauthenticated and authenticated connections are two separate ``AdmissionPool``s per table: a
 full pool evicts its oldest connection from the busiest address, never the newcomer, and a
 seated player's connection is never evicted, so that neither pool can keep a player out.
+New connections from one address beyond ``new_connections`` (per second, burst) are closed at
+once, before TLS, so that a reconnect-at-once flood costs the host little CPU.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any, Protocol
 
 from briscola_lan.net import files, tlsio, transport
 from briscola_lan.net.discovery import Advertiser, build_txt
-from briscola_lan.net.tlsio import Admission, AdmissionPool
+from briscola_lan.net.tlsio import AcceptRate, Admission, AdmissionPool
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
 
@@ -43,6 +45,10 @@ HELLO_TIMEOUT = 5.0
 MAX_UNAUTHENTICATED = 32  # per table: connections not welcomed yet (handshakes included)
 MAX_UNAUTHENTICATED_PER_ADDRESS = 8  # of those, from one source address
 MAX_CONNECTIONS = 64  # per table, welcomed: players, spectators and reconnect overlaps
+# New connections per table from one address, closed before TLS beyond it: far above what
+# players and bots on one machine open, reconnects included.
+NEW_CONNECTIONS_PER_SECOND = 20.0
+NEW_CONNECTIONS_BURST = 40
 IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
 
 
@@ -84,6 +90,7 @@ class HostedTable:
         default_factory=lambda: AdmissionPool(MAX_CONNECTIONS, what="connections")
     )
     admissions: dict[int, Admission] = field(default_factory=dict)  # conn -> its pool entry
+    accept_rate: AcceptRate | None = None  # new connections per address, before TLS
 
 
 def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
@@ -153,6 +160,10 @@ class HostServer:
         max_unauthenticated: int = MAX_UNAUTHENTICATED,
         max_unauthenticated_per_address: int = MAX_UNAUTHENTICATED_PER_ADDRESS,
         max_connections: int = MAX_CONNECTIONS,
+        new_connections: tuple[float, int] | None = (
+            NEW_CONNECTIONS_PER_SECOND,
+            NEW_CONNECTIONS_BURST,
+        ),
     ) -> None:
         if hello_timeout <= 0:
             raise ValueError(f"hello timeout must be above 0 s, not {hello_timeout}")
@@ -170,6 +181,7 @@ class HostServer:
         self.max_unauthenticated = max_unauthenticated
         self.max_unauthenticated_per_address = max_unauthenticated_per_address
         self.max_connections = max_connections
+        self.new_connections = new_connections  # (per second, burst) per address; None: any
         self.tables: dict[str, HostedTable] = {}
         self._next_conn = 1
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -192,6 +204,7 @@ class HostServer:
                 what="connections waiting for hello",
             ),
             authenticated=AdmissionPool(self.max_connections, what="connections"),
+            accept_rate=None if self.new_connections is None else AcceptRate(*self.new_connections),
         )
 
         async def on_client(stream: tlsio.TLSStream) -> None:
@@ -204,6 +217,7 @@ class HostServer:
             on_client,
             handshake_timeout=self.hello_timeout,
             pool=hosted.unauthenticated,
+            rate=hosted.accept_rate,
         )
         hosted.port = hosted.server.sockets[0].getsockname()[1]
         self.tables[key] = hosted

@@ -14,6 +14,9 @@ An ``AdmissionPool`` bounds connections that have not proved anything yet (in th
 or before the table's ``welcome``): a full pool makes room for a newcomer by dropping the oldest
 connection of the address that holds the most, so that a flood can never shut an honest client
 out (the newest is never the one dropped, and an honest client needs only a round trip).
+An ``AcceptRate`` closes, before any TLS work, new connections from an address that opens them
+faster than a person or a bot ever does: a reconnect-at-once flood then costs the host an accept
+and a close per try instead of the start of a handshake.
 """
 
 from __future__ import annotations
@@ -32,6 +35,45 @@ READ_PAUSE = 1024 * 1024  # unread plaintext above this: stop reading until the 
 RECORDS_PER_WAKE = 16  # a flooding peer cannot keep one readable event going for ever
 LISTEN_BACKLOG = 128
 ACCEPT_RETRY = 1.0  # seconds without accepting after accept() fails (out of descriptors...)
+
+
+class AcceptRate:
+    """New connections per source address: a token bucket of ``burst`` refilled ``rate``/s."""
+
+    MAX_TRACKED = 4096  # addresses remembered; full buckets are forgotten first
+
+    def __init__(
+        self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"accept rate must be above 0/s with a burst of 1 or more: {rate}")
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self.refused = 0
+
+    def allow(self, address: str) -> bool:
+        """Take a token for a new connection from ``address``; False: close it at once."""
+        now = self.clock()
+        tokens, then = self._buckets.get(address, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self._buckets[address] = (tokens, now)
+            self.refused += 1
+            return False
+        if len(self._buckets) >= self.MAX_TRACKED and address not in self._buckets:
+            self._forget(now)
+        self._buckets[address] = (tokens - 1.0, now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        full = self.burst - 1.0
+        for addr, (tokens, then) in list(self._buckets.items()):
+            if tokens + (now - then) * self.rate >= full:
+                del self._buckets[addr]
+        while len(self._buckets) >= self.MAX_TRACKED:  # all busy: forget the oldest anyway
+            del self._buckets[next(iter(self._buckets))]
 
 
 class Admission:
@@ -494,6 +536,7 @@ class Listener:
         handshake_timeout: float,
         *,
         pool: AdmissionPool | None = None,
+        rate: AcceptRate | None = None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self.sockets = socks
@@ -501,6 +544,7 @@ class Listener:
         self._on_client = on_client
         self._timeout = handshake_timeout
         self._pool = pool
+        self._rate = rate
         self._tasks: set[asyncio.Task[None]] = set()  # every connection's task, held strongly
         self._handshaking: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -518,6 +562,9 @@ class Listener:
                 self._loop.remove_reader(fd)
                 self._loop.call_later(ACCEPT_RETRY, self._resume_accepting, listening)
                 return
+            if self._rate is not None and not self._rate.allow(_host_of(addr)):
+                raw.close()  # before any TLS work: a flood from one address costs little
+                continue
             accepted_at = time.monotonic()
             entry: Admission | None = None
             if self._pool is not None:
@@ -594,6 +641,7 @@ async def listen(
     *,
     handshake_timeout: float,
     pool: AdmissionPool | None = None,
+    rate: AcceptRate | None = None,
 ) -> Listener:
     """Listen on every address of ``hosts`` (all interfaces when empty), one port for all."""
     names: list[str | None] = list(hosts) if hosts else [None]
@@ -620,4 +668,4 @@ async def listen(
         for s in socks:
             s.close()
         raise
-    return Listener(socks, context, on_client, handshake_timeout, pool=pool)
+    return Listener(socks, context, on_client, handshake_timeout, pool=pool, rate=rate)

@@ -25,7 +25,7 @@ from briscola_lan.net import tls
 from briscola_lan.net.client import TableClient, Target
 from briscola_lan.net.player import auto_play, connect, make_chooser, new_session
 from briscola_lan.net.server import HostedTable, HostServer
-from briscola_lan.net.tlsio import AdmissionPool
+from briscola_lan.net.tlsio import AcceptRate, AdmissionPool
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.host import HostTable
 from briscola_lan.wire import codec
@@ -264,9 +264,10 @@ async def test_pings_partial_frames_and_a_stalled_handshake_do_not_extend_the_de
 
 async def test_a_welcomed_flood_never_evicts_a_seated_player(tmp_path: Path) -> None:
     # Welcomed connections have their own cap (64): lobby watchers beyond it evict the oldest
-    # watcher, never a seated player, and a new player still gets in and sits down.
+    # watcher, never a seated player, and a new player still gets in and sits down. (All 68
+    # come from 127.0.0.1 within a second: the per-address rate of new connections is lifted.)
     table = _table()
-    server, fp = await _serve(tmp_path, table)
+    server, fp = await _serve(tmp_path, table, new_connections=None)
     hosted = server.tables["t"]
     target = Target("127.0.0.1", hosted.port, None, fp)
     players: list[TableClient] = []
@@ -336,3 +337,43 @@ def test_pinned_entries_are_never_evicted_nor_expired() -> None:
     seated.release()
     seated.release()  # idempotent
     assert len(pool) == 0
+
+
+async def test_a_reconnect_flood_from_one_address_is_closed_before_tls(tmp_path: Path) -> None:
+    server, fp = await _serve(tmp_path, _table(), new_connections=(1.0, 10))
+    hosted = server.tables["t"]
+    loop = asyncio.get_running_loop()
+    socks = []
+    try:
+        for _ in range(30):  # as fast as it can, never sending a byte
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.setblocking(False)
+            await loop.sock_connect(s, ("127.0.0.1", hosted.port))
+            socks.append(s)
+        await _eventually(
+            lambda: hosted.accept_rate is not None and hosted.accept_rate.refused >= 15, 10
+        )
+        assert len(hosted.unauthenticated) <= 10  # the refused ones never entered the pool
+        # Another address is not concerned: a player connects and is welcomed at once.
+        player = await connect(Target("127.0.0.1", hosted.port, None, fp), "p0")
+        try:
+            assert await player.wait_for(lambda: player.state.phase == "lobby", 10)
+        finally:
+            await player.close()
+    finally:
+        for s in socks:
+            s.close()
+        await server.close()
+
+
+def test_the_accept_rate_allows_a_burst_then_refills() -> None:
+    now = [0.0]
+    rate = AcceptRate(2.0, 3, clock=lambda: now[0])
+    assert [rate.allow("A") for _ in range(4)] == [True, True, True, False]
+    assert rate.allow("B")  # per address
+    now[0] = 0.5  # one token back
+    assert [rate.allow("A") for _ in range(2)] == [True, False]
+    now[0] = 100.0  # never above the burst
+    assert [rate.allow("A") for _ in range(4)] == [True, True, True, False]
+    assert rate.refused == 3

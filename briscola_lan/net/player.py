@@ -134,6 +134,12 @@ async def auto_play(
                 if seat is not None:
                     raise MatchFailed(f"cannot take seat {seat}: {err.text}")
                 asked_seat = None
+            if err.code == "wrong_phase" and asked_seat is not None and state.seat is None:
+                # seats are taken only in the lobby: the match here is under way
+                raise MatchFailed(
+                    f"cannot take seat {asked_seat}: a match is under way at this table "
+                    f"({err.text})"
+                )
             if err.code in ("not_your_turn", "illegal_play", "wrong_phase", "bad_statement"):
                 last_play = None
             if err.code == "not_ready":

@@ -41,6 +41,7 @@ from briscola_lan.net.player import auto_play, connect, make_chooser  # noqa: E4
 from briscola_lan.wire import codec  # noqa: E402
 from briscola_lan.wire.messages import Ping  # noqa: E402
 
+ATTACK_LIMIT = 600.0  # seconds: an attacker process stops by itself after this at the latest
 ATTACKS = {  # name -> (kind, connections) per attacker process
     "none": [],
     "70 pinging every 4 s": [("ping", 70)],
@@ -135,7 +136,11 @@ async def attacker_main(port: int, plan: list[tuple[str, int]]) -> None:
     print("ready", flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    await stop.wait()
+    parent, until = os.getppid(), time.monotonic() + ATTACK_LIMIT
+    # Bounded in time, and gone with the benchmark: never an attacker left running on its own.
+    while not stop.is_set() and os.getppid() == parent and time.monotonic() < until:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
     print(
         f"opened {stats['opened']} refused-in-handshake {stats['refused']} "
         f"dropped {stats['dropped']}",

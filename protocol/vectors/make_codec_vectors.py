@@ -1,16 +1,265 @@
-"""Regenerate protocol/vectors/codec.json from fixed example messages (run from the repo root)."""
+"""Regenerate protocol/vectors/codec.json: one or more frames per message type (run from the root).
+
+Statement carriers hold real statements (fairness.md §6) signed by fixed test keys, so that every
+vector also matches protocol/messages.cddl (64-byte signatures, 32-byte keys and salts). Every
+input is fixed: the output changes only when the protocol does. A message type in the code
+without an example here stops the script.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgpack
 
+from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, card_commitment, seed_commitment
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.statements import (
+    Abort,
+    Ack,
+    Deal,
+    DeckCommit,
+    DrawReveal,
+    DrawStart,
+    Evidence,
+    Exchange,
+    HostCommit,
+    HostReveal,
+    MatchEnd,
+    MatchStart,
+    Opening,
+    Play,
+    Receipt,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    Takeover,
+    Upcard,
+)
+from briscola_lan.fairness.statements import decode as decode_statement
 from briscola_lan.rules import TableOptions
 from briscola_lan.wire import SeatInfo, encode_frame
 from briscola_lan.wire import messages as m
+
+HERE = Path(__file__).parent
+
+
+def fixed(label: str, n: int = 32) -> bytes:
+    """Deterministic test bytes: SHA-256 of a label, repeated as needed."""
+    out = b""
+    i = 0
+    while len(out) < n:
+        out += hashlib.sha256(f"codec/{label}/{i}".encode()).digest()
+        i += 1
+    return out[:n]
+
+
+HOST = Identity(fixed("host-key"))
+SEATS = [Identity(fixed(f"seat-key/{i}")) for i in range(4)]
+GAME = fixed("game-id", 16)
+NAMES = ("Anna", "Bruno", "Carla", "Dario")
+DECK = [(7 * p + 3) % 40 for p in range(40)]  # any permutation: these are format examples
+SALTS = [fixed(f"salt/{p}") for p in range(40)]
+
+
+def opening(position: int) -> Opening:
+    return Opening(position, DECK[position], SALTS[position])
+
+
+def signed(st: Statement, key: Identity = HOST) -> tuple[bytes, bytes]:
+    body = st.encode()
+    assert decode_statement(body) == st
+    return body, key.sign(body)
+
+
+def seed(hand: int, seat: int) -> bytes:
+    return fixed(f"seed/{hand}/{seat}")
+
+
+def commit(hand: int, seat: int) -> tuple[bytes, bytes]:
+    c = seed_commitment(GAME, hand, seat, seed(hand, seat))
+    return signed(SeedCommit(GAME, hand, seat, c), SEATS[seat])
+
+
+def reveal(hand: int, seat: int) -> tuple[bytes, bytes]:
+    return signed(SeedReveal(GAME, hand, seat, seed(hand, seat)), SEATS[seat])
+
+
+def ack(seat: int) -> tuple[bytes, bytes]:
+    return signed(Ack(GAME, 0, seat, fixed("chain-hash")), SEATS[seat])
+
+
+def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
+    """Wire name -> (body, sig) examples, for every message that carries one statement."""
+    lobby_keys = tuple(s.public_key for s in SEATS)
+    draw_commit = seed_commitment(GAME, DRAW_HAND, HOST_PARTY, fixed("draw-host-seed"))
+    bad_reveal = signed(SeedReveal(GAME, 0, 1, fixed("not-the-committed-seed")), SEATS[1])
+    return {
+        "commit_seed": [commit(0, 1), commit(DRAW_HAND, 3)],
+        "reveal_seed": [reveal(0, 1)],
+        "play_card": [signed(Play(GAME, 0, 1, 0, DECK[3]), SEATS[1])],
+        "ack_hand": [ack(1)],
+        "draw_started": [
+            signed(DrawStart(GAME, 4, 1, 1, HOST.public_key, lobby_keys, NAMES, draw_commit))
+        ],
+        "draw_revealed": [
+            signed(DrawReveal(GAME, fixed("draw-host-seed"), (27, 10, 17, 33), (0, 2, 1, 3), 2))
+        ],
+        "match_started": [
+            signed(
+                MatchStart(
+                    GAME,
+                    2,
+                    "hands",
+                    2,
+                    1,
+                    0,
+                    HOST.public_key,
+                    lobby_keys[:2],
+                    NAMES[:2],
+                    ("", ""),
+                    0,
+                    "Tavolo",
+                )
+            ),
+            signed(
+                MatchStart(
+                    GAME,
+                    3,
+                    "points",
+                    2,
+                    0,
+                    2,
+                    HOST.public_key,
+                    lobby_keys[:3],
+                    ("Anna", "Bruno", "AI strong 2"),
+                    ("", "", "strong"),
+                    1,
+                    "Osteria del Sole",
+                )
+            ),
+        ],
+        "hand_started": [
+            signed(HostCommit(GAME, 0, 0, seed_commitment(GAME, 0, HOST_PARTY, fixed("host-seed"))))
+        ],
+        "deck_committed": [
+            signed(
+                DeckCommit(
+                    GAME,
+                    0,
+                    tuple(card_commitment(GAME, 0, p, DECK[p], SALTS[p]) for p in range(40)),
+                )
+            )
+        ],
+        "cards_dealt": [
+            signed(Deal(GAME, 0, 1, (opening(1), opening(3), opening(5)))),
+            signed(Deal(GAME, 0, 0, (opening(7),))),
+        ],
+        "upcard_turned": [signed(Upcard(GAME, 0, opening(6)))],
+        "partner_shown": [signed(Exchange(GAME, 0, 0, 2, (opening(9), opening(14), opening(22))))],
+        "seat_taken_over": [
+            signed(Takeover(GAME, 0, 1, 1, 3)),
+            signed(Takeover(GAME, 0, 1, 0, 40)),
+        ],
+        "hand_ended": [signed(HostReveal(GAME, 0, fixed("host-seed"), tuple(SALTS), (70, 50)))],
+        "hand_aborted": [signed(Abort(GAME, 0, 1, "did not reveal its seed in time"))],
+        "receipt_issued": [signed(Receipt(GAME, 0, 1, 1_767_225_600, *commit(0, 1)))],
+        "evidence_shown": [signed(Evidence(GAME, 0, 1, *bad_reveal))],
+        "match_decided": [signed(MatchEnd(GAME, 3, 0, (2, 1), (190, 170)))],
+    }
+
+
+def _other_examples() -> dict[str, list[m.Message]]:
+    """Wire name -> examples, for every message that is not one statement and a signature."""
+    seats2 = (
+        SeatInfo(0, True, "Anna", SEATS[0].public_key, None, True, True),
+        SeatInfo(1, False, "", b"", None, False, False),
+    )
+    seats4 = (
+        SeatInfo(0, True, "Anna", SEATS[0].public_key, None, True, True),
+        SeatInfo(1, True, "AI rules 1", SEATS[1].public_key, "rules", True, False),
+        SeatInfo(2, True, "Carla", SEATS[2].public_key, None, False, False),
+        SeatInfo(3, False, "", b"", None, False, False),
+    )
+    token = fixed("token", 16).hex()
+    return {
+        "hello": [
+            m.Hello(2, "Anna", SEATS[0].public_key, None, fixed("proof", 64)),
+            m.Hello(2, "Bruno", SEATS[1].public_key, token, fixed("proof/1", 64)),
+        ],
+        "take_seat": [m.TakeSeat(2)],
+        "leave_seat": [m.LeaveSeat()],
+        "set_ready": [m.SetReady(True), m.SetReady(False)],
+        "set_ai_seat": [m.SetAiSeat(3, "strong"), m.SetAiSeat(3, None)],
+        "start_match": [m.StartMatch()],
+        "challenge": [m.Challenge(fixed("nonce"), HOST.public_key)],
+        "welcome": [
+            m.Welcome(
+                2,
+                "Tavolo",
+                TableOptions.make(players=2),
+                HOST.public_key,
+                seats2,
+                None,
+                None,
+                False,
+                True,
+            ),
+            m.Welcome(
+                2,
+                "Osteria del Sole",
+                TableOptions.make(players=4, hands_to_win=3, partner_exchange=False),
+                HOST.public_key,
+                seats4,
+                2,
+                token,
+                True,
+                False,
+            ),
+        ],
+        "error": [m.Error("not_your_turn", "it is seat 1's turn")],
+        "seats_changed": [m.SeatsChanged(seats4, "Carla left the table (seat 2 kept for 30 s)")],
+        "seat_assigned": [m.SeatAssigned(2, token), m.SeatAssigned(None, None)],
+        "seeds_committed": [m.SeedsCommitted((commit(0, 0), commit(0, 1)))],
+        "seeds_revealed": [m.SeedsRevealed((reveal(0, 0), reveal(0, 1)))],
+        "card_played": [m.CardPlayed(*signed(Play(GAME, 0, 1, 0, DECK[3]), SEATS[1]), 3, SALTS[3])],
+        "trick_taken": [m.TrickTaken(1, 21), m.TrickTaken(0, 0)],
+        "hand_acked": [m.HandAcked((ack(0), ack(1)))],
+        "match_ended": [
+            m.MatchEnded(0, (2, 1), (190, 170), False),
+            m.MatchEnded(None, (0, 0), (0, 0), True),
+        ],
+        "player_connection": [m.PlayerConnection(3, False), m.PlayerConnection(3, True)],
+        "notice": [
+            m.Notice("not_saving", "cannot save the game: disk full (/srv/state/table.state)")
+        ],
+        "replay_done": [m.ReplayDone()],
+        "ping": [m.Ping(1), m.Ping(2**31 - 1)],
+        "pong": [m.Pong(1)],
+    }
+
+
+def examples() -> list[m.Message]:
+    """Every example, in the order of MESSAGE_TYPES (the SPEC index)."""
+    carried = _statement_examples()
+    others = _other_examples()
+    out: list[m.Message] = []
+    for name, cls in m.MESSAGE_TYPES.items():
+        if name in carried:
+            assert [f.name for f in dataclasses.fields(cls)] == ["body", "sig"], name
+            carrier = typing.cast(Callable[[bytes, bytes], m.Message], cls)
+            out.extend(carrier(*rec) for rec in carried[name])
+        elif others.get(name):
+            out.extend(others[name])
+        else:
+            raise SystemExit(f"make_codec_vectors.py: no example for the message type {name!r}")
+    return out
 
 
 def _json(obj: Any) -> Any:
@@ -23,48 +272,9 @@ def _json(obj: Any) -> Any:
     return obj
 
 
-EXAMPLES: list[m.Message] = [
-    m.Hello(2, "Anna", bytes(range(32)), None, b"\x11" * 64),
-    m.Hello(2, "Bruno", bytes(32), "tok-123", bytes(64)),
-    m.TakeSeat(2),
-    m.LeaveSeat(),
-    m.SetReady(True),
-    m.SetAiSeat(3, "strong"),
-    m.StartMatch(),
-    m.CommitSeed(b"\x01\x02", bytes(64)),
-    m.PlayCard(b"body", b"\xff" * 64),
-    m.Challenge(bytes(range(32, 64)), b"\xaa" * 32),
-    m.Welcome(
-        2,
-        "Tavolo",
-        TableOptions.make(players=2),
-        b"\xaa" * 32,
-        (
-            SeatInfo(0, True, "Anna", b"\x01" * 32, None, True, True),
-            SeatInfo(1, False, "", b"", None, False, False),
-        ),
-        0,
-        "r0",
-        False,
-        True,
-    ),
-    m.DrawStarted(b"draw-start body", b"\x07" * 64),
-    m.Error("not_your_turn", "it is seat 1's turn"),
-    m.SeedsCommitted(((b"a", b"b"), (b"c", b"d"))),
-    m.CardPlayed(b"play", b"s" * 64, 7, b"\x00" * 32),
-    m.TrickTaken(1, 21),
-    m.MatchEnded(0, (2, 1), (130, 110), False),
-    m.PlayerConnection(3, False),
-    m.Notice("not_saving", "cannot save the game: disk full (/srv/state/table.state)"),
-    m.Ping(1),
-    m.Pong(1),
-    m.Ping(2**31 - 1),
-]
-
-
 def main() -> None:
     vectors = []
-    for msg in EXAMPLES:
+    for msg in examples():
         frame = encode_frame(msg)
         vectors.append(
             {
@@ -74,12 +284,13 @@ def main() -> None:
             }
         )
     out = {
-        "description": "Message <-> exact frame bytes (4-byte big-endian length + msgpack map). "
-        "Binary fields are written {\"hex\": ...} in 'fields'.",
+        "description": "Message <-> exact frame bytes (4-byte big-endian length + msgpack map), "
+        "at least one per message type; every frame matches protocol/messages.cddl. 'fields' "
+        'lists the keys in the order of the frame; binary values are written {"hex": ...}. '
+        "Statement bodies are real statements (fairness.md §6) signed by fixed test keys.",
         "vectors": vectors,
     }
-    path = Path(__file__).with_name("codec.json")
-    path.write_text(json.dumps(out, indent=1) + "\n")
+    (HERE / "codec.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

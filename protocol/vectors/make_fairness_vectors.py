@@ -5,6 +5,7 @@ Everything is derived from fixed inputs, so the output never changes unless the 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -28,7 +29,29 @@ from briscola_lan.fairness.pubkey import (
     is_valid_public_key,
 )
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
-from briscola_lan.fairness.statements import Deal, Opening, Play, SeedCommit, hello_proof
+from briscola_lan.fairness.statements import (
+    Abort,
+    Ack,
+    Deal,
+    DeckCommit,
+    DrawReveal,
+    DrawStart,
+    Evidence,
+    Exchange,
+    HostCommit,
+    HostReveal,
+    MatchEnd,
+    MatchStart,
+    Opening,
+    Play,
+    Receipt,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    Takeover,
+    Upcard,
+    hello_proof,
+)
 from briscola_lan.fairness.transcript import dumps
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
@@ -123,11 +146,18 @@ def main() -> None:
                 ],
             }
         )
-    for players, partners, dealer in ((4, True, True), (4, True, False), (3, False, True)):
-        host_seed = fixed(f"draw-host{players}")
-        seats = [fixed(f"draw{players}/{i}") for i in range(players)]
+    draws = [(4, True, True, ""), (4, True, False, ""), (3, False, True, "")]
+    # and draws where players move: the first labels whose partnership draw is not the identity
+    draws += [
+        (4, True, True, moving_label(game_id, True)),
+        (4, True, False, moving_label(game_id, False)),
+    ]
+    for players, partners, dealer, label in draws:
+        host_seed = fixed(f"draw-host{players}{label}")
+        seats = [fixed(f"draw{players}{label}/{i}") for i in range(players)]
         rseed = draw_seed(game_id, host_seed, seats)
         res = draw(range(40), rseed, players, draw_partners=partners, draw_dealer=dealer)
+        assert not label or res.seating != (0, 1, 2, 3)
         vectors.append(
             {
                 "kind": "draw",
@@ -148,11 +178,7 @@ def main() -> None:
             }
         )
     key = Identity(fixed("signing-key"))
-    statements = [
-        SeedCommit(game_id, 0, 1, fixed("c")),
-        Play(game_id, 0, 1, 7, 23),
-        Deal(game_id, 0, 1, (Opening(1, 5, fixed("s1")), Opening(3, 39, fixed("s3")))),
-    ]
+    statements = signed_statement_examples(game_id)
     for st in statements:
         body = st.encode()
         vectors.append(
@@ -161,7 +187,7 @@ def main() -> None:
                 "statement": st.KIND,
                 "private_key": fixed("signing-key").hex(),
                 "public_key": key.public_key.hex(),
-                "fields": {k: _jsonable(getattr(st, k)) for k in st.__dataclass_fields__},
+                "fields": {f.name: _jsonable(getattr(st, f.name)) for f in dataclasses.fields(st)},
                 "body": body.hex(),
                 "signature": key.sign(body).hex(),
             }
@@ -265,6 +291,77 @@ def main() -> None:
         "vectors": vectors,
     }
     (HERE / "fairness.json").write_text(json.dumps(out, indent=1) + "\n")
+
+
+def moving_label(game_id: bytes, dealer: bool) -> str:
+    """The first label "/moves/N" whose seeds give a 4-player partnership draw that moves seats."""
+    for n in range(1000):
+        label = f"/moves/{n}"
+        seats = [fixed(f"draw4{label}/{i}") for i in range(4)]
+        rseed = draw_seed(game_id, fixed(f"draw-host4{label}"), seats)
+        res = draw(range(40), rseed, 4, draw_partners=True, draw_dealer=dealer)
+        if res.seating != (0, 1, 2, 3) and (not dealer or res.dealer != 0):
+            return label
+    raise AssertionError("no moving draw among 1000 labels")
+
+
+def signed_statement_examples(game_id: bytes) -> list[Statement]:
+    """One example of every statement kind (fairness.md §6), in the order of the table there."""
+
+    def op(p: int) -> Opening:
+        return Opening(p, (7 * p + 3) % 40, fixed(f"salt/{p}"))
+
+    keys = tuple(Identity(fixed(f"seat-key/{i}")).public_key for i in range(4))
+    host_key = Identity(fixed("host-key")).public_key
+    seen = SeedCommit(game_id, 0, 1, fixed("c"))
+    seen_sig = Identity(fixed("seat-key/1")).sign(seen.encode())
+    bad = SeedReveal(game_id, 0, 1, fixed("not the committed seed"))
+    bad_sig = Identity(fixed("seat-key/1")).sign(bad.encode())
+    return [
+        DrawStart(
+            game_id,
+            4,
+            1,
+            1,
+            host_key,
+            keys,
+            ("Anna", "Bruno", "Carla", "Dario"),
+            seed_commitment(game_id, DRAW_HAND, HOST_PARTY, fixed("draw-host-seed")),
+        ),
+        DrawReveal(game_id, fixed("draw-host-seed"), (27, 10, 17, 33), (0, 2, 1, 3), 2),
+        MatchStart(
+            game_id,
+            4,
+            "hands",
+            2,
+            1,
+            0,
+            host_key,
+            keys,
+            ("Anna", "Bruno", "Carla", "AI strong 3"),
+            ("", "", "", "strong"),
+            2,
+            "Osteria del Sole",
+        ),
+        HostCommit(game_id, 0, 2, seed_commitment(game_id, 0, HOST_PARTY, fixed("host-seed"))),
+        SeedCommit(game_id, 0, 1, fixed("c")),
+        SeedReveal(game_id, 0, 1, fixed("seed")),
+        DeckCommit(game_id, 0, tuple(fixed(f"k/{p}") for p in range(40))),
+        Deal(game_id, 0, 1, (Opening(1, 5, fixed("s1")), Opening(3, 39, fixed("s3")))),
+        Upcard(game_id, 0, op(12)),
+        Play(game_id, 0, 1, 7, 23),
+        Exchange(game_id, 0, 0, 2, (op(2), op(6), op(30))),
+        Takeover(game_id, 0, 3, 1, 5),
+        HostReveal(
+            game_id, 0, fixed("host-seed"), tuple(fixed(f"salt/{p}") for p in range(40)), (70, 50)
+        ),
+        Abort(game_id, 0, 1, "did not reveal its seed in time"),
+        Abort(game_id, 0, HOST_PARTY, "the host stopped the hand"),
+        Ack(game_id, 0, 1, fixed("chain")),
+        Receipt(game_id, 0, 1, 1_767_225_600, seen.encode(), seen_sig),
+        Evidence(game_id, 0, 1, bad.encode(), bad_sig),
+        MatchEnd(game_id, 3, 0, (2, 1), (190, 170)),
+    ]
 
 
 def _jsonable(v: Any) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.drbg import HmacDrbg
 from briscola_lan.fairness.encoding import (
+    DOMAIN,
     DRAW_HAND,
     HOST_PARTY,
     card_commitment,
@@ -23,7 +25,7 @@ from briscola_lan.fairness.encoding import (
 from briscola_lan.fairness.identity import Identity, verify_signature
 from briscola_lan.fairness.pubkey import is_valid_public_key
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
-from briscola_lan.fairness.statements import decode, hello_proof
+from briscola_lan.fairness.statements import KINDS, Opening, Statement, decode, hello_proof
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
@@ -89,8 +91,9 @@ def test_vector(vec: dict[str, Any]) -> None:
         key = Identity(h(vec["private_key"]))
         assert key.public_key.hex() == vec["public_key"]
         body = h(vec["body"])
-        st = decode(body)
-        assert vec["statement"] == st.KIND and st.encode() == body
+        value = statement_from_fields(vec["statement"], vec["fields"])
+        assert value.encode() == body  # fields -> bytes
+        assert decode(body) == value  # bytes -> fields
         assert key.sign(body).hex() == vec["signature"]  # Ed25519 is deterministic
         assert verify_signature(key.public_key, body, h(vec["signature"]))
         assert not verify_signature(key.public_key, body + b"\x00", h(vec["signature"]))
@@ -117,6 +120,71 @@ def test_vector(vec: dict[str, Any]) -> None:
             assert rep.draw.dealer == vec["draw_dealer"]
     else:
         pytest.fail(f"unknown vector kind {kind}")
+
+
+def statement_from_fields(kind: str, fields: dict[str, Any]) -> Statement:
+    """The statement a vector's JSON fields describe (hex for bytes, maps for openings)."""
+    cls = KINDS[DOMAIN + b"st/" + kind.encode("ascii")]
+    names = [f.name for f in dataclasses.fields(cls)]
+    assert list(fields) == names, f"{kind}: the fields, in order"
+
+    def value(schema: str, v: Any) -> Any:
+        if schema.endswith("s"):
+            return tuple(value(schema[:-1], x) for x in v)
+        if schema == "opening":
+            assert list(v) == ["position", "card", "salt"]
+            return Opening(v["position"], v["card"], h(v["salt"]))
+        if schema in ("b16", "b32", "b64", "bin"):
+            return h(v)
+        assert isinstance(v, int if schema == "u32" else str)
+        return v
+
+    return cls(*(value(k, fields[n]) for k, n in zip(cls.SCHEMA, names, strict=True)))
+
+
+def test_one_signed_statement_per_kind() -> None:
+    kinds = {v["statement"] for v in VECTORS if v["kind"] == "signed_statement"}
+    assert kinds == {cls.KIND for cls in KINDS.values()}
+
+
+def test_draw_vectors_where_players_move() -> None:
+    moved = [v for v in VECTORS if v["kind"] == "draw" and v["seating"] != sorted(v["seating"])]
+    assert {v["draw_dealer"] for v in moved} == {True, False}
+    assert all(v["draw_partners"] for v in moved)
+
+
+# What each kind of vector states (its inputs, such as draw_partners in a draw that moves nobody,
+# need not change the outcome, so they are not edited here).
+_OUTPUTS = {
+    "signed_statement": ("public_key", "fields", "body", "signature"),
+    "draw": ("host_commitment", "seat_commitments", "draw_seed", "cards", "seating", "dealer"),
+}
+
+
+def _changed(v: Any) -> Any:
+    """Another JSON value of the same shape: a hex string, int, list or map changed by one step."""
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int):
+        return v + 1
+    if isinstance(v, str):
+        return v[:-1] + ("1" if v.endswith("0") else "0")
+    if isinstance(v, list):
+        return [_changed(v[0]), *v[1:]] if v else [0]
+    assert isinstance(v, dict)
+    last = list(v)[-1]
+    return {**v, last: _changed(v[last])}
+
+
+@pytest.mark.parametrize(
+    "vec",
+    [v for v in VECTORS if v["kind"] in _OUTPUTS],
+    ids=[_id(v) for v in VECTORS if v["kind"] in _OUTPUTS],
+)
+def test_an_edited_vector_fails(vec: dict[str, Any]) -> None:
+    for key in _OUTPUTS[vec["kind"]]:
+        with pytest.raises((AssertionError, ValueError)):
+            test_vector({**vec, key: _changed(vec[key])})
 
 
 def decode_fails(body: bytes) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -21,8 +22,15 @@ from briscola_lan.wire import (
     encode_frame,
     encode_message,
 )
-from briscola_lan.wire.codec import message_from_obj
-from briscola_lan.wire.messages import Error, Hello, PlayCard, SeatsChanged, TakeSeat
+from briscola_lan.wire.codec import CodecError, message_from_obj
+from briscola_lan.wire.messages import (
+    MESSAGE_TYPES,
+    Error,
+    Hello,
+    PlayCard,
+    SeatsChanged,
+    TakeSeat,
+)
 from tests.wire.strategies import messages
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "codec.json"
@@ -143,14 +151,65 @@ def _vectors() -> list[dict[str, object]]:
     return list(data["vectors"])
 
 
+def check_codec_vector(vec: dict[str, object]) -> None:
+    """Both ways: the frame decodes to the message of 'fields', which encodes to the frame."""
+    frame = bytes.fromhex(str(vec["frame_hex"]))
+    fields = _from_json(vec["fields"])
+    assert isinstance(fields, dict)
+    value = message_from_obj(fields)  # the message the vector describes
+    assert type(value).__name__ == vec["name"]
+    (decoded,) = FrameDecoder().feed(frame)
+    assert decoded == value
+    assert encode_frame(value) == frame
+    unpacked = msgpack.unpackb(frame[4:])
+    assert unpacked == fields
+    assert list(unpacked) == list(fields)  # the keys in the frame's order
+
+
 @pytest.mark.parametrize("vec", _vectors(), ids=lambda v: str(v["name"]))
 def test_codec_vectors(vec: dict[str, object]) -> None:
-    frame = bytes.fromhex(str(vec["frame_hex"]))
-    dec = FrameDecoder()
-    (msg,) = dec.feed(frame)
-    assert type(msg).__name__ == vec["name"]
-    assert encode_frame(msg) == frame
-    assert msgpack.unpackb(frame[4:]) == _from_json(vec["fields"])
+    check_codec_vector(vec)
+
+
+def test_codec_vectors_cover_every_message_type() -> None:
+    covered = {v["fields"]["type"] for v in _vectors()}  # type: ignore[index]
+    assert covered == set(MESSAGE_TYPES)
+
+
+def _edits(vec: dict[str, object]) -> list[dict[str, object]]:
+    """Copies of a vector with one thing changed: its frame, a field, or the key order."""
+    frame = str(vec["frame_hex"])
+    fields = dict(vec["fields"])  # type: ignore[call-overload]
+    out: list[dict[str, object]] = [
+        {**vec, "frame_hex": frame[:-2] + f"{int(frame[-2:], 16) ^ 1:02x}"}
+    ]
+    last = list(fields)[-1]
+    out.append({**vec, "fields": {**fields, last: _changed(fields[last])}})
+    if len(fields) > 2:
+        out.append({**vec, "fields": dict(reversed(list(fields.items())))})
+    return out
+
+
+def _changed(value: Any) -> Any:
+    """Another value of the same JSON shape."""
+    if isinstance(value, dict):  # {"hex": ...}
+        return {"hex": "00" + value["hex"]}
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, list) and value:
+        return [*value, value[0]]
+    return [0]
+
+
+@pytest.mark.parametrize("vec", _vectors(), ids=lambda v: str(v["name"]))
+def test_an_edited_codec_vector_fails(vec: dict[str, object]) -> None:
+    for edited in _edits(vec):
+        with pytest.raises((AssertionError, CodecError)):
+            check_codec_vector(edited)
 
 
 def _from_json(obj: object) -> object:

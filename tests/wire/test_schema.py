@@ -9,10 +9,13 @@ controls. tests/fairness/test_statement_schema.py reads protocol/statements.cddl
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import itertools
 import json
 import re
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,8 +23,21 @@ from typing import Any
 import msgpack
 import pytest
 
+from briscola_lan.fairness.statements import Play, Takeover, decode_as
 from briscola_lan.rules import TableOptions
-from briscola_lan.wire.messages import MESSAGE_TYPES, SeatInfo
+from briscola_lan.table.selfplay import play_out, seat_clients
+from briscola_lan.wire.codec import FrameDecoder
+from briscola_lan.wire.messages import (
+    MESSAGE_TYPES,
+    TYPE_NAMES,
+    CardPlayed,
+    MatchStarted,
+    PlayerConnection,
+    ReplayDone,
+    SeatInfo,
+    SeatsChanged,
+    SeatTakenOver,
+)
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"
 
@@ -67,7 +83,7 @@ class Ctl:
 class Entry:
     low: int
     high: int | None  # None: no upper bound
-    key: str | None
+    key: Any  # the member key (a str), None in an array without names
     type: Any
 
 
@@ -491,3 +507,113 @@ def test_the_reader_takes_omitted_defaults() -> None:
     hello = {"type": "hello", "version": 2, "name": "a", "public_key": bytes(32)}
     assert matches(Ref("message"), hello, RULES)
     assert matches(Ref("message"), {"type": "set_ready"}, RULES)
+
+
+def test_sequence_diagrams_use_wire_names() -> None:
+    """protocol/sequences.md: each arrow is labelled with a message type, and each type is named."""
+    text = (PROTOCOL / "sequences.md").read_text()
+    diagrams = re.findall(r"```\n(.*?)```", text, re.DOTALL)
+    labels = set(re.findall(r"(?:<[-=]{2,}|[-=]{3,}) ([a-z_]+)\b", "".join(diagrams)))
+    assert labels, "no diagrams"
+    assert labels <= set(MESSAGE_TYPES), labels - set(MESSAGE_TYPES)
+    named = set(re.findall(r"`([a-z_]+)`", text)) | labels
+    assert set(MESSAGE_TYPES) <= named, set(MESSAGE_TYPES) - named
+
+
+# --- the sequences of protocol/sequences.md, as the reference host and client produce them ------
+# Each diagram as a regular expression over the message names one connection receives (each name
+# followed by a space). A hand (section 2; the exchange, section 3, inside the plays):
+
+_PLAY = r"card_played (trick_taken (cards_dealt (partner_shown )?)?)?(receipt_issued )?"
+_HAND = (
+    r"hand_started (receipt_issued )?seeds_committed (receipt_issued )?seeds_revealed "
+    rf"deck_committed cards_dealt upcard_turned ({_PLAY})*"
+    r"card_played trick_taken hand_ended (match_decided )?(receipt_issued ){0,2}hand_acked "
+)
+_JOIN = r"challenge welcome replay_done (seat_assigned |seats_changed )+"  # section 1
+_DRAW = (  # section 1a
+    r"draw_started (receipt_issued )?seeds_committed (receipt_issued )?seeds_revealed "
+    r"draw_revealed seat_assigned (seats_changed )?"
+)
+
+
+def _names(msgs: list[Any]) -> str:
+    return "".join(f"{TYPE_NAMES[type(msg)]} " for msg in msgs)
+
+
+def _first_legal(view: Any) -> Any:
+    return view.legal_plays[0]
+
+
+def _entropy(label: str) -> Callable[[int], bytes]:
+    """Fixed entropy: the same match every run."""
+    count = itertools.count(1)
+
+    def entropy(n: int) -> bytes:
+        block = hashlib.sha256(f"{label}/{next(count)}".encode()).digest()
+        return (block * (n // 32 + 1))[:n]
+
+    return entropy
+
+
+@pytest.mark.parametrize(
+    ("players", "draw"), [(2, False), (3, False), (4, False), (4, True)], ids=str
+)
+def test_a_match_follows_the_sequences(players: int, draw: bool) -> None:
+    opts = TableOptions.make(
+        players=players, match_format="points" if players == 3 else "hands", hands_to_win=2
+    )
+    _host, clients, wire = seat_clients(
+        opts, entropy=_entropy(f"seq{players}{draw}"), draw_partners=draw, draw_dealer=draw
+    )
+    wire.send_to_host(0, clients[0].start())
+    play_out(wire, [_first_legal] * players)
+    exchange = opts.exchange_enabled
+    for conn in range(players):
+        got = _names(wire.received[conn])
+        start = _DRAW + "match_started " if draw else "match_started "
+        assert re.fullmatch(f"{_JOIN}{start}({_HAND})+match_ended ", got), got
+        hands = got.count("hand_started ")
+        assert got.count("match_decided ") == 1 and hands >= 2
+        assert got.count("partner_shown ") == (hands if exchange else 0)
+        # a receipt for every statement the seat sent: commit, reveal and ack, and its plays
+        seat = clients[conn].state.seat
+        plays = [m for m in wire.received[conn] if isinstance(m, CardPlayed)]
+        mine = sum(1 for m in plays if decode_as(m.body, Play).seat == seat)
+        assert got.count("receipt_issued ") == (2 if draw else 0) + 3 * hands + mine
+
+
+def test_resume_and_hand_back_follow_the_sequences() -> None:
+    """Sections 4 and 5: takeover, the replay up to replay_done, player_connection, hand-back."""
+    host, clients, wire = seat_clients(TableOptions.make(players=2), entropy=_entropy("resume"))
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    while host.hand is None or len(host.hand.plays) < 2:  # two cards down
+        turn = next(i for i, c in enumerate(clients) if c.state.view and c.state.view.my_turn)
+        wire.send_to_host(turn, clients[turn].play(_first_legal(clients[turn].state.view)))
+        wire.pump()
+    seen = wire.received[1][:]
+    wire.deliver(host.disconnect(1))
+    clients[1].connection_lost()
+    wire.deliver(host.tick(host.now + host.grace + 1))  # the AI takes seat 1
+    wire.pump()
+    assert "player_connection seat_taken_over " in _names(wire.received[0])  # then the AI plays
+    wire.client_dec[1], wire.host_dec[1] = FrameDecoder(), FrameDecoder()
+    wire.deliver(host.connect(1))
+    wire.send_to_host(1, clients[1].hello())
+    wire.pump()
+    wire.deliver(host.tick(host.now + 0.1))  # during play: handed back at the next tick
+    wire.pump()
+    after = wire.received[1][len(seen) :]
+    got = _names(after)
+    assert re.match(r"challenge welcome match_started .*?replay_done player_connection ", got), got
+    replay = after[2 : [type(m) for m in after].index(ReplayDone)]
+    match_part = seen[[type(m) for m in seen].index(MatchStarted) :]
+    live_only = (SeatsChanged, PlayerConnection)
+    assert replay[: len(match_part)] == [m for m in match_part if not isinstance(m, live_only)]
+    assert not any(isinstance(m, live_only) for m in replay)
+    takeovers = [decode_as(m.body, Takeover) for m in after if isinstance(m, SeatTakenOver)]
+    assert [t.ai for t in takeovers] == [1, 0]  # the replayed takeover, then the hand-back
+    back = [type(m) for m in after].index(PlayerConnection)
+    assert after[back] == PlayerConnection(1, True)
+    assert [type(m) for m in after].index(SeatTakenOver, back) > back  # the hand-back comes after

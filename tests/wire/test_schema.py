@@ -23,7 +23,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from briscola_lan.fairness.statements import Play, Takeover, decode_as
+from briscola_lan.fairness.statements import Evidence, Play, SeedReveal, Takeover, decode_as
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.selfplay import play_out, seat_clients
 from briscola_lan.wire.codec import FrameDecoder
@@ -31,9 +31,11 @@ from briscola_lan.wire.messages import (
     MESSAGE_TYPES,
     TYPE_NAMES,
     CardPlayed,
+    EvidenceShown,
     MatchStarted,
     PlayerConnection,
     ReplayDone,
+    RevealSeed,
     SeatInfo,
     SeatsChanged,
     SeatTakenOver,
@@ -617,3 +619,29 @@ def test_resume_and_hand_back_follow_the_sequences() -> None:
     back = [type(m) for m in after].index(PlayerConnection)
     assert after[back] == PlayerConnection(1, True)
     assert [type(m) for m in after].index(SeatTakenOver, back) > back  # the hand-back comes after
+
+
+def test_an_aborted_hand_follows_the_sequence() -> None:
+    """Section 2a: a reveal that does not open its commitment: error, evidence, abort, end."""
+    _host, clients, wire = seat_clients(TableOptions.make(players=2), entropy=_entropy("abort"))
+    honest = clients[1].receive
+
+    def lying(msg: Any) -> list[Any]:  # seat 1 reveals another seed than it committed to
+        out = honest(msg)
+        for i, sent in enumerate(out):
+            if isinstance(sent, RevealSeed):
+                st = decode_as(sent.body, SeedReveal)
+                bad = SeedReveal(st.game_id, st.hand, st.seat, bytes(32)).encode()
+                out[i] = RevealSeed(bad, clients[1].identity.sign(bad))
+        return out
+
+    clients[1].receive = lying  # type: ignore[method-assign]
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    for conn in (0, 1):
+        got = _names(wire.received[conn])
+        tail = "evidence_shown hand_aborted match_ended "
+        want = ("receipt_issued " if conn == 0 else "error ") + tail
+        assert got.endswith("seeds_committed " + want), got
+    evidence = next(m for m in wire.received[0] if isinstance(m, EvidenceShown))
+    assert decode_as(evidence.body, Evidence).seat == 1

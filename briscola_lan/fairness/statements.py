@@ -17,6 +17,7 @@ from briscola_lan.fairness.encoding import DOMAIN, lp, u32
 
 _U32 = struct.Struct(">I")
 MAX_LIST = 64
+MAX_BIN = 4096  # the longest ``bin`` field: a statement embedded in a receipt or evidence
 T = TypeVar("T", bound="Statement")
 
 
@@ -33,7 +34,8 @@ class Opening:
     salt: bytes
 
 
-# Field kinds: "u32", "b16", "b32", "str", "u32s", "b32s", "strs", "opening", "openings".
+# Field kinds: "u32", "b16", "b32", "b64", "bin", "str", "u32s", "b32s", "strs", "opening",
+# "openings".
 @dataclass(frozen=True, slots=True)
 class Statement:
     KIND: ClassVar[str] = ""
@@ -71,6 +73,12 @@ def _enc_bytes(want: int) -> Callable[[Any], bytes]:
     return enc
 
 
+def _enc_bin(v: Any) -> bytes:
+    if len(v) > MAX_BIN:
+        raise StatementError(f"a bin field is at most {MAX_BIN} bytes, not {len(v)}")
+    return bytes(v)
+
+
 def _enc_str(v: Any) -> bytes:
     return str(v).encode("utf-8")
 
@@ -103,6 +111,12 @@ def _dec_bytes(want: int) -> Callable[[bytes], bytes]:
         return raw
 
     return dec
+
+
+def _dec_bin(raw: bytes) -> bytes:
+    if len(raw) > MAX_BIN:
+        raise StatementError(f"a bin field is at most {MAX_BIN} bytes, not {len(raw)}")
+    return raw
 
 
 def _dec_str(raw: bytes) -> str:
@@ -161,6 +175,8 @@ _ENCODERS: dict[str, Callable[[Any], bytes]] = {
     "u32": _enc_u32,
     "b16": _enc_bytes(16),
     "b32": _enc_b32,
+    "b64": _enc_bytes(64),
+    "bin": _enc_bin,
     "str": _enc_str,
     "opening": _enc_opening,
     "u32s": _enc_list(_enc_u32),
@@ -172,6 +188,8 @@ _DECODERS: dict[str, Callable[[bytes], Any]] = {
     "u32": _dec_u32,
     "b16": _dec_bytes(16),
     "b32": _dec_b32,
+    "b64": _dec_bytes(64),
+    "bin": _dec_bin,
     "str": _dec_str,
     "opening": _dec_opening,
     "u32s": _dec_list(_dec_u32),
@@ -424,6 +442,50 @@ class Ack(Statement):
     chain_hash: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Receipt(Statement):
+    """Private to ``seat``: the host received this statement of the seat (body and signature) at
+    ``time`` (Unix seconds, the host's clock). Evidence that the seat sent it."""
+
+    KIND: ClassVar[str] = "receipt"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "bin", "b64")
+    PUBLIC: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    time: int
+    statement: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence(Statement):
+    """Published just before an abort that names ``seat``: the seat's own signed statement that
+    breaks the protocol (a seed reveal that does not open its commitment)."""
+
+    KIND: ClassVar[str] = "evidence"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "bin", "b64")
+    game_id: bytes
+    hand: int
+    seat: int
+    statement: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd(Statement):
+    """The match is decided: hands played, the winning side, hands won and card points per side.
+    Published right after the deciding hand's host-reveal; that hand's acks cover it."""
+
+    KIND: ClassVar[str] = "match-end"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32s", "u32s")
+    game_id: bytes
+    hands: int
+    winner: int
+    hands_won: tuple[int, ...]
+    points: tuple[int, ...]
+
+
 KINDS: dict[bytes, type[Statement]] = {
     DOMAIN + b"st/" + cls.KIND.encode("ascii"): cls
     for cls in (
@@ -442,6 +504,9 @@ KINDS: dict[bytes, type[Statement]] = {
         HostReveal,
         Abort,
         Ack,
+        Receipt,
+        Evidence,
+        MatchEnd,
     )
 }
 

@@ -5,10 +5,12 @@ signatures, order, seed commitments and reveals, the shuffle, every card commitm
 the public deal schedule, every play through the rules engine, the partner exchange, the points,
 and that every seat acknowledged the same chain hash (protocol/fairness.md §8).
 
-Blame rules: a statement that is inconsistent with its own signer's earlier statement (a seed
-reveal that does not open the seat's commitment) is that signer's fault. Everything the host
+Blame rules: a seat is at fault only on evidence it signed itself (a seed reveal that does not
+open the seat's commitment, published by the host or receipted to the seat). Everything the host
 assembles and relays (order, context, signatures it should have checked, legality it should have
-enforced, the deck, openings, points) is the host's fault.
+enforced, the deck, openings, points) is the host's fault. An abort for a statement that never
+came, without evidence, is "the host or seat N": they cannot be told apart, unless the file holds
+the host's receipt for that statement, which makes it the host's fault.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from briscola_lan.fairness.draw import DrawResult, draw
@@ -38,12 +41,15 @@ from briscola_lan.fairness.statements import (
     DeckCommit,
     DrawReveal,
     DrawStart,
+    Evidence,
     Exchange,
     HostCommit,
     HostReveal,
+    MatchEnd,
     MatchStart,
     Opening,
     Play,
+    Receipt,
     SeedCommit,
     SeedReveal,
     Statement,
@@ -57,11 +63,15 @@ from briscola_lan.rules.errors import OptionsError, RulesError
 from briscola_lan.rules.events import CardDealt
 from briscola_lan.rules.hand import Hand
 from briscola_lan.rules.match import Match
-from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.options import MatchFormat, TableOptions
+from briscola_lan.rules.schedule import PublicSchedule
 
 HOST = -1  # "seat at fault" value meaning the host
 
 Record = tuple[bytes, bytes]
+
+
+AI_LEVELS = ("", "random", "rules", "strong")  # "" is a human seat (fairness.md §8, valid options)
 
 
 def party_name(seat: int) -> str:
@@ -70,16 +80,32 @@ def party_name(seat: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """Why verification failed: the record (index in the transcript), its kind, who is at fault."""
+    """Why verification failed: the record (index in the transcript), its kind, who is at fault.
+
+    ``also_host``: the file cannot tell the host and ``seat`` apart (an abort for a statement
+    that never came, with no evidence and no receipt): either may be at fault.
+    """
 
     index: int | None
     kind: str
     seat: int  # HOST (-1) or a seat number
     reason: str
+    also_host: bool = False
+
+    @property
+    def party(self) -> str:
+        """Who is at fault, as the spec writes it: "host", "seat N" or "host or seat N"."""
+        if self.seat == HOST:
+            return "host"
+        return f"host or seat {self.seat}" if self.also_host else f"seat {self.seat}"
 
     def describe(self) -> str:
         where = f"record {self.index} ({self.kind})" if self.index is not None else self.kind
-        return f"{where}: {self.reason} — at fault: {party_name(self.seat)}"
+        if self.also_host and self.seat != HOST:
+            who = f"the host or seat {self.seat} (cannot be told apart)"
+        else:
+            who = party_name(self.seat)
+        return f"{where}: {self.reason} — at fault: {who}"
 
 
 class Violation(Exception):
@@ -96,10 +122,11 @@ class HandReport:
 
     hand: int
     dealer: int
-    status: str  # "verified", "failed", "aborted", "incomplete"
+    status: str  # "verified", "failed", "aborted", "incomplete", "unacknowledged"
     points: tuple[int, ...] | None = None
     fault: Fault | None = None
     acks: int = 0
+    missing_acks: tuple[int, ...] = ()  # seats whose acknowledgement the file does not hold
 
     @property
     def verified(self) -> bool:
@@ -153,17 +180,57 @@ class MatchReport:
     draw: DrawReport | None = None
     # (hand, seat, ai, at_play): the host played ``seat`` for a dropped player (ai) or gave it back
     takeovers: list[tuple[int, int, bool, int]] = field(default_factory=list)
+    match_ended: bool = False  # the file holds the match-end record
+    receipts: int = 0  # receipts from the host in this file (a seat's own file holds them)
+
+    @property
+    def verdict(self) -> str:
+        """ "verified", "failed", "aborted", "incomplete" (the file stops before the match ends)
+        or "unacknowledged" (complete, but some hand lacks a seat's acknowledgement)."""
+        if self.fault is not None and (self.draw is None or self.draw.status != "aborted"):
+            return "failed"
+        if self.draw is not None and self.draw.status == "failed":
+            return "failed"
+        if any(h.status == "failed" for h in self.hands):
+            return "failed"
+        if (self.draw is not None and self.draw.status == "aborted") or any(
+            h.status == "aborted" for h in self.hands
+        ):
+            return "aborted"
+        if not self.match_ended:
+            return "incomplete"
+        if any(h.status == "unacknowledged" for h in self.hands):
+            return "unacknowledged"
+        return "verified"
 
     @property
     def ok(self) -> bool:
-        """True when there is no fault, the draw (if any) and every hand verified."""
-        if self.draw is not None and not self.draw.verified:
-            return False
-        return self.fault is None and bool(self.hands) and all(h.verified for h in self.hands)
+        """True when the whole match verified: every hand, every acknowledgement, its end."""
+        return self.verdict == "verified"
+
+    @property
+    def blame(self) -> Fault | None:
+        """The fault that decides the verdict (a failed check or the abort's), if any."""
+        if self.fault is not None:
+            return self.fault
+        if (
+            self.draw is not None
+            and self.draw.fault is not None
+            and self.draw.status in ("failed", "aborted")
+        ):
+            return self.draw.fault
+        for h in self.hands:
+            if h.status in ("failed", "aborted") and h.fault is not None:
+                return h.fault
+        return None
 
     def to_dict(self) -> dict[str, object]:
         return {
             "ok": self.ok,
+            "verdict": self.verdict,
+            "at_fault": self.blame.party if self.blame is not None else None,
+            "match_ended": self.match_ended,
+            "receipts": self.receipts,
             "game_id": self.game_id,
             "table": self.table_name,
             "host_fingerprint": self.host_fingerprint,
@@ -179,6 +246,7 @@ class MatchReport:
                     "status": h.status,
                     "points": list(h.points) if h.points else None,
                     "acks": h.acks,
+                    "missing_acks": list(h.missing_acks),
                     "fault": _fault_dict(h.fault),
                 }
                 for h in self.hands
@@ -199,6 +267,7 @@ def _fault_dict(f: Fault | None) -> dict[str, object] | None:
         "record": f.index,
         "kind": f.kind,
         "seat_at_fault": "host" if f.seat == HOST else f.seat,
+        "at_fault": f.party,
         "reason": f.reason,
     }
 
@@ -222,11 +291,31 @@ def options_of(ms: MatchStart) -> TableOptions:
     )
 
 
+def options_problem(ms: MatchStart) -> str | None:
+    """Why a match-start's options are not valid options (fairness.md §8), or None."""
+    if ms.players not in (2, 3, 4):
+        return f"a match for {ms.players} players"
+    if ms.match_format not in (MatchFormat.HANDS.value, MatchFormat.POINTS.value):
+        return f"unknown match format {ms.match_format!r}"
+    if not 1 <= ms.hands_to_win <= 5:
+        return f"hands_to_win must be 1 to 5, not {ms.hands_to_win}"
+    if ms.partner_exchange not in (0, 1):
+        return f"partner_exchange must be 0 or 1, not {ms.partner_exchange}"
+    if not 0 <= ms.removed_two <= 3:
+        return f"removed_two must be a suit 0 to 3, not {ms.removed_two}"
+    if ms.match_format == MatchFormat.HANDS.value and ms.players == 3:
+        return "the hands format is not played by 3 players"
+    if any(level not in AI_LEVELS for level in ms.ai_levels):
+        return "an AI level that is not random, rules or strong"
+    return None
+
+
 @dataclass(slots=True)
 class _Hand:
     number: int
     dealer: int
     commit: HostCommit
+    sched: PublicSchedule
     commits: list[bytes] = field(default_factory=list)
     seeds: list[bytes] = field(default_factory=list)
     deck_commit: DeckCommit | None = None
@@ -235,9 +324,18 @@ class _Hand:
     exchanges: list[tuple[int, Exchange]] = field(default_factory=list)
     upcard: tuple[int, Upcard] | None = None
     plays: list[tuple[int, Play]] = field(default_factory=list)
+    played: set[int] = field(default_factory=set)  # card codes played so far
     revealed: bool = False
+    end_due: bool = False  # the host-reveal decided the match: match-end comes next
     chain_at_reveal: bytes = b""
     acks: list[int] = field(default_factory=list)
+    acks_closed: bool = False
+    # The deals the schedule makes now (seat -> positions), from the deck-commit or a trick's
+    # end until the next record of another kind; which seats got theirs, and the exchange.
+    window: dict[int, list[int]] | None = None
+    window_seen: list[int] = field(default_factory=list)
+    exchange_due: bool = False
+    exchange_seen: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -247,6 +345,15 @@ class _Draw:
     seeds: list[bytes] = field(default_factory=list)
     result: DrawResult | None = None
     aborted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Receipted:
+    """A statement the host gave a seat a receipt for."""
+
+    index: int  # the receipt's record
+    statement: Statement
+    time: int
 
 
 def draw_result(st: DrawStart, host_seed: bytes, seeds: Sequence[bytes]) -> DrawResult:
@@ -260,7 +367,8 @@ def draw_result(st: DrawStart, host_seed: bytes, seeds: Sequence[bytes]) -> Draw
     )
 
 
-_DEFERRABLE: tuple[type[Statement], ...] = (Play, Deal, Upcard, Exchange)
+_DEFERRABLE: tuple[type[Statement], ...] = (Play, Deal, Upcard, Exchange, Receipt)
+_WINDOW_KINDS: tuple[type[Statement], ...] = (Deal, Exchange, Receipt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +407,12 @@ class TranscriptChecker:
         self._taken_over: set[int] = set()
         self._closed = False  # after an abort nothing more may follow
         self._draw: _Draw | None = None
+        # The seats whose private records this file holds (every seat in the host's file, one
+        # in a seat's own file): the seats dealt to in the first deal of the match.
+        self._recipients: frozenset[int] | None = None
+        # (hand, kind, seat, play index or 0) -> the receipted statement
+        self._receipts: dict[tuple[int, str, int, int], _Receipted] = {}
+        self._evidence: tuple[int, int] | None = None  # (record, seat): an abort must follow
 
     # --- public API ---------------------------------------------------------------------------
 
@@ -325,6 +439,27 @@ class TranscriptChecker:
         """How many signatures are queued (always 0 unless ``defer_signatures``)."""
         return len(self._pending)
 
+    @property
+    def taken_over(self) -> frozenset[int]:
+        """The seats the host plays now (a takeover with ai = 1 in force)."""
+        return frozenset(self._taken_over)
+
+    def acks_complete(self) -> None:
+        """The live client saw the hand's acknowledgements relayed (all in one message): check
+        them now as the offline verifier does at the next hand; raises Violation."""
+        h = self._hand
+        if h is None or not h.revealed or self._closed or self.report.fault is not None:
+            return
+        try:
+            self._close_acks(h)
+        except Violation as v:
+            self._record_fault(v.fault)
+            raise
+
+    def receipt_for(self, hand: int, kind: str, seat: int, index: int = 0) -> _Receipted | None:
+        """The host's receipt in this file for a seat's statement, if there is one."""
+        return self._receipts.get((hand, kind, seat, index))
+
     def flush(self) -> None:
         """Check every queued signature now, in order; raises Violation on the first bad one."""
         if self.report.fault is not None:
@@ -349,7 +484,11 @@ class TranscriptChecker:
         self.report.fault = fault
         if self._hand is not None and self.report.hands:
             last = self.report.hands[-1]
-            if last.hand == self._hand.number and last.status == "incomplete":
+            if last.hand == self._hand.number and last.status in (
+                "incomplete",
+                "verified",
+                "unacknowledged",
+            ):
                 last.status = "failed"
                 last.fault = fault
         dr = self.report.draw
@@ -362,6 +501,10 @@ class TranscriptChecker:
         if rep.fault is None and self._pending:
             with contextlib.suppress(Violation):
                 self.flush()
+        if rep.fault is None and self._evidence is not None:
+            index, _seat = self._evidence
+            rep.fault = Fault(index, Evidence.KIND, HOST, "evidence published without its abort")
+            self._record_fault(rep.fault)
         d, dr = self._draw, rep.draw
         if rep.fault is None and d is not None and dr is not None and dr.status == "incomplete":
             n = d.start.players
@@ -373,11 +516,9 @@ class TranscriptChecker:
                 who, what = HOST, "never revealed its draw seed (draw not finished)"
             if who != HOST:
                 what += f" (lobby seat {who}, {d.start.names[who]!r})"
-            dr.fault = rep.fault = Fault(None, "end of transcript", who, what)
-        if rep.fault is None and dr is not None and dr.status == "aborted":
-            rep.fault = dr.fault
-        if rep.fault is None and self._hand is not None and not self._hand.revealed:
-            h = self._hand
+            dr.fault = Fault(None, "end of transcript", who, "waiting: " + what, also_host=True)
+        h = self._hand
+        if rep.fault is None and h is not None and not h.revealed:
             n = self._n
             if len(h.commits) < n:
                 who, what = len(h.commits), "never committed to its seed"
@@ -385,9 +526,21 @@ class TranscriptChecker:
                 who, what = len(h.seeds), "never revealed its seed"
             else:
                 who, what = HOST, "never revealed its seed and salts (hand not finished)"
-            rep.hands[-1].fault = Fault(None, "end of transcript", who, what)
-        if not rep.hands and rep.fault is None:
-            rep.fault = Fault(None, "transcript", HOST, "no hand was played")
+            rep.hands[-1].fault = Fault(
+                None, "end of transcript", who, "waiting: " + what, also_host=who != HOST
+            )
+        elif rep.fault is None and h is not None and not self._closed:
+            if h.end_due:
+                rep.hands[-1].fault = Fault(
+                    None, "end of transcript", HOST, "waiting: the match-end record"
+                )
+            else:
+                with contextlib.suppress(Violation):
+                    try:
+                        self._close_acks(h)
+                    except Violation as v:
+                        self._record_fault(v.fault)
+                        raise
         return rep
 
     # --- internals ----------------------------------------------------------------------------
@@ -420,19 +573,28 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "statement belongs to another game")
         if self._closed:
             raise self._fail(st, HOST, "statement after the match was aborted")
+        if self._evidence is not None and not isinstance(st, Abort):
+            raise self._fail(st, HOST, "evidence must be followed at once by its abort")
         if self._ms is None:
             assert d is not None
             if isinstance(st, MatchStart):
                 self._start(st, body, sig)
                 return
             self._check_signature(st, body, sig)
-            self.chain = chain_next(self.chain, body)
+            if st.PUBLIC:
+                self.chain = chain_next(self.chain, body)
             self._on_draw_statement(d, st)
             return
         if isinstance(st, MatchStart):
             raise self._fail(st, HOST, "a second match-start in one transcript")
         if isinstance(st, DrawReveal):
             raise self._fail(st, HOST, "a draw-reveal after the match started")
+        h = self._hand
+        if h is not None and not isinstance(st, _WINDOW_KINDS):
+            if h.window is not None:
+                self._close_window(h, st)
+            if h.end_due and not isinstance(st, MatchEnd):
+                raise self._fail(st, HOST, "the match was decided: match-end must come next")
         self._check_signature(st, body, sig)
         if st.PUBLIC:
             self.chain = chain_next(self.chain, body)
@@ -443,6 +605,9 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "a transcript must open with the match-start statement")
         if not verify_signature(st.host_key, body, sig):
             raise self._fail(st, HOST, "bad host signature on match-start")
+        problem = options_problem(st)
+        if problem is not None:
+            raise self._fail(st, HOST, f"bad table options: {problem}")
         try:
             opts = options_of(st)
         except OptionsError as exc:
@@ -490,7 +655,9 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "a hand statement before the draw ended")
         if d.result is not None:
             raise self._fail(st, HOST, "only match-start may follow the draw's result")
-        if isinstance(st, SeedCommit):
+        if isinstance(st, Receipt):
+            self._on_receipt(st)
+        elif isinstance(st, SeedCommit):
             if len(d.commits) >= n or st.seat != len(d.commits):
                 raise self._fail(st, HOST, "draw seed commitment out of order or duplicated")
             d.commits.append(st.commitment)
@@ -509,13 +676,24 @@ class TranscriptChecker:
             d.seeds.append(st.seed)
         elif isinstance(st, DrawReveal):
             self._on_draw_reveal(d, st)
+        elif isinstance(st, Evidence):
+            self._on_evidence(st, d.commits, d.seeds, n)
         elif isinstance(st, Abort):
             seat = HOST if st.seat == HOST_PARTY else st.seat
             if seat != HOST and not 0 <= seat < n:
                 raise self._fail(st, HOST, "abort names a seat that does not exist")
+            fault = self._abort_fault(st, seat, DRAW_HAND, d.commits, n, dealt=False)
+            if fault.seat != HOST:
+                fault = Fault(
+                    fault.index,
+                    fault.kind,
+                    fault.seat,
+                    f"{fault.reason} (lobby seat {seat}, {d.start.names[seat]!r})",
+                    fault.also_host,
+                )
             assert self.report.draw is not None
             self.report.draw.status = "aborted"
-            self.report.draw.fault = Fault(self.index, st.KIND, seat, st.reason)
+            self.report.draw.fault = fault
             d.aborted = self._closed = True
         else:
             raise self._fail(st, HOST, f"a {st.KIND} statement during the draw")
@@ -564,13 +742,15 @@ class TranscriptChecker:
 
     # --- signatures ------------------------------------------------------------------------------
 
-    def _check_signature(self, st: Statement, body: bytes, sig: bytes) -> None:
+    def _keys(self) -> tuple[bytes, tuple[bytes, ...], int]:
         if self._ms is not None:
-            host_key, seat_keys, n = self._ms.host_key, self._ms.seat_keys, self._n
-        else:
-            assert self._draw is not None
-            ds = self._draw.start
-            host_key, seat_keys, n = ds.host_key, ds.seat_keys, ds.players
+            return self._ms.host_key, self._ms.seat_keys, self._n
+        assert self._draw is not None
+        ds = self._draw.start
+        return ds.host_key, ds.seat_keys, ds.players
+
+    def _check_signature(self, st: Statement, body: bytes, sig: bytes) -> None:
+        host_key, seat_keys, n = self._keys()
         if st.HOST_SIGNED:
             keys = [host_key]
             who = "the host"
@@ -591,6 +771,119 @@ class TranscriptChecker:
         if not any(verify_signature(k, body, sig) for k in keys):
             raise self._fail(st, HOST, f"signature is not {who}'s (relayed by the host)")
 
+    def _seat_statement(
+        self, st: Receipt | Evidence, hand: int
+    ) -> SeedCommit | SeedReveal | Play | Ack:
+        """The seat's own signed statement inside a receipt or evidence, checked."""
+        _host_key, seat_keys, n = self._keys()
+        if not 0 <= st.seat < n:
+            raise self._fail(st, HOST, f"seat {st.seat} does not exist")
+        try:
+            inner = decode(st.statement)
+        except StatementError as exc:
+            raise self._fail(st, HOST, f"the statement inside is not valid: {exc}") from exc
+        if not isinstance(inner, SeedCommit | SeedReveal | Play | Ack):
+            raise self._fail(st, HOST, f"a {inner.KIND} is not a statement a seat sends")
+        if inner.game_id != st.game_id or inner.hand != hand or inner.seat != st.seat:
+            raise self._fail(st, HOST, "the statement inside is of another game, hand or seat")
+        if not verify_signature(seat_keys[st.seat], st.statement, st.signature):
+            raise self._fail(st, HOST, f"the statement inside is not signed by seat {st.seat}")
+        return inner
+
+    def _on_receipt(self, st: Receipt) -> None:
+        hand = DRAW_HAND if self._ms is None else self._need_hand(st).number
+        if st.hand != hand:
+            raise self._fail(st, HOST, "a receipt outside the hand of its statement")
+        inner = self._seat_statement(st, hand)
+        index = inner.index if isinstance(inner, Play) else 0
+        self._receipts.setdefault(
+            (hand, inner.KIND, st.seat, index), _Receipted(self.index, inner, st.time)
+        )
+        self.report.receipts += 1
+
+    def _on_evidence(
+        self, st: Evidence, commits: Sequence[bytes], seeds: Sequence[bytes], n: int
+    ) -> None:
+        hand = DRAW_HAND if self._ms is None else self._need_hand(st).number
+        if st.hand != hand or len(commits) < n or len(seeds) >= n:
+            raise self._fail(st, HOST, "evidence outside the seed reveals of its hand")
+        inner = self._seat_statement(st, hand)
+        if not isinstance(inner, SeedReveal):
+            raise self._fail(st, HOST, "evidence that is not a seed reveal")
+        if seed_commitment(st.game_id, hand, st.seat, inner.seed) == commits[st.seat]:
+            raise self._fail(
+                st, HOST, f"the evidence shows seat {st.seat}'s seed reveal opening its commitment"
+            )
+        self._evidence = (self.index, st.seat)
+
+    def _on_hand_evidence(self, st: Evidence) -> None:
+        h = self._need_hand(st)
+        self._on_evidence(st, h.commits, h.seeds, self._n)
+
+    def _abort_fault(
+        self, st: Abort, seat: int, hand: int, commits: Sequence[bytes], n: int, *, dealt: bool
+    ) -> Fault:
+        """Who an abort makes at fault (fairness.md §8, blame)."""
+        evidence, self._evidence = self._evidence, None
+        if seat == HOST:
+            return Fault(self.index, st.KIND, HOST, st.reason)
+        if evidence is not None:
+            index, ev_seat = evidence
+            if ev_seat != seat:
+                raise self._fail(
+                    st, HOST, f"the evidence is seat {ev_seat}'s, the abort names {seat}"
+                )
+            return Fault(
+                index,
+                Evidence.KIND,
+                seat,
+                "revealed a seed that does not open its "
+                "commitment (its signed reveal is published as evidence)",
+            )
+        if dealt:
+            return Fault(
+                self.index,
+                st.KIND,
+                HOST,
+                f"the host aborted after the deal naming seat {seat}: nothing that seat owed "
+                "could stop the hand (the host plays a seat that does not)",
+            )
+        if seat in self._taken_over:
+            return Fault(self.index, st.KIND, HOST, f"the host itself plays seat {seat} (takeover)")
+        kind = SeedCommit.KIND if len(commits) < n else SeedReveal.KIND
+        what = "commit to its seed" if kind == SeedCommit.KIND else "reveal its seed"
+        receipted = self._receipts.get((hand, kind, seat, 0))
+        if receipted is not None:
+            inner = receipted.statement
+            if isinstance(inner, SeedReveal) and (
+                seed_commitment(st.game_id, hand, seat, inner.seed) != commits[seat]
+            ):
+                return Fault(
+                    receipted.index,
+                    Receipt.KIND,
+                    seat,
+                    "revealed a seed that does not open its commitment (its signed reveal is in "
+                    "the host's receipt)",
+                )
+            return Fault(
+                self.index,
+                st.KIND,
+                HOST,
+                f"the host claims seat {seat} did not {what}, but this file holds the host's "
+                f"receipt for it (record {receipted.index}, received at "
+                f"{_utc(receipted.time)}): the host is at fault",
+            )
+        return Fault(
+            self.index,
+            st.KIND,
+            seat,
+            f"{st.reason}; no evidence and no receipt: the host and seat {seat} cannot be told "
+            "apart",
+            also_host=True,
+        )
+
+    # --- a hand ----------------------------------------------------------------------------------
+
     def _need_hand(self, st: Statement) -> _Hand:
         h = self._hand
         if h is None or st.hand != h.number:  # type: ignore[attr-defined]
@@ -598,17 +891,42 @@ class TranscriptChecker:
         return h
 
     def _on_host_commit(self, st: HostCommit) -> None:
-        assert self._match is not None
-        if self._hand is not None and not self._hand.revealed:
+        assert self._match is not None and self._options is not None
+        prev = self._hand
+        if prev is not None and not prev.revealed:
             raise self._fail(st, HOST, "a new hand started before the last one ended")
         if self._match.is_over:
             raise self._fail(st, HOST, "a hand started after the match was decided")
+        if prev is not None:
+            self._close_acks(prev)
         if st.hand != self._match.hand_number:
             raise self._fail(st, HOST, f"expected hand {self._match.hand_number}, got {st.hand}")
         if st.dealer != self._match.next_dealer:
             raise self._fail(st, HOST, f"dealer must be seat {self._match.next_dealer}")
-        self._hand = _Hand(st.hand, st.dealer, st)
+        self._hand = _Hand(st.hand, st.dealer, st, PublicSchedule(self._options, st.dealer))
         self.report.hands.append(HandReport(st.hand, st.dealer, "incomplete"))
+
+    def _close_acks(self, h: _Hand) -> None:
+        """The hand's acknowledgements are all in: a seat missing from them is reported."""
+        if h.acks_closed:
+            return
+        h.acks_closed = True
+        missing = tuple(s for s in range(self._n) if s not in h.acks)
+        for s in missing:
+            receipted = self._receipts.get((h.number, Ack.KIND, s, 0))
+            if receipted is not None:
+                raise Violation(
+                    Fault(
+                        receipted.index,
+                        Receipt.KIND,
+                        HOST,
+                        f"the host received seat {s}'s acknowledgement (this receipt) but did "
+                        "not relay it",
+                    )
+                )
+        rep = self.report.hands[-1]
+        if missing and rep.status == "verified":
+            rep.status, rep.missing_acks = "unacknowledged", missing
 
     def _on_seed_commit(self, st: SeedCommit) -> None:
         h = self._need_hand(st)
@@ -634,6 +952,7 @@ class TranscriptChecker:
         if len(st.commitments) != self._options.deck_size:
             raise self._fail(st, HOST, f"expected {self._options.deck_size} card commitments")
         h.deck_commit, h.deck_index = st, self.index
+        h.window, h.window_seen = {s: list(p) for s, p in h.sched.initial.items()}, []
 
     def _need_dealt(self, st: Statement) -> _Hand:
         h = self._need_hand(st)
@@ -649,9 +968,48 @@ class TranscriptChecker:
                     st, HOST, f"opening for position {o.position} does not match its commitment"
                 )
 
+    def _close_window(self, h: _Hand, st: Statement) -> None:
+        """A record of another kind ends the deals the schedule made: all of them are here."""
+        seen = set(h.window_seen)
+        if self._recipients is None:
+            if not seen:
+                raise self._fail(st, HOST, "the initial deal is missing: no seat was dealt to")
+            self._recipients = frozenset(seen)
+        missing = sorted(self._recipients - seen)
+        if missing:
+            raise self._fail(
+                st, HOST, f"seat {missing[0]} was not sent the cards the schedule deals it now"
+            )
+        if h.exchange_due and set(h.exchange_seen) != self._recipients:
+            raise self._fail(st, HOST, "the partner exchange is missing at the end of the stock")
+        h.window, h.window_seen, h.exchange_due, h.exchange_seen = None, [], False, []
+
+    def _window_seat(self, st: Deal | Exchange, h: _Hand) -> None:
+        if h.window is None:
+            raise self._fail(
+                st, HOST, f"a {st.KIND} when the schedule deals nothing (early, late or twice)"
+            )
+        if self._recipients is not None and st.seat not in self._recipients:
+            raise self._fail(
+                st, HOST, f"a {st.KIND} for seat {st.seat}, whose cards this file does not hold"
+            )
+
     def _on_deal(self, st: Deal) -> None:
         h = self._need_dealt(st)
+        self._window_seat(st, h)
+        assert h.window is not None
+        if not 0 <= st.seat < self._n:
+            raise self._fail(st, HOST, f"seat {st.seat} does not exist")
+        if h.exchange_seen or (h.window_seen and st.seat <= h.window_seen[-1]):
+            raise self._fail(st, HOST, "deals out of seat order or duplicated")
+        want = h.window.get(st.seat, [])
+        got = [o.position for o in st.openings]
+        if got != want:
+            raise self._fail(
+                st, HOST, f"dealt positions {got}, but the schedule gives seat {st.seat} {want} now"
+            )
         self._check_openings(st, h, st.openings)
+        h.window_seen.append(st.seat)
         h.deals.append((self.index, st))
 
     def _on_upcard(self, st: Upcard) -> None:
@@ -662,10 +1020,35 @@ class TranscriptChecker:
             raise self._fail(st, HOST, f"the upcard is position {3 * self._n}")
         self._check_openings(st, h, [st.opening])
         h.upcard = (self.index, st)
+        h.sched.trump = Card.from_code(st.opening.card).suit
 
     def _on_exchange(self, st: Exchange) -> None:
         h = self._need_dealt(st)
+        self._window_seat(st, h)
+        if not h.exchange_due:
+            raise self._fail(st, HOST, "an exchange when the schedule makes none (early or late)")
+        assert self._recipients is not None
+        if set(h.window_seen) != self._recipients:
+            raise self._fail(st, HOST, "the exchange came before the last draw's cards")
+        if h.exchange_seen and st.seat <= h.exchange_seen[-1]:
+            raise self._fail(st, HOST, "exchanges out of seat order or duplicated")
+        assert self._options is not None
+        partner = self._options.partner_of(st.seat)
+        if partner is None or st.partner != partner:
+            raise self._fail(st, HOST, f"seat {st.seat}'s partner is seat {partner}")
+        positions = [o.position for o in st.openings]
+        dealt = set(h.sched.positions_of(partner))
+        if (
+            len(set(positions)) != len(positions)
+            or len(positions) != h.sched.hand_sizes[partner]
+            or any(p not in dealt for p in positions)
+            or any(o.card in h.sched.played[partner] for o in st.openings)
+        ):
+            raise self._fail(
+                st, HOST, f"cards shown to seat {st.seat} are not the cards its partner holds"
+            )
         self._check_openings(st, h, st.openings)
+        h.exchange_seen.append(st.seat)
         h.exchanges.append((self.index, st))
 
     def _on_play(self, st: Play) -> None:
@@ -674,12 +1057,39 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "a card was played before the upcard was turned")
         if st.index != len(h.plays):
             raise self._fail(st, HOST, f"expected play number {len(h.plays)}, got {st.index}")
+        if h.sched.to_play is None:
+            raise self._fail(st, HOST, "a card was played after the last trick")
+        if st.seat != h.sched.to_play:
+            raise self._fail(
+                st, HOST, f"seat {st.seat} played out of turn (seat {h.sched.to_play} was to play)"
+            )
+        if not 0 <= st.card < 40 or st.card in h.played:
+            raise self._fail(st, HOST, f"card {st.card} cannot be played (no such card, or twice)")
+        for (hand, kind, seat, index), receipted in self._receipts.items():
+            if (hand, kind, index) == (h.number, Play.KIND, st.index) and (
+                receipted.statement != st
+            ):
+                raise self._fail(
+                    st,
+                    HOST,
+                    f"the host received seat {seat}'s play number {index} (receipt, record "
+                    f"{receipted.index}) and published another",
+                )
         h.plays.append((self.index, st))
+        h.played.add(st.card)
+        outcome = h.sched.play(st.seat, Card.from_code(st.card))
+        if outcome is not None and outcome.draws:
+            h.window = {}
+            for seat, pos in outcome.draws:
+                h.window.setdefault(seat, []).append(pos)
+            h.window_seen, h.exchange_due = [], outcome.exchange
 
     def _on_takeover(self, st: Takeover) -> None:
         h = self._need_hand(st)
         if not 0 <= st.seat < self._n or st.at_play != len(h.plays):
             raise self._fail(st, HOST, "takeover of a seat that does not exist, or out of place")
+        if st.ai not in (0, 1):
+            raise self._fail(st, HOST, "a takeover's ai flag is 0 or 1")
         if st.ai:
             self._taken_over.add(st.seat)
         else:
@@ -693,15 +1103,18 @@ class TranscriptChecker:
         seat = HOST if st.seat == HOST_PARTY else st.seat
         if seat != HOST and not 0 <= seat < self._n:
             raise self._fail(st, HOST, "abort names a seat that does not exist")
+        fault = self._abort_fault(
+            st, seat, h.number, h.commits, self._n, dealt=h.deck_commit is not None
+        )
         rep = self.report.hands[-1]
         rep.status = "aborted"
-        rep.fault = Fault(self.index, st.KIND, seat, st.reason)
+        rep.fault = fault
         h.revealed = True
         self._closed = True
 
     def _on_ack(self, st: Ack) -> None:
         h = self._need_hand(st)
-        if not h.revealed or self._closed:
+        if not h.revealed or self._closed or h.end_due:
             raise self._fail(st, HOST, "acknowledgement before the end of the hand")
         if (h.acks and st.seat <= h.acks[-1]) or not 0 <= st.seat < self._n:
             raise self._fail(st, HOST, "acknowledgements out of seat order or duplicated")
@@ -714,6 +1127,24 @@ class TranscriptChecker:
             )
         h.acks.append(st.seat)
         self.report.hands[-1].acks = len(h.acks)
+
+    def _on_match_end(self, st: MatchEnd) -> None:
+        h, match = self._hand, self._match
+        assert match is not None
+        if h is None or not h.end_due:
+            raise self._fail(st, HOST, "match-end before the match was decided")
+        h.end_due = False
+        want = (len(match.results), match.winner, match.hands_won(), match.total_points())
+        if (st.hands, st.winner, st.hands_won, st.points) != want:
+            raise self._fail(
+                st,
+                HOST,
+                f"the match-end says {st.hands} hands, side {st.winner} won, hands "
+                f"{list(st.hands_won)}, points {list(st.points)}; the hands give {want[0]}, side "
+                f"{want[1]}, {list(want[2])}, {list(want[3])}",
+            )
+        h.chain_at_reveal = self.chain  # the deciding hand's acks cover the match-end
+        self.report.match_ended = True
 
     def _on_host_reveal(self, st: HostReveal) -> None:
         h = self._need_dealt(st)
@@ -788,10 +1219,16 @@ class TranscriptChecker:
         match.record(hand)
         h.revealed = True
         h.chain_at_reveal = self.chain
+        h.end_due = match.is_over
         rep = self.report.hands[-1]
         rep.status, rep.points = "verified", points
         self.report.winner = match.winner
         self.report.match_over = match.is_over
+
+
+def _utc(seconds: int) -> str:
+    """A receipt's time as people read it (UTC)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
@@ -807,6 +1244,9 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     HostReveal: TranscriptChecker._on_host_reveal,
     Abort: TranscriptChecker._on_abort,
     Ack: TranscriptChecker._on_ack,
+    Receipt: TranscriptChecker._on_receipt,
+    MatchEnd: TranscriptChecker._on_match_end,
+    Evidence: TranscriptChecker._on_hand_evidence,
 }  # a statement of the match (after match-start) -> its check
 
 

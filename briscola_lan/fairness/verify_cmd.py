@@ -1,8 +1,10 @@
 """The ``briscola-lan verify FILE`` command: check a saved game offline and say who is at fault.
 
-Exit status: 0 every file verifies; 1 a check failed (or a hand was aborted); 2 a file cannot be
-read as a saved game; 3 every file verifies as far as it goes but one ends in a hand that was
-not finished (``incomplete``: the host was stopped mid-hand).
+Exit status (protocol/fairness.md §9): 0 every file verifies, the whole match; 1 a check failed
+or a hand was aborted; 2 a file cannot be read as a saved game; 3 a file verifies as far as it
+goes but stops before the match's end record (``incomplete``); 4 a file verifies to the end but
+a hand lacks a seat's acknowledgement (``unacknowledged``). With several files the status is the
+worst one, in the order 1, 2, 3, 4.
 """
 
 from __future__ import annotations
@@ -41,24 +43,47 @@ def winner_text(rep: MatchReport) -> str:
     return rep.options.side_text(rep.winner, rep.names)
 
 
-INCOMPLETE = 3  # the exit status of a file that verifies up to a hand it does not finish
+INCOMPLETE = 3  # the exit status of a file that stops before the match's end record
+UNACKNOWLEDGED = 4  # ... of a complete file in which a hand lacks a seat's acknowledgement
+EXIT_STATUS = {"verified": 0, "failed": 1, "aborted": 1, "incomplete": 3, "unacknowledged": 4}
+_SEVERITY = (1, 2, INCOMPLETE, UNACKNOWLEDGED)  # the worst first
+VERDICT_WORDS = {
+    "verified": "VERIFIED",
+    "failed": "NOT VERIFIED",
+    "aborted": "ABORTED",
+    "incomplete": "INCOMPLETE",
+    "unacknowledged": "UNACKNOWLEDGED",
+}
 
 
 def stopped_mid_hand(rep: MatchReport) -> bool:
-    """Everything in the file verifies, but it ends in a hand that was not finished (a host
-    stopped mid-hand saves what was played): the last hand is ``incomplete``, no fault."""
-    if rep.ok or rep.fault is not None or not rep.hands:
-        return False
-    if rep.draw is not None and not rep.draw.verified:
-        return False
-    *done, last = rep.hands
-    return last.status == "incomplete" and all(h.verified for h in done)
+    """Everything in the file verifies, but it stops before the match's end record."""
+    return rep.verdict == "incomplete"
+
+
+def worst(statuses: list[int]) -> int:
+    """The exit status of several files: the worst, in the order 1, 2, 3, 4; else 0."""
+    return next((s for s in _SEVERITY if s in statuses), 0)
+
+
+def blame_text(rep: MatchReport) -> str | None:
+    """Who is at fault, in plain words, when a check failed or a hand was aborted."""
+    f = rep.blame
+    if f is None:
+        return None
+    if f.party == "host":
+        return "at fault: the host"
+    if f.also_host:
+        return (
+            f"at fault: the host or seat {f.seat}: this file cannot tell them apart (the host "
+            f"says seat {f.seat} did not answer; no evidence and no receipt show who failed)"
+        )
+    return f"at fault: seat {f.seat} (its own signed statement is the evidence)"
 
 
 def human_report(path: str, rep: MatchReport) -> str:
-    incomplete = stopped_mid_hand(rep)
-    verdict = "VERIFIED" if rep.ok else "INCOMPLETE" if incomplete else "NOT VERIFIED"
-    lines = [f"{path}: {verdict}"]
+    verdict = rep.verdict
+    lines = [f"{path}: {VERDICT_WORDS[verdict]}"]
     if rep.options is not None:
         lines.append(
             f"  table {rep.table_name!r} ({rep.options.summary()}), host key {rep.host_fingerprint}"
@@ -80,9 +105,13 @@ def human_report(path: str, rep: MatchReport) -> str:
             lines.append(f"    {d.fault.describe()} (lobby seat numbers)")
     for h in rep.hands:
         pts = f" points {list(h.points)}" if h.points else ""
+        missing = ""
+        if h.missing_acks:
+            seats = ", ".join(map(str, h.missing_acks))
+            missing = f" (none from seat {seats})"
         lines.append(
             f"  hand {h.hand + 1} (dealer seat {h.dealer}): {h.status}{pts}, "
-            f"{h.acks} acknowledgements"
+            f"{h.acks} acknowledgements{missing}"
         )
         if h.fault is not None and h.fault is not rep.fault:
             lines.append(f"    {h.fault.describe()}")
@@ -92,40 +121,55 @@ def human_report(path: str, rep: MatchReport) -> str:
                 what = "an AI played for" if ai else "the player took back"
                 when = f"from play {at_play + 1}" if ai or not at_play else f"after play {at_play}"
                 lines.append(f"    {when}: {what} seat {seat} ({who})")
+    if rep.receipts:
+        lines.append(f"  {rep.receipts} receipts from the host (this is a player's own file)")
     if rep.fault is not None:
         lines.append(f"  FAILED at {rep.fault.describe()}")
-    elif rep.match_over:
+    if verdict == "aborted" and rep.blame is not None:
+        lines.append(f"  ABORTED at {rep.blame.describe()}")
+    blame = blame_text(rep)
+    if blame is not None:
+        lines.append(f"  {blame}")
+    if verdict in ("verified", "unacknowledged") and rep.match_over:
         lines.append(f"  match over: {winner_text(rep)} won")
-    elif incomplete:
-        done = len(rep.hands) - 1
-        before = f"the {done} hand(s) before it verify" if done else "nothing before it to check"
+    if verdict == "unacknowledged":
         lines.append(
-            f"  hand {rep.hands[-1].hand + 1} is not finished in this file (incomplete: the game "
-            f"stopped during it; its records so far check out); {before}"
+            "  not every player acknowledged every hand: the cards check out, but a seat did "
+            "not confirm it saw the same history (unacknowledged)"
         )
-    elif rep.hands and all(h.verified for h in rep.hands):
-        lines.append("  match not finished in this file")
+    elif verdict == "incomplete":
+        last = rep.hands[-1] if rep.hands else None
+        if last is not None and last.status == "incomplete":
+            done = len(rep.hands) - 1
+            before = f"the {done} hand(s) before it verify" if done else "nothing before it"
+            lines.append(
+                f"  hand {last.hand + 1} is not finished in this file (incomplete: the game "
+                f"stopped during it; its records so far check out); {before}"
+            )
+        else:
+            lines.append(
+                "  the match is not finished in this file (incomplete: no match-end record)"
+            )
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
-    worst = 0
-    incomplete = False
+    statuses: list[int] = []
     reports = []
     for name in args.files:
         try:
             rep = verify_records(load(Path(name)))
         except TranscriptFileError as exc:
-            worst = max(worst, 2)
+            statuses.append(2)
             if args.json:
-                reports.append({"file": name, "ok": False, "error": str(exc)})
+                reports.append(
+                    {"file": name, "ok": False, "verdict": "unreadable", "error": str(exc)}
+                )
             else:
                 print(f"{name}: cannot verify: {exc}", file=sys.stderr)
             continue
         stopped = stopped_mid_hand(rep)
-        incomplete = incomplete or stopped
-        if not rep.ok and not stopped:
-            worst = max(worst, 1)
+        statuses.append(EXIT_STATUS[rep.verdict])
         if args.json:
             reports.append(
                 {
@@ -139,4 +183,4 @@ def run(args: argparse.Namespace) -> int:
             print(human_report(name, rep))
     if args.json:
         print(json.dumps(reports if len(reports) > 1 else reports[0], indent=1))
-    return worst or (INCOMPLETE if incomplete else 0)
+    return worst(statuses)

@@ -26,6 +26,7 @@ from briscola_lan.rules.events import (
     UpcardTurned,
 )
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.schedule import draw_order, initial_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,7 @@ class Hand:
         self.upcard = self.deck[self.upcard_position]
         self.trump = self.upcard.suit
         # Positions still to draw, in draw order: the upcard last of all.
-        self._draw_order: list[int] = [*range(3 * n + 1, len(self.deck)), self.upcard_position]
+        self._draw_order: list[int] = draw_order(n, len(self.deck))
         self._next_draw = 0
         self.upcard_taken_by: int | None = None
         self.trick: list[tuple[int, Card]] = []
@@ -108,12 +109,9 @@ class Hand:
         self.exchange_trick: int | None = None
         self.plays: list[Card] = []
         self.deal_events: list[Event] = []
-        for r in range(3):
-            for i in range(n):
-                seat = (dealer + 1 + i) % n
-                pos = r * n + i
-                self.hands[seat].append(self.deck[pos])
-                self.deal_events.append(CardDealt(seat, self.deck[pos], pos, initial=True))
+        for pos, seat in initial_deal(n, dealer):
+            self.hands[seat].append(self.deck[pos])
+            self.deal_events.append(CardDealt(seat, self.deck[pos], pos, initial=True))
         self.deal_events.append(UpcardTurned(self.upcard, self.upcard_position))
 
     # --- the small fixed game API -------------------------------------------------------------

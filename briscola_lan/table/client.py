@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from briscola_lan.fairness.encoding import DRAW_HAND, seed_commitment
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
@@ -28,6 +29,7 @@ from briscola_lan.fairness.statements import (
     Exchange,
     HostCommit,
     HostReveal,
+    MatchEnd,
     MatchStart,
     Opening,
     Play,
@@ -73,9 +75,13 @@ class HandCheck:
     status: str = "in progress"  # "in progress", "verified", "failed", "aborted"
     fault: Fault | None = None
     acks_match: bool | None = None  # every seat acknowledged the same history
+    # Said to this player when the host blames its seat: what its own record shows.
+    own_verdict: str | None = None
 
     @property
     def summary(self) -> str:
+        if self.own_verdict is not None:
+            return f"hand {self.hand + 1}: {self.status} — {self.own_verdict}"
         if self.fault is not None:
             return f"hand {self.hand + 1}: {self.status} — {self.fault.describe()}"
         return f"hand {self.hand + 1}: {self.status}"
@@ -322,6 +328,7 @@ class ClientSession:
         self._sent: dict[tuple[str, int], Message] = {}
         self._chain_at_reveal = b""
         self._acked: dict[int, bool] = {}
+        self._ack_due: int | None = None  # the deciding hand: ack once the match-end came
         self._drawing = False  # between DrawStarted and MatchStarted
         # The handshake of the current connection: the host's challenge (None until it came),
         # the TLS certificate the connection was pinned to, and a hello asked for before the
@@ -560,6 +567,11 @@ class ClientSession:
             self._reset_match()  # the host replays this seat's messages next
         self._changed(f"joined table {msg.table_name!r} ({msg.options.summary()})")
 
+    def _on_ReplayDone(self, msg: m.ReplayDone, out: list[Message]) -> None:
+        """The replay of this seat's messages is over: what follows is live (no state to
+        change here; the network layer waits for it before it calls a resumed seat ready)."""
+        self._changed()
+
     def _reset_match(self) -> None:
         self.records, self._checker = [], TranscriptChecker(defer_signatures=True)
         self._tracker, self._match, self._ms = None, None, None
@@ -722,7 +734,7 @@ class ClientSession:
         out.append(self._signed(m.RevealSeed, SeedReveal(gid, DRAW_HAND, d.my_lobby_seat, seed)))
 
     def _mine_host_played(self, seat: int) -> bool:
-        return seat in self._checker._taken_over  # the host plays my seat: it holds the seed
+        return seat in self._checker.taken_over  # the host plays my seat: it holds the seed
 
     def _on_SeedsRevealed(self, msg: m.SeedsRevealed, out: list[Message]) -> None:
         for rec in msg.records:
@@ -792,12 +804,33 @@ class ClientSession:
             self._match.record_points(st.points)
             self.state.hands_won = self._match.hands_won()
             self.state.total_points = self._match.total_points()
-        seat = self.state.seat
-        if seat is not None and not self._mine_host_played(seat):
-            ack = Ack(self._ms.game_id, st.hand, seat, self._chain_at_reveal)
-            out.append(self._signed(m.AckHand, ack))
-            self._acked[st.hand] = True
         self.state.log.append(f"hand {st.hand + 1} ended: points {list(st.points)}")
+        if self._match is not None and self._match.is_over:
+            self._ack_due = st.hand  # the match-end comes next; the acknowledgement covers it
+            return
+        self._ack(st.hand, out)
+
+    def _ack(self, hand: int, out: list[Message]) -> None:
+        seat = self.state.seat
+        if seat is not None and self._ms is not None and not self._mine_host_played(seat):
+            ack = Ack(self._ms.game_id, hand, seat, self._chain_at_reveal)
+            out.append(self._signed(m.AckHand, ack))
+            self._acked[hand] = True
+
+    def _on_MatchDecided(self, msg: m.MatchDecided, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        if not isinstance(st, MatchEnd):
+            return
+        self._chain_at_reveal = self._checker.chain
+        due, self._ack_due = self._ack_due, None
+        if due is not None:
+            self._ack(due, out)
+
+    def _on_ReceiptIssued(self, msg: m.ReceiptIssued, out: list[Message]) -> None:
+        self._record((msg.body, msg.sig))  # kept in this seat's file: evidence of what it sent
+
+    def _on_EvidenceShown(self, msg: m.EvidenceShown, out: list[Message]) -> None:
+        self._record((msg.body, msg.sig))
 
     def _on_HandAcked(self, msg: m.HandAcked, out: list[Message]) -> None:
         check = self.state.verification
@@ -813,15 +846,14 @@ class ClientSession:
         me = self.state.seat
         if check is None:
             return
+        try:
+            self._checker.acks_complete()  # a received acknowledgement not relayed: host's fault
+        except Violation as v:
+            self._fail_now(v.fault)
         if me is not None and self._acked.get(check.hand) and me not in seats:
-            self._fail(
-                Fault(
-                    None,
-                    "ack",
-                    HOST,
-                    "my acknowledgement was refused or not relayed: the host's history differs "
-                    "from the one it sent me (equivocation)",
-                )
+            self.state.log.append(
+                "your acknowledgement is not among the relayed ones: the host refused it or "
+                "did not relay it"
             )
         check.acks_match = check.fault is None and len(seats) == n
 
@@ -838,6 +870,29 @@ class ClientSession:
             rep = self._checker.report.hands[-1]
             check.status, check.fault = "aborted", rep.fault
             self.state.log.append(f"hand aborted: {st.reason}")
+            check.own_verdict = self._own_verdict(st, rep.fault)
+            if check.own_verdict is not None:
+                self.state.log.append(check.own_verdict)
+
+    def _own_verdict(self, st: Abort, fault: Fault | None) -> str | None:
+        """What this player's own record says when the host's abort names its seat."""
+        me = self.state.seat
+        if me is None or st.seat != me or fault is None:
+            return None
+        for kind, what in ((SeedReveal.KIND, "reveal your seed"), (SeedCommit.KIND, "commit")):
+            r = self._checker.receipt_for(st.hand, kind, me)
+            if r is not None and fault.seat == HOST:
+                when = datetime.fromtimestamp(r.time, UTC).strftime("%H:%M:%S UTC")
+                return (
+                    f"the host claims you did not {what}; your {kind} was received at {when} "
+                    "(the host's signed receipt is in your record), so the host is at fault"
+                )
+        if fault.also_host:
+            return (
+                "the host says you did not answer in time; no receipt in your record proves "
+                "otherwise, so your file says: the host or you, cannot be told apart"
+            )
+        return None
 
     def _on_MatchEnded(self, msg: m.MatchEnded, out: list[Message]) -> None:
         s = self.state

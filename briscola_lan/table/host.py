@@ -21,6 +21,7 @@ does not change. AI seats play from their ``SeatView`` only, with host-held keys
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -45,12 +46,15 @@ from briscola_lan.fairness.statements import (
     DeckCommit,
     DrawReveal,
     DrawStart,
+    Evidence,
     Exchange,
     HostCommit,
     HostReveal,
+    MatchEnd,
     MatchStart,
     Opening,
     Play,
+    Receipt,
     SeedCommit,
     SeedReveal,
     Statement,
@@ -206,7 +210,9 @@ class HostTable:
         ai_delay: float = 0.0,
         draw_partners: bool = False,
         draw_dealer: bool = False,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``clock`` is the wall clock the receipts are dated by (Unix seconds)."""
         options.validate()
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
@@ -216,6 +222,7 @@ class HostTable:
         self.name = name[:MAX_NAME]
         self.identity = identity
         self.entropy = entropy
+        self.clock = clock
         self.bot_factory: BotFactory = bot_factory or default_bot_factory
         self.grace, self.timeout, self.ai_delay = grace, timeout, ai_delay
         self.seats = [_Seat() for _ in range(options.players)]
@@ -339,6 +346,7 @@ class HostTable:
         identity: Identity,
         entropy: Callable[[int], bytes] = secrets.token_bytes,
         bot_factory: BotFactory | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> HostTable:
         """Rebuild a table from ``snapshot()``; every connection is treated as dropped.
 
@@ -364,6 +372,7 @@ class HostTable:
         except (RulesError, StatementError, CodecError, ValueError, KeyError, TypeError) as exc:
             raise SnapshotError(f"damaged table snapshot: {exc}") from exc
         table.entropy = entropy
+        table.clock = clock
         table.bot_factory = bot_factory or default_bot_factory
         table._bots = {}
         table.conns = {}
@@ -412,6 +421,7 @@ class HostTable:
         if isinstance(msg, m.TakeSeat):
             self._take_seat(conn, c, msg.seat, out)
         elif isinstance(msg, m.LeaveSeat):
+            self._my_seat(c)  # not_seated before wrong_phase, as for every seated command
             self._leave_seat(c, out)
         elif isinstance(msg, m.SetReady):
             s = self._my_seat(c)
@@ -441,7 +451,7 @@ class HostTable:
         return c.seat
 
     def _need_owner(self, c: _Conn) -> None:
-        if c.seat != 0:
+        if self._my_seat(c) != 0:  # not_seated first, then not_allowed (SPEC.md §7)
             raise _Refused(ErrorCode.NOT_ALLOWED, "only the player in seat 0 manages the table")
 
     def _need_phase(self, *phases: Phase) -> None:
@@ -500,6 +510,7 @@ class HostTable:
         c_name = name
         if seat_no is None:
             self._pending_names[conn] = (c_name, msg.public_key)
+            out.append(Outgoing(conn, m.ReplayDone()))  # nothing to replay: live from here
             return
         seat = self.seats[seat_no]
         old = seat.conn
@@ -510,6 +521,7 @@ class HostTable:
         self._pending_names[conn] = (seat.name, seat.key)
         for logged in seat.log:
             out.append(Outgoing(conn, logged))
+        out.append(Outgoing(conn, m.ReplayDone()))  # the end of the replay: live from here on
         if self.phase is Phase.LOBBY:
             self._seats_changed(out, f"{seat.name} is back")
         else:
@@ -610,6 +622,13 @@ class HostTable:
         rec = (body, (signer or self.identity).sign(body))
         self._append(rec, st.PUBLIC)
         return rec
+
+    def _receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
+        """Give the seat the host's signed receipt for a statement it sent: its evidence that
+        the host had it (never in the host's own transcript; the seat's file holds it)."""
+        st = Receipt(self.game_id, hand, seat_no, int(self.clock()), rec[0], rec[1])
+        body = st.encode()
+        self._to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
 
     def _append(self, rec: Record, public: bool) -> None:
         self.records.append(rec)
@@ -786,6 +805,7 @@ class HostTable:
             if existing == (body, sig):
                 return
             raise _Refused(ErrorCode.BAD_STATEMENT, "you already committed to a seed")
+        self._receipt(seat_no, st.hand, (body, sig), out)
         self._accept_commit(seat_no, (body, sig), out)
 
     def _accept_commit(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
@@ -827,8 +847,12 @@ class HostTable:
                     m.Error(ErrorCode.BAD_STATEMENT, "seed does not match commit"),
                 )
             )
+            # The bad reveal itself is published, so that every file holds the evidence.
+            ev = Evidence(self.game_id, self.hand_number, seat_no, body, sig)
+            self._broadcast(out, m.EvidenceShown(*self._sign(ev)))
             self._abort(seat_no, "revealed a seed that does not match its commitment", out)
             return
+        self._receipt(seat_no, st.hand, (body, sig), out)
         self._accept_reveal(seat_no, (body, sig), out)
 
     def _accept_reveal(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
@@ -899,6 +923,7 @@ class HostTable:
             )
         self._check_sig(seat_no, body, sig)
         self._apply_play(st, (body, sig), out)
+        self._receipt(seat_no, st.hand, (body, sig), out)
 
     def _apply_play(self, st: Play, rec: Record, out: list[Outgoing]) -> None:
         hand = self.hand
@@ -956,7 +981,17 @@ class HostTable:
         )
         self._broadcast(out, m.HandEnded(*self._sign(st)))
         match.record(hand)
-        self.chain_at_reveal = self.chain
+        if match.is_over:
+            assert match.winner is not None
+            end = MatchEnd(
+                self.game_id,
+                len(match.results),
+                match.winner,
+                match.hands_won(),
+                match.total_points(),
+            )
+            self._broadcast(out, m.MatchDecided(*self._sign(end)))
+        self.chain_at_reveal = self.chain  # after the match-end: the last acks cover it
         self.phase = Phase.ACK
         self.deadline = self.now + self.timeout
         for i in range(len(self.seats)):
@@ -987,6 +1022,7 @@ class HostTable:
                 ErrorCode.BAD_STATEMENT,
                 "your transcript hash differs from the host's: the histories differ",
             )
+        self._receipt(seat_no, st.hand, (body, sig), out)
         self._accept_ack(seat_no, (body, sig), out)
 
     def _accept_ack(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:

@@ -8,6 +8,7 @@ connection; each seat has its own identity and seeds. Used by ``briscola-lan sim
 from __future__ import annotations
 
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,8 +95,11 @@ def seat_clients(
     host_identity: Identity | None = None,
     draw_partners: bool = False,
     draw_dealer: bool = False,
+    clock: Callable[[], float] = time.time,
 ) -> tuple[HostTable, list[ClientSession], Wire]:
-    """A table with one connected, seated, ready ClientSession per seat (client i in seat i)."""
+    """A table with one connected, seated, ready ClientSession per seat (client i in seat i).
+
+    ``clock`` dates the host's receipts: give a fixed one for byte-for-byte repeatable runs."""
     host = HostTable(
         options,
         name=name,
@@ -103,6 +107,7 @@ def seat_clients(
         entropy=entropy,
         draw_partners=draw_partners,
         draw_dealer=draw_dealer,
+        clock=clock,
     )
     clients = [
         ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)

@@ -277,6 +277,30 @@ class HandAborted:
 
 
 @dataclass(frozen=True, slots=True)
+class ReceiptIssued:
+    """To one seat: the host-signed receipt for a statement the seat sent (its evidence)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceShown:
+    """Host-signed, just before an abort that names a seat: that seat's own bad statement."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MatchDecided:
+    """Host-signed match-end, right after the deciding hand's reveal (its acks cover it)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class MatchEnded:
     """The match is over: the winning side (None when aborted), hands won and total points."""
 
@@ -300,6 +324,11 @@ class Notice:
 
     code: str
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayDone:
+    """The replay after ``Welcome`` is over: every later message is live (SPEC: replay_done)."""
 
 
 # --- either direction: heartbeats (transport.md section 5; never recorded, never signed) ------
@@ -351,9 +380,13 @@ Message = (
     | HandEnded
     | HandAcked
     | HandAborted
+    | ReceiptIssued
+    | EvidenceShown
+    | MatchDecided
     | MatchEnded
     | PlayerConnection
     | Notice
+    | ReplayDone
     | Ping
     | Pong
 )
@@ -391,9 +424,13 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "hand_ended": HandEnded,
     "hand_acked": HandAcked,
     "hand_aborted": HandAborted,
+    "receipt_issued": ReceiptIssued,
+    "evidence_shown": EvidenceShown,
+    "match_decided": MatchDecided,
     "match_ended": MatchEnded,
     "player_connection": PlayerConnection,
     "notice": Notice,
+    "replay_done": ReplayDone,
     "ping": Ping,
     "pong": Pong,
 }

@@ -265,8 +265,9 @@ def test_player_revealing_another_draw_seed_is_blamed_on_that_player() -> None:
     wire.pump()
     assert host.phase is Phase.OVER
     rep = verify_records(host.records)
-    assert rep.draw is not None and rep.draw.status == "aborted"
-    assert rep.fault is not None and rep.fault.seat == 2
+    assert rep.draw is not None and rep.draw.status == "aborted" and rep.verdict == "aborted"
+    # the bad reveal itself is published as evidence: the seat is at fault, the host is not
+    assert rep.blame is not None and rep.blame.party == "seat 2" and rep.blame.kind == "evidence"
     for c in clients:
         d = c.state.draw
         assert c.state.match_aborted and d is not None and d.status == "aborted"
@@ -301,11 +302,13 @@ def test_withheld_draw_reveal_aborts_naming_the_lobby_seat() -> None:
     wire.pump()
     assert host.phase is Phase.OVER
     rep = verify_records(host.records)
-    assert rep.draw is not None and rep.draw.status == "aborted"
-    assert rep.fault is not None and rep.fault.seat == 3 and not rep.ok
+    assert rep.draw is not None and rep.draw.status == "aborted" and not rep.ok
+    # no evidence, no receipt (the reveal never reached the host): nobody can tell who failed
+    assert rep.blame is not None and rep.blame.party == "host or seat 3"
     for c in clients:
         assert c.state.match_aborted and c.state.draw is not None
-        assert c.state.draw.fault is not None and c.state.draw.fault.seat == 3
+        f = c.state.draw.fault
+        assert f is not None and f.seat == 3 and f.also_host
 
 
 def test_transcript_cut_during_the_draw_names_who_holds_it_up() -> None:
@@ -322,8 +325,9 @@ def test_transcript_cut_during_the_draw_names_who_holds_it_up() -> None:
     ]
     for cut, who in cases:
         rep = verify_records(records[:cut])
-        assert not rep.ok and rep.fault is not None and rep.fault.seat == who, (cut, rep.fault)
+        assert rep.verdict == "incomplete" and rep.fault is None, (cut, rep.fault)
         assert rep.draw is not None and rep.draw.status == "incomplete"
+        assert rep.draw.fault is not None and rep.draw.fault.seat == who, (cut, rep.draw.fault)
 
 
 def test_draw_statements_out_of_place_are_the_hosts_fault() -> None:

@@ -371,7 +371,9 @@ def test_a_seat_cannot_frame_the_host_with_a_bogus_ack() -> None:
 
     play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
     rep = verify_records(host.records)
-    assert rep.ok  # the bogus ack was refused, never relayed
+    # the bogus ack was refused, never relayed: that hand lacks seat 1's ack, nobody is blamed
+    assert rep.verdict == "unacknowledged" and rep.blame is None
+    assert [h.missing_acks for h in rep.hands if h.missing_acks] == [(1,)]
     assert rep.hands[0].acks == 1
     assert clients[0].state.checks[0].status == "verified"
     assert any(e.code == "bad_statement" for e in clients[1].state.errors)

@@ -71,13 +71,16 @@ async def test_practice_goes_through_an_embedded_host_and_verifies(tmp_path: Pat
         ui.saved_index = host_file
         await d.keys(ENTER)
         report = "\n".join(ui.saved_report)
-        # saved through the last acknowledged hand: the file verifies as a whole
-        assert ui.saved_report[0].endswith("-host.briscola.json: VERIFIED"), report
+        # saved through the last acknowledged hand: every hand in it verifies, but the match
+        # was left before its end, so the file is incomplete, never plainly verified
+        assert ui.saved_report[0].endswith("-host.briscola.json: INCOMPLETE"), report
         assert "hand 1 (dealer seat 0): verified" in report, report
+        assert "no match-end record" in report, report
         mine = next(i for i, p in enumerate(ui.saved_files) if p.endswith("-Tess.briscola.json"))
         ui.saved_index = mine
         await d.keys(ENTER)
-        assert ui.saved_report[0].endswith("-Tess.briscola.json: VERIFIED"), ui.saved_report
+        assert ui.saved_report[0].endswith("-Tess.briscola.json: INCOMPLETE"), ui.saved_report
+        assert any("receipts from the host" in line for line in ui.saved_report), ui.saved_report
 
 
 async def test_join_from_lobby_and_survive_a_dropped_connection(tmp_path: Path) -> None:

@@ -1,0 +1,793 @@
+"""Regenerate the negative transcript vectors, protocol/vectors/negative/ and negative.json.
+
+Each case is an honest match played by the pure host and its clients (fixed entropy, fixed keys,
+a fixed clock), then edited and re-signed with the editor's own keys (the host's and the seats'
+test keys), so that exactly one rule of protocol/fairness.md §8 fails. The expected verdict,
+record and party at fault of each case are written here from the rules, not read from a
+verifier. Run from the repo root: ``python protocol/vectors/make_negative_vectors.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from briscola_lan.fairness.encoding import CHAIN_START, DRAW_HAND, chain_next
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.statements import (
+    Abort,
+    Ack,
+    Deal,
+    DrawStart,
+    Evidence,
+    Exchange,
+    HostCommit,
+    MatchEnd,
+    MatchStart,
+    Opening,
+    Play,
+    Receipt,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    Upcard,
+    decode,
+)
+from briscola_lan.fairness.transcript import dumps
+from briscola_lan.rules import TableOptions
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.schedule import PublicSchedule
+from briscola_lan.table.client import ClientSession
+from briscola_lan.table.host import HostTable
+from briscola_lan.table.selfplay import Wire, play_out
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import Message
+
+HERE = Path(__file__).parent
+OUT_DIR = HERE / "negative"
+INDEX = HERE / "negative.json"
+CLOCK = 1_767_225_600  # the receipts' time: 2026-01-01 00:00:00 UTC
+
+Record = tuple[bytes, bytes]
+
+
+def fixed(label: str, n: int = 32) -> bytes:
+    """Deterministic test bytes: SHA-256 of a label, repeated as needed."""
+    out = b""
+    i = 0
+    while len(out) < n:
+        out += hashlib.sha256(f"negative/{label}/{i}".encode()).digest()
+        i += 1
+    return out[:n]
+
+
+def counter_entropy(label: str) -> Callable[[int], bytes]:
+    state = {"i": 0}
+
+    def entropy(n: int) -> bytes:
+        state["i"] += 1
+        return fixed(f"{label}/{state['i']}", n)
+
+    return entropy
+
+
+def first_legal(view: SeatView) -> Card:
+    return view.legal_plays[0]
+
+
+# --- honest runs ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Run:
+    """An honest (or scripted) match: the host's and every seat's records and all the keys."""
+
+    host: HostTable
+    clients: list[ClientSession]
+    wire: Wire
+
+    @property
+    def host_key(self) -> Identity:
+        return self.host.identity
+
+    def keys(self) -> dict[bytes, Identity]:
+        """Every key of the run by public key (the editor controls all of them)."""
+        out = {self.host.identity.public_key: self.host.identity}
+        for c in self.clients:
+            out[c.identity.public_key] = c.identity
+        return out
+
+
+def table(
+    options: TableOptions,
+    label: str,
+    *,
+    draw_partners: bool = False,
+    draw_dealer: bool = False,
+    drop: Callable[[int, Message], bool] | None = None,
+) -> Run:
+    """A table with one seated, ready client per seat; ``drop`` loses client->host messages."""
+    entropy = counter_entropy(label)
+    host = HostTable(
+        options,
+        name=f"negative {label}",
+        identity=Identity.generate(entropy(32)),
+        entropy=entropy,
+        draw_partners=draw_partners,
+        draw_dealer=draw_dealer,
+        clock=lambda: CLOCK,
+    )
+    clients = [
+        ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
+        for i in range(options.players)
+    ]
+    host.tick(0.0)
+    wire = Wire(host, clients)
+    if drop is not None:
+        send = wire.send_to_host
+
+        def filtered(conn: int, msgs: list[Message]) -> None:
+            send(conn, [x for x in msgs if not drop(conn, x)])
+
+        wire.send_to_host = filtered  # type: ignore[method-assign]
+    for i, c in enumerate(clients):
+        wire.deliver(host.connect(i))
+        wire.send_to_host(i, c.hello())
+        wire.pump()
+        wire.send_to_host(i, c.take_seat(i) + c.ready())
+        wire.pump()
+    return Run(host, clients, wire)
+
+
+def honest(options: TableOptions, label: str, **kw: Any) -> Run:
+    run = table(options, label, **kw)
+    run.wire.send_to_host(0, run.clients[0].start())
+    run.wire.pump()
+    play_out(run.wire, [first_legal] * options.players)
+    return run
+
+
+def reveal_withheld(label: str, *, cheat: bool) -> Run:
+    """2 players; seat 0's seed reveal is lost on the way to the host.
+
+    ``cheat=False``: the host waits out its deadline and aborts naming seat 0 (honest timeout).
+    ``cheat=True``: the host has receipted seat 1's reveal and aborts naming seat 1 at once.
+    """
+    run = table(
+        TableOptions.make(players=2, hands_to_win=1),
+        label,
+        drop=lambda conn, msg: conn == 0 and isinstance(msg, m.RevealSeed),
+    )
+    run.wire.send_to_host(0, run.clients[0].start())
+    run.wire.pump()
+    host = run.host
+    if cheat:
+        out: list[Any] = []
+        host._abort(1, "did not reveal its seed in time", out)
+        run.wire.deliver(out)
+    else:
+        run.wire.deliver(host.tick(host.now + host.timeout + 1.0))
+    run.wire.pump()
+    return run
+
+
+# --- the editor ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Edit:
+    """A transcript as decoded statements; ``records()`` re-signs what changed."""
+
+    run: Run
+    records_in: Sequence[Record]
+    sts: list[Statement] = field(default_factory=list)
+    sigs: dict[bytes, bytes] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.sts = [decode(b) for b, _ in self.records_in]
+        self.sigs = dict(self.records_in)
+
+    def find(self, kind: type[Statement], n: int = 0, **fields: Any) -> int:
+        """The index of the n-th statement of ``kind`` whose fields equal ``fields``."""
+        hits = [
+            i
+            for i, st in enumerate(self.sts)
+            if isinstance(st, kind) and all(getattr(st, k) == v for k, v in fields.items())
+        ]
+        return hits[n]
+
+    def get(self, i: int) -> Any:
+        return self.sts[i]
+
+    def seat_key(self, seat: int, *, draw: bool = False) -> Identity:
+        keys = self.run.keys()
+        head = self.sts[0]
+        if draw or (
+            isinstance(head, DrawStart) and not any(isinstance(s, MatchStart) for s in self.sts)
+        ):
+            assert isinstance(head, DrawStart)
+            return keys[head.seat_keys[seat]]
+        ms = next(s for s in self.sts if isinstance(s, MatchStart))
+        return keys[ms.seat_keys[seat]]
+
+    def signed_inner(self, st: Statement, key: Identity | None = None) -> tuple[bytes, bytes]:
+        """A seat statement and its signature (by the seat's key unless ``key``)."""
+        body = st.encode()
+        signer = key or self.seat_key(st.seat, draw=st.hand == DRAW_HAND)  # type: ignore[attr-defined]
+        return body, signer.sign(body)
+
+    def opening(self, position: int) -> Opening:
+        """The opening of a deck position, from the deals and the upcard in this transcript."""
+        for st in self.sts:
+            if isinstance(st, Deal | Exchange):
+                for o in st.openings:
+                    if o.position == position:
+                        return o
+            if isinstance(st, Upcard) and st.opening.position == position:
+                return st.opening
+        raise KeyError(position)
+
+    def records(self, *, fix_acks: bool = True) -> list[Record]:
+        """The edited transcript, every changed record re-signed; with ``fix_acks`` every ack
+        carries the chain hash at its place, as honest seats would sign it."""
+        out: list[Record] = []
+        chain = CHAIN_START
+        for original in self.sts:
+            st = original
+            if fix_acks and isinstance(st, Ack) and st.chain_hash != chain:
+                st = dataclasses.replace(st, chain_hash=chain)
+            body = st.encode()
+            sig = self.sigs.get(body)
+            if sig is None:
+                if st.HOST_SIGNED:
+                    sig = self.run.host_key.sign(body)
+                else:
+                    seat = st.seat  # type: ignore[attr-defined]
+                    draw = getattr(st, "hand", None) == DRAW_HAND
+                    sig = self.seat_key(seat, draw=draw).sign(body)
+            if st.PUBLIC:
+                chain = chain_next(chain, body)
+            out.append((body, sig))
+        return out
+
+
+@dataclass(slots=True)
+class Case:
+    name: str
+    description: str
+    verdict: str
+    record: int | None
+    at_fault: str | None
+    records: list[Record]
+
+
+# --- the cases ------------------------------------------------------------------------------
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+
+    def add(  # noqa: PLR0917 (one row of the index, in its column order)
+        name: str,
+        description: str,
+        verdict: str,
+        record: int | None,
+        at_fault: str | None,
+        records: list[Record],
+    ) -> None:
+        out.append(Case(name, description, verdict, record, at_fault, records))
+
+    two = honest(TableOptions.make(players=2, hands_to_win=1), "2p")
+    host2 = list(two.host.records)
+    seat0 = list(two.clients[0].records)
+
+    def e2() -> Edit:
+        return Edit(two, host2)
+
+    # deals outside their window (fairness.md §8, deal windows)
+    e = e2()
+    i = e.find(Deal, seat=1)  # seat 1's initial deal; the upcard follows
+    e.sts.insert(i + 1, Deal(e.get(i).game_id, 0, 0, (e.opening(7),)))
+    add(
+        "deal-future-card-before-upcard",
+        "an extra deal of a stock card (position 7) to seat 0 before the upcard",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Deal, 1, seat=0)  # seat 0's draw after the first trick
+    d = e.get(i)
+    later = e.opening(e.get(e.find(Deal, 2, seat=0)).openings[0].position)
+    e.sts[i] = dataclasses.replace(d, openings=(*d.openings, later))
+    add(
+        "deal-future-card-after-trick",
+        "seat 0's draw after the first trick also carries the card it draws after the second",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Play, index=2)  # the first card of the second trick: no deal window is open
+    nxt = e.get(e.find(Deal, 2, seat=1))
+    e.sts.insert(i + 1, nxt)
+    add(
+        "deal-early-mid-trick",
+        "seat 1's draw after the second trick sent during the second trick",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Deal, 1, seat=0)
+    e.sts.insert(i + 1, e.get(i))
+    add(
+        "deal-duplicate",
+        "seat 0's draw after the first trick sent twice",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    up = e.find(Upcard)
+    dc = e.find(Deal, seat=0)
+    e.sts.insert(dc, e.sts.pop(up))
+    add(
+        "upcard-before-initial-deals",
+        "the upcard turned before the initial deals",
+        "failed",
+        dc,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Deal, 1, seat=1)
+    del e.sts[i]
+    add(
+        "deal-missing",
+        "seat 1's draw after the first trick removed from the host's file",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+
+    # the partner exchange (4 players)
+    four = honest(TableOptions.make(players=4, hands_to_win=1), "4p")
+    e = Edit(four, four.host.records)
+    first = e.find(Exchange)
+    exchanges = [st for st in e.sts if isinstance(st, Exchange)]
+    assert len(exchanges) == 4
+    del e.sts[first : first + 4]
+    assert isinstance(e.get(first), Play)
+    e.sts[first + 1 : first + 1] = exchanges
+    add(
+        "exchange-late",
+        "4 players: the partner exchange sent after the next card played, not with the last draw",
+        "failed",
+        first,
+        "host",
+        e.records(),
+    )
+
+    # aborts
+    e = e2()
+    i = e.find(Play, index=0)  # the first card of the first trick (no deal window open)
+    gid = e.get(0).game_id
+    seat = 1 - e.get(i).seat  # the seat to play next
+    e.sts[i + 1 :] = [Abort(gid, 0, seat, "did not play in time")]
+    add(
+        "abort-mid-play-blames-seat",
+        f"an abort naming seat {seat}, the seat to play, in the middle of the first trick",
+        "aborted",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(SeedCommit, seat=0)
+    e.sts[i + 1 :] = [Abort(gid, 0, 1, "did not commit to its seed in time")]
+    add(
+        "abort-commit-timeout-no-evidence",
+        "an abort naming seat 1 in the commit stage, no evidence, no receipt",
+        "aborted",
+        i + 1,
+        "host or seat 1",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(SeedCommit, seat=1)
+    e.sts[i + 1 :] = [Abort(gid, 0, 7, "did not reveal its seed in time")]
+    add(
+        "abort-unknown-seat",
+        "an abort naming seat 7 at a 2-player table",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    for cheat in (False, True):
+        run = reveal_withheld("withheld-cheat" if cheat else "withheld", cheat=cheat)
+        blamed = 1 if cheat else 0
+        files = [
+            ("host", run.host.records),
+            *((f"seat{k}", run.clients[k].records) for k in (0, 1)),
+        ]
+        for who, recs in files:
+            e = Edit(run, recs)
+            ab = e.find(Abort)
+            assert e.get(ab).seat == blamed and ab == len(e.sts) - 1
+            if cheat:
+                base = "reveal-receipted-abort"
+                desc = "the host receipted seat 1's seed reveal, then aborted naming seat 1"
+            else:
+                base = "reveal-timeout-abort"
+                desc = "seat 0's seed reveal never reached the host; timeout abort naming seat 0"
+            party = "host" if cheat and who == "seat1" else f"host or seat {blamed}"
+            add(f"{base}-{who}", f"{desc} ({who}'s file)", "aborted", ab, party, e.records())
+
+    # evidence
+    def bad_reveal(ed: Edit, seat: int, hand: int = 0) -> tuple[bytes, bytes]:
+        return ed.signed_inner(SeedReveal(gid, hand, seat, fixed("not the committed seed")))
+
+    e = e2()
+    i = e.find(SeedReveal, seat=1)
+    good = host2[i]
+    e.sts[i:] = [Evidence(gid, 0, 1, *good), Abort(gid, 0, 1, "bad seed reveal")]
+    add(
+        "evidence-opens-commitment",
+        "evidence whose seed reveal does opens seat 1's commitment",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    e.sts[i:] = [Evidence(gid, 0, 1, *bad_reveal(e, 1)), Abort(gid, 0, 1, "bad seed reveal")]
+    add(
+        "evidence-bad-reveal",
+        "seat 1's signed reveal that does not open its commitment, published, then the abort",
+        "aborted",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = e2()
+    e.sts[i:i] = [Evidence(gid, 0, 1, *bad_reveal(e, 1))]
+    add(
+        "evidence-without-abort",
+        "evidence against seat 1 followed by seat 1's reveal instead of the abort",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    e.sts[i:] = [Evidence(gid, 0, 1, *bad_reveal(e, 1)), Abort(gid, 0, 0, "bad seed reveal")]
+    add(
+        "evidence-abort-other-seat",
+        "evidence against seat 1 followed by an abort naming seat 0",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+
+    # options (match-start)
+    def options_case(name: str, desc: str, base: Edit, **changes: Any) -> None:
+        base.sts[0] = dataclasses.replace(base.get(0), **changes)
+        add(name, desc, "failed", 0, "host", base.records())
+
+    options_case(
+        "options-partner-exchange-2",
+        "match-start with partner_exchange = 2",
+        e2(),
+        partner_exchange=2,
+    )
+    points = honest(TableOptions.make(players=2, match_format="points"), "2p-points")
+    for htw in (0, 9):
+        options_case(
+            f"options-points-hands-to-win-{htw}",
+            f"points format with hands_to_win = {htw}",
+            Edit(points, points.host.records),
+            hands_to_win=htw,
+        )
+    options_case("options-ai-level-unknown", 'an AI level "expert"', e2(), ai_levels=("", "expert"))
+
+    # plays
+    three = honest(TableOptions.make(players=3, match_format="points"), "3p")
+    e = Edit(three, three.host.records)
+    i, card = illegal_play(e)
+    e.sts[i] = dataclasses.replace(e.get(i), card=card)
+    add(
+        "play-card-not-held",
+        f"3 players: a play of card {card}, the two left out of the pack (nobody holds it)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    a, b = e.find(Play, index=0), e.find(Play, index=1)
+    pa, pb = e.get(a), e.get(b)
+    e.sts[a], e.sts[b] = dataclasses.replace(pb, index=0), dataclasses.replace(pa, index=1)
+    add(
+        "play-out-of-turn",
+        "the second player of the first trick plays first",
+        "failed",
+        a,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    p1 = e.get(e.find(Play, index=1))
+    i = next(k for k in (e.find(Play, index=2), e.find(Play, index=3)) if e.get(k).seat == p1.seat)
+    e.sts[i] = dataclasses.replace(e.get(i), card=p1.card)
+    add(
+        "play-card-twice",
+        "a seat plays again the card it played in the first trick",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+
+    # the end of the match
+    e = e2()
+    del e.sts[e.find(Ack, seat=1)]
+    add(
+        "ack-removed", "seat 1's acknowledgement removed", "unacknowledged", None, None, e.records()
+    )
+    e = e2()
+    add(
+        "only-match-start",
+        "a file holding only the match-start",
+        "incomplete",
+        None,
+        None,
+        e.records()[:1],
+    )
+    e = e2()
+    rev = e.find(MatchEnd)
+    add(
+        "ends-at-deciding-reveal",
+        "the file stops at the host-reveal that decides the match",
+        "incomplete",
+        None,
+        None,
+        e.records()[:rev],
+    )
+    e = e2()
+    me = e.get(rev)
+    e.sts[rev] = dataclasses.replace(me, points=(me.points[0] + 1, me.points[1] - 1))
+    add(
+        "match-end-wrong-points",
+        "match-end with one card point moved between the sides",
+        "failed",
+        rev,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    del e.sts[rev]
+    add(
+        "match-end-missing",
+        "no match-end after the deciding host-reveal (the acks follow)",
+        "failed",
+        rev,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    e.sts.append(HostCommit(gid, 1, 1, fixed("a commitment")))
+    add(
+        "hand-after-match-end",
+        "a host-commit for another hand after the match-end",
+        "failed",
+        len(e.sts) - 1,
+        "host",
+        e.records(),
+    )
+    longer = honest(TableOptions.make(players=2, hands_to_win=2), "2p-long")
+    e = Edit(longer, longer.host.records)
+    last = max(i for i, st in enumerate(e.sts) if isinstance(st, HostCommit))
+    assert last > 1
+    add(
+        "last-hand-removed",
+        "a match of several hands with its whole last hand removed",
+        "incomplete",
+        None,
+        None,
+        e.records()[:last],
+    )
+
+    # receipts (a seat's own file)
+    def es0() -> Edit:
+        return Edit(two, seat0)
+
+    e = es0()
+    i = e.find(Receipt)
+    r = e.get(i)
+    inner = decode(r.statement)
+    assert isinstance(inner, SeedCommit)
+    e.sts[i] = dataclasses.replace(r, signature=e.seat_key(1).sign(r.statement))
+    add(
+        "receipt-inner-wrong-key",
+        f"seat 0's file: a receipt for its {inner.KIND} whose inner "
+        "statement is signed by seat 1's key",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    body, sig = e.signed_inner(dataclasses.replace(inner, hand=1))
+    e.sts[i] = dataclasses.replace(r, hand=1, statement=body, signature=sig)
+    add(
+        "receipt-other-hand",
+        "seat 0's file: a receipt for a statement of hand 1 during hand 0",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    del e.sts[e.find(Ack, seat=0)]
+    ack_receipt = next(
+        k
+        for k, st in enumerate(e.sts)
+        if isinstance(st, Receipt) and isinstance(decode(st.statement), Ack)
+    )
+    add(
+        "ack-receipted-not-relayed",
+        "seat 0's file: its acknowledgement receipted by the host "
+        "but missing from the relayed acks",
+        "failed",
+        ack_receipt,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    pr = next(
+        k
+        for k, st in enumerate(e.sts)
+        if isinstance(st, Receipt) and isinstance(decode(st.statement), Play)
+    )
+    rp = e.get(pr)
+    played = decode(rp.statement)
+    assert isinstance(played, Play)
+    pi = e.find(Play, index=played.index)
+    assert pi < pr
+    other = next(c for c in range(40) if c != played.card)
+    body, sig = e.signed_inner(dataclasses.replace(played, card=other))
+    e.sts.pop(pr)
+    e.sts.insert(pi, dataclasses.replace(rp, statement=body, signature=sig))
+    add(
+        "play-differs-from-receipt",
+        f"seat 0's file: the host receipted seat 0's play number "
+        f"{played.index} as card {other} and published card {played.card}",
+        "failed",
+        pi + 1,
+        "host",
+        e.records(),
+    )
+
+    # the draw (fairness.md §7a)
+    drawn = honest(
+        TableOptions.make(players=4, hands_to_win=1),
+        "4p-draw",
+        draw_partners=True,
+        draw_dealer=True,
+    )
+    e = Edit(drawn, drawn.host.records)
+    ds = e.get(0)
+    assert isinstance(ds, DrawStart)
+    commits = e.find(SeedCommit, 3, hand=DRAW_HAND)
+    e.sts[commits + 1 :] = [Abort(ds.game_id, DRAW_HAND, 2, "did not reveal its seed in time")]
+    add(
+        "draw-abort-no-evidence",
+        "the draw aborted naming lobby seat 2 after the commitments, no evidence",
+        "aborted",
+        commits + 1,
+        "host or seat 2",
+        e.records(),
+    )
+    e = Edit(drawn, drawn.host.records)
+    bad = e.signed_inner(SeedReveal(ds.game_id, DRAW_HAND, 1, fixed("not the draw seed")))
+    e.sts[commits + 1 :] = [
+        Evidence(ds.game_id, DRAW_HAND, 1, *bad),
+        Abort(ds.game_id, DRAW_HAND, 1, "revealed a seed that does not match its commitment"),
+    ]
+    add(
+        "draw-bad-reveal-evidence",
+        "the draw: lobby seat 1's bad seed reveal published as evidence, then the abort",
+        "aborted",
+        commits + 1,
+        "seat 1",
+        e.records(),
+    )
+    return out
+
+
+def illegal_play(e: Edit) -> tuple[int, int]:
+    """A play of the first hand that can become the removed two (a card nobody holds) without
+    changing who takes the trick, so every later record stays in order."""
+    ms = e.get(0)
+    assert isinstance(ms, MatchStart) and ms.players == 3
+    two = ms.removed_two * 10 + 9
+    opts = TableOptions.make(players=3, match_format="points", removed_two=ms.removed_two)
+    hc = e.get(e.find(HostCommit, hand=0))
+    trump = Card.from_code(e.get(e.find(Upcard, hand=0)).opening.card).suit
+    plays = [(k, st) for k, st in enumerate(e.sts) if isinstance(st, Play) and st.hand == 0]
+
+    def winners(swap: int | None) -> list[tuple[int, tuple[tuple[int, int], ...]]] | None:
+        sched = PublicSchedule(opts, hc.dealer)
+        sched.trump = trump
+        got = []
+        for k, st in plays:
+            if sched.to_play != st.seat:
+                return None
+            o = sched.play(st.seat, Card.from_code(two if k == swap else st.card))
+            if o is not None:
+                got.append((o.winner, o.draws))
+        return got
+
+    want = winners(None)
+    for k, st in plays[3:]:
+        if winners(k) == want and st.index % 3 != 0:
+            return k, two
+    raise AssertionError("no play can become the removed two")
+
+
+def main() -> None:
+    OUT_DIR.mkdir(exist_ok=True)
+    for old in OUT_DIR.glob("*.briscola.json"):
+        old.unlink()
+    for name, data in generated().items():
+        (HERE / name).write_bytes(data)
+
+
+def index_text(index: list[dict[str, Any]]) -> str:
+    out = {
+        "description": "Negative transcript vectors (protocol/fairness.md §8): each file is an "
+        "honest match edited and re-signed with the editor's own test keys so that one rule "
+        "fails. verdict: failed, aborted, incomplete or unacknowledged; record: the index of "
+        "the record at fault (null when nobody is at fault); at_fault: host, seat N, "
+        "host or seat N (null for incomplete and unacknowledged files).",
+        "cases": index,
+    }
+    return json.dumps(out, indent=1, ensure_ascii=False) + "\n"
+
+
+def generated() -> dict[str, bytes]:
+    """Every output file (path relative to this directory -> bytes), made in memory."""
+    index = []
+    files: dict[str, bytes] = {}
+    for case in cases():
+        fname = f"negative/{case.name}.briscola.json"
+        files[fname] = dumps(case.records)
+        index.append(
+            {
+                "file": fname,
+                "description": case.description,
+                "verdict": case.verdict,
+                "record": case.record,
+                "at_fault": case.at_fault,
+            }
+        )
+    files["negative.json"] = index_text(index).encode()
+    return files
+
+
+if __name__ == "__main__":
+    main()

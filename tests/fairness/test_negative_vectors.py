@@ -1,0 +1,91 @@
+"""The negative transcript vectors (protocol/vectors/negative.json): verdicts, faults, exits."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from briscola_lan.fairness.transcript import load
+from briscola_lan.fairness.verify import verify_records
+
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+INDEX = json.loads((VECTORS / "negative.json").read_text())
+CASES: list[dict[str, Any]] = INDEX["cases"]
+EXIT = {"verified": 0, "failed": 1, "aborted": 1, "incomplete": 3, "unacknowledged": 4}
+
+
+def generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "make_negative_vectors", VECTORS / "make_negative_vectors.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_index_lists_every_file_once() -> None:
+    files = [c["file"] for c in CASES]
+    assert len(files) == len(set(files))
+    on_disk = sorted(f"negative/{p.name}" for p in (VECTORS / "negative").glob("*.briscola.json"))
+    assert sorted(files) == on_disk
+    for c in CASES:
+        assert c["verdict"] in ("failed", "aborted", "incomplete", "unacknowledged")
+        assert (
+            (c["record"] is None)
+            == (c["at_fault"] is None)
+            == (c["verdict"] in ("incomplete", "unacknowledged"))
+        )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_negative_vector(case: dict[str, Any]) -> None:
+    rep = verify_records(load(VECTORS / case["file"]))
+    blame = rep.blame
+    got = (
+        rep.verdict,
+        blame.index if blame is not None else None,
+        blame.party if blame is not None else None,
+    )
+    assert got == (case["verdict"], case["record"], case["at_fault"]), (
+        blame.describe() if blame else ""
+    )
+
+
+def test_generator_output_is_up_to_date() -> None:
+    for name, data in generator().generated().items():
+        assert (VECTORS / name).read_bytes() == data, f"{name} is stale: rerun the generator"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "deal-duplicate",
+        "abort-mid-play-blames-seat",
+        "reveal-receipted-abort-seat1",
+        "only-match-start",
+        "last-hand-removed",
+        "ack-removed",
+    ],
+)
+def test_verify_command_exit_status(name: str) -> None:
+    (case,) = [c for c in CASES if c["file"] == f"negative/{name}.briscola.json"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "briscola_lan", "verify", "--json", str(VECTORS / case["file"])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == EXIT[case["verdict"]], proc.stdout + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["verdict"] == case["verdict"]
+    assert report["at_fault"] == case["at_fault"]

@@ -185,8 +185,9 @@ class MatchReport:
 
     @property
     def verdict(self) -> str:
-        """ "verified", "failed", "aborted", "incomplete" (the file stops before the match ends)
-        or "unacknowledged" (complete, but some hand lacks a seat's acknowledgement)."""
+        """The file's verdict (protocol/fairness.md §8.9): verified, failed, aborted, incomplete
+        (the file stops before the match ends) or unacknowledged (complete, but some hand lacks
+        a seat's acknowledgement)."""
         if self.fault is not None and (self.draw is None or self.draw.status != "aborted"):
             return "failed"
         if self.draw is not None and self.draw.status == "failed":
@@ -498,6 +499,9 @@ class TranscriptChecker:
     def finish(self) -> MatchReport:
         """Close the transcript: an unfinished hand is reported incomplete with who holds it up."""
         rep = self.report
+        if self.index < 0:
+            rep.fault = Fault(None, "transcript", HOST, "the file holds no record")
+            return rep
         if rep.fault is None and self._pending:
             with contextlib.suppress(Violation):
                 self.flush()

@@ -17,16 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from briscola_lan.fairness.encoding import CHAIN_START, DRAW_HAND, chain_next
+from briscola_lan.fairness.encoding import CHAIN_START, DRAW_HAND, HOST_PARTY, chain_next
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
     Deal,
+    DrawReveal,
     DrawStart,
     Evidence,
     Exchange,
     HostCommit,
+    HostReveal,
     MatchEnd,
     MatchStart,
     Opening,
@@ -35,6 +37,7 @@ from briscola_lan.fairness.statements import (
     SeedCommit,
     SeedReveal,
     Statement,
+    Takeover,
     Upcard,
     decode,
 )
@@ -716,6 +719,465 @@ def cases() -> list[Case]:
         "seat 1",
         e.records(),
     )
+    # --- more cases at the edges of the rules ---------------------------------------------
+    # deal windows
+    e = e2()
+    a, b = e.find(Deal, seat=0), e.find(Deal, seat=1)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
+    add(
+        "deals-out-of-seat-order",
+        "the initial deals sent seat 1 first, then seat 0",
+        "failed",
+        b,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    last0 = e.find(Deal, 17, seat=0)  # each seat's last deal: the upcard goes to the loser
+    last1 = e.find(Deal, 17, seat=1)
+    d0, d1 = e.get(last0), e.get(last1)
+    e.sts[last0] = dataclasses.replace(d0, openings=d1.openings)
+    e.sts[last1] = dataclasses.replace(d1, openings=d0.openings)
+    first_last = min(last0, last1)
+    add(
+        "deal-last-draw-swapped",
+        "the last draw: the trick winner given the upcard and the loser the last stock card",
+        "failed",
+        first_last,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Deal, seat=0)
+    d = e.get(i)
+    bad_o = dataclasses.replace(d.openings[0], salt=fixed("another salt"))
+    e.sts[i] = dataclasses.replace(d, openings=(bad_o, *d.openings[1:]))
+    add(
+        "deal-bad-opening",
+        "seat 0's initial deal with a salt that does not open the commitment",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Upcard)
+    e.sts[i] = dataclasses.replace(e.get(i), opening=e.opening(7))
+    add(
+        "upcard-wrong-position",
+        "the upcard opens position 7 instead of 6 (3n)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    up = e.find(Upcard)
+    e.sts.insert(up + 2, e.sts.pop(up))
+    add(
+        "play-before-upcard",
+        "the first card played before the upcard is turned",
+        "failed",
+        up,
+        "host",
+        e.records(),
+    )
+
+    # a seat's own file: R is that seat alone
+    e = es0()
+    i = e.find(Deal, seat=0)
+    del e.sts[i]
+    add(
+        "seat-file-initial-deal-missing",
+        "seat 0's file without its initial deal (no seat dealt to before the upcard)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    i = next(
+        k
+        for k, st in enumerate(e.sts[:-1])
+        if isinstance(st, Deal) and isinstance(e.sts[k + 1], Receipt)
+    )
+    del e.sts[i]
+    close = next(k for k in range(i, len(e.sts)) if not isinstance(e.sts[k], Receipt))
+    add(
+        "seat-file-draw-missing",
+        "seat 0's file without one of its draws (the receipt that follows it in the window "
+        "does not close the window)",
+        "failed",
+        close,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    i = e.find(Deal, 1, seat=0)
+    hosted = Edit(two, host2)
+    e.sts.insert(i + 1, hosted.get(hosted.find(Deal, 1, seat=1)))
+    add(
+        "seat-file-deal-for-other-seat",
+        "seat 0's file holding seat 1's draw too",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+
+    # the partner exchange (4 players)
+    def e4() -> Edit:
+        return Edit(four, four.host.records)
+
+    e = e4()
+    e.sts[first], e.sts[first + 1] = e.sts[first + 1], e.sts[first]
+    add(
+        "exchange-out-of-seat-order",
+        "4 players: seat 1's exchange before seat 0's",
+        "failed",
+        first + 1,
+        "host",
+        e.records(),
+    )
+    e = e4()
+    del e.sts[first + 2]
+    add(
+        "exchange-missing-one",
+        "4 players: seat 2's exchange missing",
+        "failed",
+        first + 3,
+        "host",
+        e.records(),
+    )
+    e = e4()
+    ex = e.get(first)
+    partner_plays = {st.card for st in e.sts if isinstance(st, Play) and st.seat == ex.partner}
+    gone = next(
+        o
+        for st in e.sts
+        if isinstance(st, Deal) and st.seat == ex.partner
+        for o in st.openings
+        if o.card in partner_plays
+    )
+    e.sts[first] = dataclasses.replace(ex, openings=(gone, *ex.openings[1:]))
+    add(
+        "exchange-played-card",
+        "4 players: seat 0 is shown a card its partner already played",
+        "failed",
+        first,
+        "host",
+        e.records(),
+    )
+    e = e4()
+    last_deal = first - 1
+    assert isinstance(e.get(last_deal), Deal)
+    e.sts.insert(first + 3, e.sts.pop(last_deal))
+    add(
+        "exchange-before-last-deal",
+        "4 players: the exchanges start before the last seat's draw",
+        "failed",
+        last_deal,
+        "host",
+        e.records(),
+    )
+
+    # aborts
+    e = e2()
+    i = e.find(SeedCommit, seat=1)
+    e.sts[i + 1 :] = [Abort(gid, 0, HOST_PARTY, "the host stopped the hand")]
+    add(
+        "abort-by-host",
+        "the host aborts naming itself in the reveal stage",
+        "aborted",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    hc = e.find(HostCommit)
+    e.sts[hc + 1 :] = [
+        Takeover(gid, 0, 1, 1, 0),
+        e.get(e.find(SeedCommit, seat=0)),
+        Abort(gid, 0, 1, "did not commit to its seed in time"),
+    ]
+    add(
+        "abort-taken-over-seat",
+        "an abort naming seat 1, which the host plays (takeover)",
+        "aborted",
+        hc + 3,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    r = e.find(Receipt)
+    e.sts[r + 1 :] = [Abort(gid, 0, 0, "did not commit to its seed in time")]
+    add(
+        "commit-receipted-abort-seat0",
+        "seat 0's file: the host receipted its seed commitment, then aborted naming it",
+        "aborted",
+        r + 1,
+        "host",
+        e.records(),
+    )
+    cheater = reveal_withheld("withheld-cheat", cheat=True)
+    e = Edit(cheater, cheater.clients[1].records)
+    r = max(k for k, st in enumerate(e.sts) if isinstance(st, Receipt))
+    rc = e.get(r)
+    body, sig = e.signed_inner(SeedReveal(rc.game_id, 0, 1, fixed("not the committed seed")))
+    e.sts[r] = dataclasses.replace(rc, statement=body, signature=sig)
+    add(
+        "reveal-receipted-bad-seed-seat1",
+        "seat 1's file: the host's receipt holds seat 1's "
+        "reveal that does not open its commitment; abort naming seat 1",
+        "aborted",
+        r,
+        "seat 1",
+        e.records(),
+    )
+
+    # evidence
+    e = e2()
+    i = e.find(SeedReveal, seat=1)
+    e.sts[i:] = [Evidence(gid, 0, 1, *bad_reveal(e, 1))]
+    add(
+        "evidence-at-end",
+        "the file ends with evidence against seat 1 (no abort)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Upcard)
+    e.sts[i + 1 :] = [Evidence(gid, 0, 1, *bad_reveal(e, 1)), Abort(gid, 0, 1, "bad reveal")]
+    add(
+        "evidence-after-reveals",
+        "evidence against seat 1 after every reveal was published",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+
+    # acknowledgements
+    e = e2()
+    i = e.find(Ack, seat=1)
+    e.sts[i] = dataclasses.replace(e.get(i), chain_hash=fixed("another history"))
+    add(
+        "ack-other-chain",
+        "seat 1 acknowledges a different chain hash (equivocation)",
+        "failed",
+        i,
+        "host",
+        e.records(fix_acks=False),
+    )
+    e = e2()
+    a, b = e.find(Ack, seat=0), e.find(Ack, seat=1)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
+    add(
+        "acks-out-of-order",
+        "seat 1's acknowledgement relayed before seat 0's",
+        "failed",
+        b,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    b = e.find(Ack, seat=1)
+    e.sts.insert(b + 1, e.get(b))
+    add("ack-twice", "seat 1's acknowledgement relayed twice", "failed", b + 1, "host", e.records())
+
+    # hands and plays
+    e = Edit(longer, longer.host.records)
+    i = e.find(HostCommit, hand=1)
+    e.sts[i] = dataclasses.replace(e.get(i), dealer=e.get(e.find(HostCommit, hand=0)).dealer)
+    add(
+        "host-commit-wrong-dealer",
+        "hand 1 dealt by hand 0's dealer again",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Play, index=1)
+    e.sts[i] = dataclasses.replace(e.get(i), index=2)
+    add("play-index-skipped", "the second play numbered 2", "failed", i, "host", e.records())
+    e = e2()
+    i = e.find(HostReveal)
+    e.sts.insert(i, Play(gid, 0, e.get(i - 1).seat, 40, e.get(i - 1).card))
+    add(
+        "play-after-last-trick",
+        "a 41st play after the last trick",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(HostCommit)
+    e.sts[i] = dataclasses.replace(e.get(i), game_id=fixed("another game", 16))
+    add(
+        "statement-of-another-game",
+        "a host-commit of another game",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    e.sigs.pop(host2[0][0])
+    e.run = cheater  # the match-start re-signed by another host's key
+    add(
+        "match-start-bad-signature",
+        "the match-start signed by a key other than its host_key",
+        "failed",
+        0,
+        "host",
+        e.records()[:1] + host2[1:],
+    )
+    e = es0()
+    i = e.find(Receipt)
+    deal_rec = next(rec for rec in seat0 if isinstance(decode(rec[0]), Deal))
+    e.sts[i] = dataclasses.replace(e.get(i), statement=deal_rec[0], signature=deal_rec[1])
+    add(
+        "receipt-for-host-statement",
+        "seat 0's file: a receipt whose inner statement is a deal (not a statement a seat sends)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    i = e.find(Play, index=5)
+    e.sts[i + 1 :] = []
+    add(
+        "stops-mid-hand",
+        "the host's file stops in the middle of play",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+    )
+
+    # the draw
+    def ed() -> Edit:
+        return Edit(drawn, drawn.host.records)
+
+    e = ed()
+    i = e.find(DrawReveal)
+    dr = e.get(i)
+    e.sts[i] = dataclasses.replace(dr, dealer=(dr.dealer + 1) % 4)
+    add(
+        "draw-reveal-wrong-dealer",
+        "the draw-reveal names another first dealer than the cards give",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = ed()
+    i = e.find(MatchStart)
+    ms = e.get(i)
+    e.sts[i] = dataclasses.replace(ms, first_dealer=(ms.first_dealer + 1) % 4)
+    add(
+        "draw-match-start-wrong-dealer",
+        "the match-start names another first dealer than the draw",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = ed()
+    i = e.find(SeedReveal, 1, hand=DRAW_HAND)
+    e.sts[i] = dataclasses.replace(e.get(i), seed=fixed("a seed never committed"))
+    add(
+        "draw-bad-reveal-published",
+        "the draw: lobby seat 1's seed reveal that does not open "
+        "its commitment, published as a reveal",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+
+    # gaps: cases the rules decide only by their principles (see the report to the lead)
+    e = e2()
+    i = e.find(SeedReveal, seat=1)  # every reveal published, no deck-commit yet
+    e.sts[i + 1 :] = [Abort(gid, 0, 1, "did not reveal its seed in time")]
+    add(
+        "abort-after-all-reveals",
+        "an abort naming seat 1 after every seed reveal was published (seat 1 owed nothing)",
+        "aborted",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = Edit(longer, longer.host.records)
+    i = e.find(Ack, hand=0, seat=0)
+    del e.sts[i]
+    add(
+        "ack-missing-in-first-hand",
+        "a match of several hands: seat 0's acknowledgement of hand 0 removed",
+        "unacknowledged",
+        None,
+        None,
+        e.records(),
+    )
+    e = es0()
+    del e.sts[e.find(Ack, seat=0)]
+    del e.sts[
+        next(
+            k
+            for k, st in enumerate(e.sts)
+            if isinstance(st, Receipt) and isinstance(decode(st.statement), Ack)
+        )
+    ]
+    add(
+        "seat-file-own-ack-missing",
+        "seat 0's file without its own acknowledgement and without its receipt",
+        "unacknowledged",
+        None,
+        None,
+        e.records(),
+    )
+    e = Edit(points, points.host.records)
+    i = e.find(MatchEnd)
+    me = e.get(i)
+    e.sts[i] = dataclasses.replace(me, hands_won=tuple(reversed(me.hands_won)))
+    if me.hands_won == tuple(reversed(me.hands_won)):
+        e.sts[i] = dataclasses.replace(me, hands_won=(me.hands_won[0] + 1, *me.hands_won[1:]))
+    add(
+        "match-end-wrong-hands-won",
+        "points format: match-end with wrong hands won per side",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    pr = next(
+        k
+        for k, st in enumerate(e.sts)
+        if isinstance(st, Receipt) and isinstance(decode(st.statement), Play)
+    )
+    rp = e.get(pr)
+    played = decode(rp.statement)
+    assert isinstance(played, Play)
+    pi = e.find(Play, index=played.index)
+    other = next(c for c in range(40) if c != played.card)
+    body, sig = e.signed_inner(dataclasses.replace(played, card=other))
+    e.sts[pr] = dataclasses.replace(rp, statement=body, signature=sig)
+    add(
+        "play-differs-from-later-receipt",
+        f"seat 0's file: the receipt after seat 0's play "
+        f"number {played.index} says it sent card {other}, the host published {played.card}",
+        "failed",
+        pi,
+        "host",
+        e.records(),
+    )
+
     return out
 
 

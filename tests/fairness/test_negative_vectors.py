@@ -19,6 +19,23 @@ VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 INDEX = json.loads((VECTORS / "negative.json").read_text())
 CASES: list[dict[str, Any]] = INDEX["cases"]
 EXIT = {"verified": 0, "failed": 1, "aborted": 1, "incomplete": 3, "unacknowledged": 4}
+# Cases where briscola_lan's verifier does not (yet) give what the rules give: reported to the
+# lead, kept strict so that the fix turns them into a failure to remove from this list.
+DISAGREES = {
+    "negative/abort-after-all-reveals.briscola.json": "verifier says 'host or seat 1': the "
+    "seat's reveal is published, it owed nothing (as after the deck-commit)",
+    "negative/play-differs-from-later-receipt.briscola.json": "verifier says verified: a "
+    "receipt after the play is never compared with the published play",
+}
+
+
+def case_param(c: dict[str, Any]) -> Any:
+    marks = (
+        [pytest.mark.xfail(reason=DISAGREES[c["file"]], strict=True)]
+        if (c["file"] in DISAGREES)
+        else []
+    )
+    return pytest.param(c, id=c["file"], marks=marks)
 
 
 def generator() -> ModuleType:
@@ -46,7 +63,7 @@ def test_index_lists_every_file_once() -> None:
         )
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+@pytest.mark.parametrize("case", [case_param(c) for c in CASES])
 def test_negative_vector(case: dict[str, Any]) -> None:
     rep = verify_records(load(VECTORS / case["file"]))
     blame = rep.blame

@@ -569,7 +569,18 @@ class ClientApp:
 
     def _table_text(self) -> StyleAndTextTuples:
         info = self._table_window.render_info
-        return render.table_lines(self.model, self.ui, info.window_width if info else None)
+        width = info.window_width if info else None
+        return render.table_lines(self.model, self.ui, width, self._own_verdict())
+
+    def _own_verdict(self) -> str | None:
+        """What my own record says of the shown hand when the host blamed my seat (a network
+        table's session keeps it per hand: "your reveal was received at ...")."""
+        res = self.model.last_result
+        session = getattr(self.backend, "session", None)
+        if res is None or session is None:
+            return None
+        checks = [c for c in session.state.checks if c.hand == res.number]
+        return checks[-1].own_verdict if checks else None
 
     def _hand_text(self) -> StyleAndTextTuples:
         return render.hand_lines(self.model, self.ui, on_click=self.click_card)

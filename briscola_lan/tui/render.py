@@ -176,14 +176,17 @@ def wrap_words(frags: Frag, width: int | None) -> Frag:
     return out
 
 
-def table_lines(model: TableModel, ui: UiState, width: int | None = None) -> Frag:
+def table_lines(
+    model: TableModel, ui: UiState, width: int | None = None, own_verdict: str | None = None
+) -> Frag:
     """The centre of the table: briscola, stock, trick, last trick, whose turn, or the result.
 
-    ``width`` (the panel's columns, once known) breaks long lines between words."""
+    ``width`` (the panel's columns, once known) breaks long lines between words;
+    ``own_verdict`` is what my own record says when the host blamed my seat for the hand."""
     a = ui.ascii_only
     out: Frag = []
     if model.hand_over and model.last_result is not None:
-        return wrap_words(result_lines(model, ui), width)
+        return wrap_words(result_lines(model, ui, own_verdict), width)
     if model.waiting or not model.started:
         out.append(("", model.waiting or "Waiting for the hand to start..."))
         _nl(out)
@@ -235,8 +238,9 @@ def table_lines(model: TableModel, ui: UiState, width: int | None = None) -> Fra
     return out
 
 
-def result_lines(model: TableModel, ui: UiState) -> Frag:
-    """End of a hand: points per side, hand result, standing and the deal verification."""
+def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None) -> Frag:
+    """End of a hand: points per side, hand result, standing and the deal verification (with
+    ``own_verdict`` in its place when the host blamed my seat: my record's word on it)."""
     res = model.last_result
     assert res is not None
     out: Frag = []
@@ -268,7 +272,7 @@ def result_lines(model: TableModel, ui: UiState) -> Frag:
         out.append(("class:good", "Deal verified"))
     else:
         out.append(("class:bad", "Deal check FAILED: "))
-        out.append(("", v.summary))
+        out.append(("", own_verdict or v.summary))
     out.append(("class:dim", "  [v] details"))
     _nl(out)
     if model.match_over and model.match_winner is not None:

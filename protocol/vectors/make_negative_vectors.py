@@ -476,6 +476,16 @@ def cases() -> list[Case]:
         e.records(),
     )
     e = e2()
+    e.sts[i:] = [Evidence(gid, 0, 1, *bad_reveal(e, 0)), Abort(gid, 0, 1, "bad seed reveal")]
+    add(
+        "evidence-of-another-seat",
+        "evidence naming seat 1 whose inner bad reveal is seat 0's",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = e2()
     e.sts[i:] = [Evidence(gid, 0, 1, *bad_reveal(e, 1)), Abort(gid, 0, 0, "bad seed reveal")]
     add(
         "evidence-abort-other-seat",
@@ -506,9 +516,17 @@ def cases() -> list[Case]:
             hands_to_win=htw,
         )
     options_case("options-ai-level-unknown", 'an AI level "expert"', e2(), ai_levels=("", "expert"))
+    options_case("options-removed-two-4", "removed_two = 4 (not a suit)", e2(), removed_two=4)
+    options_case("options-first-dealer-2", "first_dealer = 2 at 2 players", e2(), first_dealer=2)
+    three = honest(TableOptions.make(players=3, match_format="points"), "3p")
+    options_case(
+        "options-hands-format-3p",
+        "3 players in the hands format",
+        Edit(three, three.host.records),
+        match_format="hands",
+    )
 
     # plays
-    three = honest(TableOptions.make(players=3, match_format="points"), "3p")
     e = Edit(three, three.host.records)
     i, card = illegal_play(e)
     e.sts[i] = dataclasses.replace(e.get(i), card=card)
@@ -1229,6 +1247,23 @@ def index_text(index: list[dict[str, Any]]) -> str:
         "cases": index,
     }
     return json.dumps(out, indent=1, ensure_ascii=False) + "\n"
+
+
+def honest_bases() -> list[Run]:
+    """The honest matches the cases are edited from (each of their files verifies)."""
+    return [
+        honest(TableOptions.make(players=2, hands_to_win=1), "2p"),
+        honest(TableOptions.make(players=4, hands_to_win=1), "4p"),
+        honest(TableOptions.make(players=2, match_format="points"), "2p-points"),
+        honest(TableOptions.make(players=3, match_format="points"), "3p"),
+        honest(TableOptions.make(players=2, hands_to_win=2), "2p-long"),
+        honest(
+            TableOptions.make(players=4, hands_to_win=1),
+            "4p-draw",
+            draw_partners=True,
+            draw_dealer=True,
+        ),
+    ]
 
 
 def generated() -> dict[str, bytes]:

@@ -77,6 +77,13 @@ def test_negative_vector(case: dict[str, Any]) -> None:
     )
 
 
+def test_honest_bases_verify() -> None:
+    """The matches the cases are edited from verify in every file: only the edit fails."""
+    for run in generator().honest_bases():
+        files = [run.host.records, *(c.records for c in run.clients)]
+        assert [verify_records(f).verdict for f in files] == ["verified"] * len(files)
+
+
 def test_generator_output_is_up_to_date() -> None:
     for name, data in generator().generated().items():
         assert (VECTORS / name).read_bytes() == data, f"{name} is stale: rerun the generator"

@@ -686,7 +686,9 @@ class TranscriptChecker:
             seat = HOST if st.seat == HOST_PARTY else st.seat
             if seat != HOST and not 0 <= seat < n:
                 raise self._fail(st, HOST, "abort names a seat that does not exist")
-            fault = self._abort_fault(st, seat, DRAW_HAND, d.commits, n, dealt=False)
+            fault = self._abort_fault(
+                st, seat, hand=DRAW_HAND, commits=d.commits, seeds=d.seeds, n=n, dealt=False
+            )
             if fault.seat != HOST:
                 fault = Fault(
                     fault.index,
@@ -800,6 +802,16 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "a receipt outside the hand of its statement")
         inner = self._seat_statement(st, hand)
         index = inner.index if isinstance(inner, Play) else 0
+        h = self._hand
+        if isinstance(inner, Play) and h is not None and index < len(h.plays):
+            published = h.plays[index][1]
+            if published != inner:
+                raise self._fail(
+                    st,
+                    HOST,
+                    f"the host received seat {st.seat}'s play number {index} (this receipt) and "
+                    f"published another (record {h.plays[index][0]})",
+                )
         self._receipts.setdefault(
             (hand, inner.KIND, st.seat, index), _Receipted(self.index, inner, st.time)
         )
@@ -825,7 +837,15 @@ class TranscriptChecker:
         self._on_evidence(st, h.commits, h.seeds, self._n)
 
     def _abort_fault(
-        self, st: Abort, seat: int, hand: int, commits: Sequence[bytes], n: int, *, dealt: bool
+        self,
+        st: Abort,
+        seat: int,
+        *,
+        hand: int,
+        commits: Sequence[bytes],
+        seeds: Sequence[bytes],
+        n: int,
+        dealt: bool,
     ) -> Fault:
         """Who an abort makes at fault (fairness.md §8, blame)."""
         evidence, self._evidence = self._evidence, None
@@ -843,6 +863,14 @@ class TranscriptChecker:
                 seat,
                 "revealed a seed that does not open its "
                 "commitment (its signed reveal is published as evidence)",
+            )
+        if len(seeds) >= n:
+            return Fault(
+                self.index,
+                st.KIND,
+                HOST,
+                f"the host aborted naming seat {seat} after every seed was revealed: that seat "
+                "owed nothing",
             )
         if dealt:
             return Fault(
@@ -1108,7 +1136,13 @@ class TranscriptChecker:
         if seat != HOST and not 0 <= seat < self._n:
             raise self._fail(st, HOST, "abort names a seat that does not exist")
         fault = self._abort_fault(
-            st, seat, h.number, h.commits, self._n, dealt=h.deck_commit is not None
+            st,
+            seat,
+            hand=h.number,
+            commits=h.commits,
+            seeds=h.seeds,
+            n=self._n,
+            dealt=h.deck_commit is not None,
         )
         rep = self.report.hands[-1]
         rep.status = "aborted"

@@ -1182,7 +1182,6 @@ def cases() -> list[Case]:
     rp = e.get(pr)
     played = decode(rp.statement)
     assert isinstance(played, Play)
-    pi = e.find(Play, index=played.index)
     other = next(c for c in range(40) if c != played.card)
     body, sig = e.signed_inner(dataclasses.replace(played, card=other))
     e.sts[pr] = dataclasses.replace(rp, statement=body, signature=sig)
@@ -1191,7 +1190,7 @@ def cases() -> list[Case]:
         f"seat 0's file: the receipt after seat 0's play "
         f"number {played.index} says it sent card {other}, the host published {played.card}",
         "failed",
-        pi,
+        pr,  # fairness.md §8.5: the receipt, where the two are compared
         "host",
         e.records(),
     )

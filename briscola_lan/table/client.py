@@ -26,6 +26,7 @@ from briscola_lan.fairness.statements import (
     DeckCommit,
     DrawReveal,
     DrawStart,
+    Evidence,
     Exchange,
     HostCommit,
     HostReveal,
@@ -100,9 +101,13 @@ class DrawCheck:
     seating: tuple[int, ...] = ()  # match seat of each lobby seat
     dealer: int | None = None  # first dealer (match seat)
     fault: Fault | None = None
+    # Said to this player when the host blames its lobby seat: what its own record shows.
+    own_verdict: str | None = None
 
     @property
     def summary(self) -> str:
+        if self.own_verdict is not None:
+            return f"draw: {self.status} — {self.own_verdict}"
         if self.fault is not None:
             return f"draw: {self.status} — {self.fault.describe()}"
         if not self.cards:
@@ -863,22 +868,34 @@ class ClientSession:
         d = self.state.draw
         if isinstance(st, Abort) and self._drawing and d is not None:
             draw_rep = self._checker.report.draw
-            d.status, d.fault = "aborted", draw_rep.fault if draw_rep is not None else None
+            d.status = (
+                "failed" if draw_rep is not None and draw_rep.status == "failed" else "aborted"
+            )
+            d.fault = draw_rep.fault if draw_rep is not None else None
             self.state.log.append(f"draw aborted: {st.reason}")
+            d.own_verdict = self._own_verdict(st, d.fault, d.my_lobby_seat)
+            if d.own_verdict is not None:
+                self.state.log.append(d.own_verdict)
             return
         if isinstance(st, Abort) and check is not None:
             rep = self._checker.report.hands[-1]
-            check.status, check.fault = "aborted", rep.fault
+            check.status = "failed" if rep.status == "failed" else "aborted"
+            check.fault = rep.fault
             self.state.log.append(f"hand aborted: {st.reason}")
-            check.own_verdict = self._own_verdict(st, rep.fault)
+            check.own_verdict = self._own_verdict(st, rep.fault, self.state.seat)
             if check.own_verdict is not None:
                 self.state.log.append(check.own_verdict)
 
-    def _own_verdict(self, st: Abort, fault: Fault | None) -> str | None:
-        """What this player's own record says when the host's abort names its seat."""
-        me = self.state.seat
+    def _own_verdict(self, st: Abort, fault: Fault | None, me: int | None) -> str | None:
+        """What this player's own record says when the host's abort names its seat (``me``:
+        its seat, or its lobby seat in the draw)."""
         if me is None or st.seat != me or fault is None:
             return None
+        if fault.seat == HOST and fault.kind == Evidence.KIND:
+            return (
+                "the host claims your seed reveal does not open your commitment, but the reveal "
+                "it published as evidence opens it, so the host is at fault"
+            )
         for kind, what in ((SeedReveal.KIND, "reveal your seed"), (SeedCommit.KIND, "commit")):
             r = self._checker.receipt_for(st.hand, kind, me)
             if r is not None and fault.seat == HOST:
@@ -887,6 +904,10 @@ class ClientSession:
                     f"the host claims you did not {what}; your {kind} was received at {when} "
                     "(the host's signed receipt is in your record), so the host is at fault"
                 )
+        if fault.seat == HOST:
+            return (
+                "the host stopped the hand naming you, but you owed nothing: the host is at fault"
+            )
         if fault.also_host:
             return (
                 "the host says you did not answer in time; no receipt in your record proves "

@@ -322,8 +322,8 @@ class ClientApp:
         if not self.ui.saved_files:
             return
         path = Path(self.ui.saved_files[self.ui.saved_index])
-        ok, lines = verify_saved(path)
-        head = f"{path.name}: {'VERIFIED' if ok else 'NOT VERIFIED'}"
+        _ok, verdict, lines = verify_saved(path)
+        head = f"{path.name}: {verdict}"
         self.ui.saved_report = [head, *lines]
 
     # --- form editing ----------------------------------------------------------------------
@@ -611,6 +611,8 @@ class ClientApp:
         ]
         if v.fault_seat is not None:
             who = "the host" if v.fault_seat < 0 else self.model.who(v.fault_seat)
+            if v.fault_also_host and v.fault_seat >= 0:
+                who = f"the host or {who} (this record cannot tell them apart)"
             out.append(("class:bad", f"At fault: {who}\n"))
         for line in v.details:
             out.append(("", line + "\n"))

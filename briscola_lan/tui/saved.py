@@ -20,13 +20,14 @@ def list_saved(directory: Path | None = None) -> list[Path]:
     return sorted(files, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 
-def verify_saved(path: Path) -> tuple[bool, list[str]]:
-    """Check a saved game exactly as ``briscola-lan verify`` does; (ok, report lines)."""
-    from briscola_lan.fairness.verify_cmd import human_report
+def verify_saved(path: Path) -> tuple[bool, str, list[str]]:
+    """Check a saved game exactly as ``briscola-lan verify`` does: (verified, the verdict as
+    ``verify`` prints it, the report lines)."""
+    from briscola_lan.fairness.verify_cmd import VERDICT_WORDS, human_report
 
     try:
         report = verify_records(load(path))
     except TranscriptFileError as exc:
-        return False, [f"cannot verify: {exc}"]
+        return False, "CANNOT VERIFY", [f"cannot verify: {exc}"]
     lines = human_report(path.name, report).splitlines()
-    return report.ok, [line.strip() for line in lines[1:]]
+    return report.ok, VERDICT_WORDS[report.verdict], [line.strip() for line in lines[1:]]

@@ -48,6 +48,7 @@ class Verification:
     summary: str
     details: list[str] = field(default_factory=list)
     fault_seat: int | None = None
+    fault_also_host: bool = False  # "the host or seat N": the record cannot tell them apart
 
 
 @dataclass(slots=True)

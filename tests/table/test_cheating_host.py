@@ -276,11 +276,6 @@ def test_verify_command_on_the_victims_saved_file(
     assert when in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="client._own_verdict says 'the host claims you did not reveal your seed' also when the "
-    "abort claims a bad reveal (evidence): the verdict (host) is right, the words are not",
-)
 def test_the_victims_words_for_fake_evidence_name_the_claim() -> None:
     _host, clients, _wire = play_cheater(THREE, "fake-evidence")
     verdict = clients[VICTIM].state.checks[-1].own_verdict

@@ -247,7 +247,7 @@ async def test_saved_games_screen_lists_and_verifies(tmp_path: Path) -> None:
         assert ui.screen is Screen.SAVED
         assert [Path(p).name for p in ui.saved_files] == ["game1.briscola.json"]
         await d.keys(ENTER)
-        assert ui.saved_report[0] == "game1.briscola.json: NOT VERIFIED"
+        assert ui.saved_report[0] == "game1.briscola.json: CANNOT VERIFY"
         assert "not a transcript file" in ui.saved_report[1]
         await d.keys(ESC)
         assert ui.screen is Screen.LOBBY

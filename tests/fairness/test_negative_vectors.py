@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from briscola_lan.fairness.statements import Ack, StatementError, decode
 from briscola_lan.fairness.transcript import load
-from briscola_lan.fairness.verify import verify_records
+from briscola_lan.fairness.verify import TranscriptChecker, Violation, verify_records
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 INDEX = json.loads((VECTORS / "negative.json").read_text())
@@ -70,6 +71,33 @@ def test_negative_vector(case: dict[str, Any]) -> None:
     assert got == (case["verdict"], case["record"], case["at_fault"]), (
         blame.describe() if blame else ""
     )
+
+
+@pytest.mark.parametrize("case", [case_param(c) for c in CASES])
+def test_live_checks_reach_the_same_verdict(case: dict[str, Any]) -> None:
+    """A live client (signatures of per-card records queued, acks closed when relayed) names
+    the same verdict, record and party as the offline verifier (fairness.md §8.10)."""
+    checker = TranscriptChecker(defer_signatures=True)
+    records = load(VECTORS / case["file"])
+    for i, (body, sig) in enumerate(records):
+        try:
+            checker.add(body, sig)
+            last_ack = i + 1 == len(records) or not _is_ack(records[i + 1][0])
+            if isinstance(checker.last_statement, Ack) and last_ack:
+                checker.acks_complete()  # as the client does once hand_acked is read
+        except Violation:
+            break
+    rep = checker.finish()
+    blame = rep.blame
+    got = (rep.verdict, blame.index if blame else None, blame.party if blame else None)
+    assert got == (case["verdict"], case["record"], case["at_fault"])
+
+
+def _is_ack(body: bytes) -> bool:
+    try:
+        return isinstance(decode(body), Ack)
+    except StatementError:
+        return False
 
 
 def test_honest_bases_verify() -> None:

@@ -132,8 +132,10 @@ class Target:
 
     @property
     def key(self) -> str:
-        """The known_tables key: ``name@address`` when found by name (two hosts may share a
-        table name), else ``host:port``."""
+        """The key of this table in ``known_tables`` and ``resume_tokens``
+        (protocol/transport.md section 2): ``name@host`` when found by name (two hosts may
+        share a table name), else ``host:port``. A ``TableClient`` keeps the key of the target
+        it started with, also when re-discovery finds the table at another address."""
         return f"{self.name}@{self.host}" if self.name else f"{self.host}:{self.port}"
 
     @staticmethod
@@ -191,6 +193,9 @@ class TableClient:
     ) -> None:
         self.session: Any = session  # a ClientSession: commands are its builders
         self.target = target
+        # The table's known_tables / resume_tokens key: the first target's, for good (a table
+        # found again at another address by re-discovery is still this one table, one line).
+        self.key = target.key
         self.known_tables = known_tables
         self.ssl_context = ssl_context or client_context()
         self.encode, self.make_decoder = codec or transport.default_codec()
@@ -213,6 +218,9 @@ class TableClient:
         self.resume_store = resume_store
         self._hello_token: str | None = None  # the token the current connection said hello with
         self._welcomed = False
+        # True once every message is live (SPEC.md §6b): from ``Welcome`` on when it resumed no
+        # seat, else from the ``ReplayDone`` after the replay of the seat's messages.
+        self.live = False
         self._stored_token: str | None = None  # the token on disk: presented until the host
         # gives one (a restarted client whose first connection drops before welcome keeps it)
         # Commands sent before this connection's hello went out (it answers the host's
@@ -233,7 +241,7 @@ class TableClient:
         """Connect and say hello; raises ConnectError / CertificateMismatch on the first try."""
         conn = await self._open(self.target)
         if self.resume_store is not None:
-            self._stored_token = self.resume_store.get(self.target.key)
+            self._stored_token = self.resume_store.get(self.key)
         token = self._resume_token()
         self._attach(conn, self.session.hello(resume_token=token), token)
         self._runner = asyncio.get_running_loop().create_task(self._run())
@@ -297,6 +305,11 @@ class TableClient:
                 self._waiters.discard(waiter)
         return bool(predicate())
 
+    async def wait_live(self, timeout: float | None = None) -> bool:
+        """Wait until the host has welcomed this connection and, when it resumed a seat,
+        replayed the seat's messages (its ``ReplayDone``); False on timeout or close."""
+        return await self.wait_for(lambda: self.live, timeout)
+
     def _finished(self) -> bool:
         return self.closed or self.error is not None
 
@@ -325,9 +338,9 @@ class TableClient:
         try:
             actual = peer_fingerprint(stream.ssl_object)
             if target.fingerprint:
-                check_pin(actual, target.fingerprint, table=target.key)
+                check_pin(actual, target.fingerprint, table=self.key)
             if self.known_tables is not None:
-                self.known_tables.check_and_remember(target.key, actual)
+                self.known_tables.check_and_remember(self.key, actual)
             self.pinned = actual
             bind = getattr(self.session, "bind_channel", None)
             if bind is not None:  # the hello's proof binds the certificate pinned here
@@ -339,7 +352,7 @@ class TableClient:
 
     def _attach(self, conn: FrameConnection, hello: list[Any], token: str | None) -> None:
         self.conn = conn
-        self._hello_token, self._welcomed = token, False
+        self._hello_token, self._welcomed, self.live = token, False, False
         self._said_hello, self._held = bool(hello), []
         for message in hello:
             conn.send(message)
@@ -411,7 +424,7 @@ class TableClient:
             if not conn.check_heartbeat(hb, time.monotonic()) and not self.closed:
                 if conn.close_reason.startswith("peer silent"):
                     self.heartbeat_drops += 1
-                    log.info("host %s: %s; reconnecting", self.target.key, conn.close_reason)
+                    log.info("host %s: %s; reconnecting", self.key, conn.close_reason)
                 return
 
     def _after(self, conn: FrameConnection, message: Any) -> None:
@@ -419,13 +432,16 @@ class TableClient:
         name = type(message).__name__
         if name == "Welcome":
             self._welcomed = True
+            self.live = getattr(message, "seat", None) is None  # else: live after the replay
+        elif name == "ReplayDone":
+            self.live = self._welcomed
         elif name == "Error" and getattr(message, "code", "") == "bad_token":
             if not self._welcomed and self._hello_token is not None:
                 # A remembered token the table no longer knows: join as a new player.
                 self.session.state.resume_token = None
                 self._hello_token = self._stored_token = None
                 if self.resume_store is not None:
-                    self.resume_store.put(self.target.key, None)
+                    self.resume_store.put(self.key, None)
                 for hello in self.session.hello():
                     conn.send(hello)
             elif self._welcomed:
@@ -437,11 +453,11 @@ class TableClient:
             # The seat is left: its token is void, so no later hello may present it.
             self._stored_token = None
             if self.resume_store is not None:
-                self.resume_store.put(self.target.key, None)
+                self.resume_store.put(self.key, None)
         token = getattr(self.session.state, "resume_token", None)
         if self.resume_store is not None and token is not None and token != self._stored_token:
             self._stored_token = token
-            self.resume_store.put(self.target.key, token)
+            self.resume_store.put(self.key, token)
 
     async def _reconnect(self) -> bool:
         loop = asyncio.get_running_loop()

@@ -136,6 +136,25 @@ class TableAd:
             return None
 
 
+# The TXT ``phase`` values (protocol/transport.md section 4), and the table coordinator's
+# phases each stands for: the draw and every step of a hand are all "playing".
+PUBLIC_PHASES = ("lobby", "playing", "over")
+_PUBLIC_PHASE = {
+    "": "lobby",  # a coordinator that names no phase takes players
+    "lobby": "lobby",
+    "commit": "playing",
+    "reveal": "playing",
+    "play": "playing",
+    "ack": "playing",
+    "over": "over",
+}
+
+
+def public_phase(phase: str) -> str:
+    """The advertised phase for a coordinator's phase name; any other name is "playing"."""
+    return _PUBLIC_PHASE.get(phase, "playing")
+
+
 def build_txt(
     *,
     name: str,
@@ -155,7 +174,7 @@ def build_txt(
         "seated": str(seated).encode(),
         "free": str(free).encode(),
         "rules": _clip(rules),
-        "phase": _clip(phase),
+        "phase": public_phase(phase).encode(),
         "fp": fingerprint.encode(),
     }
 

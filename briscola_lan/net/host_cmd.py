@@ -30,7 +30,7 @@ from briscola_lan.net import files, tls
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
-from briscola_lan.net.server import HostedTable, HostServer
+from briscola_lan.net.server import HELLO_TIMEOUT, HostedTable, HostServer
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
@@ -124,6 +124,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(in the lobby: before the seat is freed)",
     )
     parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds each seat has for its seed commitment, its seed reveal and its "
+        "acknowledgement of a hand (default 60)",
+    )
+    parser.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=HELLO_TIMEOUT,
+        help="seconds a new connection has, from the TCP accept, to be welcomed (TLS, "
+        f"challenge, hello; default {HELLO_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--reopen-after",
+        type=float,
+        default=REOPEN_AFTER,
+        help="seconds a finished match waits with none of its players connected before the "
+        f"table opens for a new one (default {REOPEN_AFTER:g})",
+    )
+    parser.add_argument(
         "--tick", type=float, default=0.05, help="seconds between timer ticks (AI moves)"
     )
     parser.add_argument(
@@ -145,6 +166,12 @@ def check_numbers(args: argparse.Namespace) -> None:
         raise HostError(f"--port {args.port} with --tables {args.tables} goes past port 65535")
     if not args.grace >= 0:
         raise HostError(f"--grace {args.grace}: give 0 or more seconds")
+    if not args.timeout > 0:
+        raise HostError(f"--timeout {args.timeout}: give more than 0 seconds")
+    if not args.hello_timeout > 0:
+        raise HostError(f"--hello-timeout {args.hello_timeout}: give more than 0 seconds")
+    if not args.reopen_after >= 0:
+        raise HostError(f"--reopen-after {args.reopen_after}: give 0 or more seconds")
     if not args.tick > 0:
         raise HostError(f"--tick {args.tick}: give more than 0 seconds")
 
@@ -218,9 +245,14 @@ class TableSpec:
 
 
 def make_table(
-    spec: TableSpec, identity: Any, snapshot: bytes | None = None, *, grace: float = 30.0
+    spec: TableSpec,
+    identity: Any,
+    snapshot: bytes | None = None,
+    *,
+    grace: float = 30.0,
+    timeout: float = 60.0,
 ) -> Any:
-    """A fresh HostTable, or one restored from ``snapshot``."""
+    """A fresh HostTable, or one restored from ``snapshot`` (with the timers given now)."""
     from briscola_lan.table.host import HostTable, SnapshotError
 
     if snapshot is not None:
@@ -228,7 +260,7 @@ def make_table(
             table = HostTable.restore(snapshot, identity=identity)
         except SnapshotError as exc:
             raise HostError(f"cannot resume: {exc}") from exc
-        table.grace = grace
+        table.grace, table.timeout = grace, timeout
         return table
     try:
         return HostTable(
@@ -239,6 +271,7 @@ def make_table(
             draw_partners=spec.draw_partners,
             draw_dealer=spec.draw_dealer,
             grace=grace,
+            timeout=timeout,
         )
     except ValueError as exc:  # e.g. an unknown AI level in a hand-edited saved table
         raise HostError(f"cannot make table {spec.name!r}: {exc}") from exc
@@ -334,6 +367,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
         advertiser=advertiser,
         tick_interval=args.tick,
         heartbeat=args.heartbeat,
+        hello_timeout=args.hello_timeout,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -349,7 +383,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
     reopening: asyncio.Task[None] | None = None
     try:
         for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
-            table = make_table(spec, identity, snap, grace=args.grace)
+            table = make_table(spec, identity, snap, grace=args.grace, timeout=args.timeout)
             if not args.one_match:
                 table = NextMatchTable(table)
             if snap is not None and is_over(table):
@@ -376,7 +410,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                     "Pick another --port (0 picks a free one)."
                 ) from exc
             spec.port = hosted.port
-            reopeners.append(Reopener(spec, hosted, len(savers) - 1))
+            reopeners.append(Reopener(spec, hosted, len(savers) - 1, after=args.reopen_after))
             if state_dir is not None:
                 try:
                     _save_meta(state_dir / f"{stem}.json", spec)
@@ -395,7 +429,9 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
         if not args.one_match:
 
             def fresh(spec: TableSpec) -> Any:
-                return NextMatchTable(make_table(spec, identity, None, grace=args.grace))
+                return NextMatchTable(
+                    make_table(spec, identity, None, grace=args.grace, timeout=args.timeout)
+                )
 
             reopening = loop.create_task(
                 reopen_loop(server, reopeners, savers, fresh, args.games, reporter=reporter)
@@ -437,6 +473,7 @@ class Reopener:
     hosted: Any
     saver: int
     empty_since: float | None = None
+    after: float = REOPEN_AFTER  # seconds it stays finished and empty (host --reopen-after)
 
 
 def players_connected(table: Any) -> bool:
@@ -445,7 +482,7 @@ def players_connected(table: Any) -> bool:
 
 
 def due_for_reopening(r: Reopener, now: float) -> bool:
-    """A finished match none of whose players has been connected for ``REOPEN_AFTER`` seconds,
+    """A finished match none of whose players has been connected for ``r.after`` seconds,
     or at once when none is and someone waits for the next match (``NextMatchTable``)."""
     table = r.hosted.table
     if not is_over(table) or players_connected(table):
@@ -455,7 +492,7 @@ def due_for_reopening(r: Reopener, now: float) -> bool:
         return True
     if r.empty_since is None:
         r.empty_since = now
-    return now - r.empty_since >= REOPEN_AFTER
+    return now - r.empty_since >= r.after
 
 
 class NextMatchTable:

@@ -138,8 +138,9 @@ def check_pin(actual: str, expected: str, *, table: str) -> None:
 class KnownTables:
     """Trust on first use: the fingerprint each table showed first, one ``key fp`` line each.
 
-    The key is ``name@address`` for a table found by name and ``host:port`` for an address, so
-    two hosts that use the same table name are two different entries."""
+    The key is ``name@address`` for a table found by name and ``host:port`` for an address
+    (``Target.key``), so two hosts that use the same table name are two different entries;
+    each key is one line (a file with repeated keys is written back with one)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = config_dir() / KNOWN_TABLES_FILE if path is None else path
@@ -179,5 +180,6 @@ class KnownTables:
                 f"the certificate of {what} changed: it was {known[:16]}…, now it is "
                 f"{fp[:16]}…. Refusing to connect: another host may have taken that address, or "
                 "someone is in between. If the host really made a new certificate, delete the "
-                f"line for this table from {self.path} and join again."
+                f"line for this table ({urllib.parse.quote(table, safe='')}) from {self.path} "
+                "and join again."
             )

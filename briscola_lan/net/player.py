@@ -145,7 +145,10 @@ async def auto_play(
             if err.code == "not_ready":
                 start_sent_for = None
         errors_seen = len(state.errors)
-        if client.connected.is_set() and state.phase == "lobby" and state.seats:
+        # Act only on live state: a resumed seat's replay ends with replay_done (SPEC.md §6b);
+        # a card chosen from a replayed turn would be refused as out of date.
+        live = client.connected.is_set() and client.live
+        if live and state.phase == "lobby" and state.seats:
             if state.seat is None and asked_seat is None:
                 free = [s.seat for s in state.seats if not s.occupied]
                 want = seat if seat is not None else (free[0] if free else None)
@@ -166,7 +169,7 @@ async def auto_play(
                 ):
                     start_sent_for = state.seats
                     client.send(*session.start())
-        elif client.connected.is_set() and state.phase == "playing":
+        elif live and state.phase == "playing":
             view = state.view
             if view is not None and view.my_turn:
                 key = (state.hand_number, len(view.played_cards))

@@ -4,15 +4,18 @@ seat is live from its welcome."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net import tls
 from briscola_lan.net.client import TableClient, Target
-from briscola_lan.net.player import connect
+from briscola_lan.net.player import auto_play, connect, make_chooser
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
 from briscola_lan.wire import messages as m
 from tests.table.helpers import say_hello, setup
@@ -108,3 +111,57 @@ def test_pure_host_replay_done_only_after_a_resumed_seat_and_before_player_conne
     assert mine[1 + len(log) :] == [m.ReplayDone(), m.PlayerConnection(1, True)]
     to_others = [o.message for o in out if o.conn != 8]
     assert m.ReplayDone() not in to_others and m.PlayerConnection(1, True) in to_others
+
+
+class _FakeClient:
+    """The parts of a TableClient that ``auto_play`` reads, driven by the test."""
+
+    def __init__(self, session: ClientSession) -> None:
+        self.session = session
+        self.error: Exception | None = None
+        self.closed = False
+        self.reconnects = 0
+        self.connected = asyncio.Event()
+        self.connected.set()
+        self.live = False
+        self.sent: list[m.Message] = []
+
+    def send(self, *messages: m.Message) -> bool:
+        self.sent.extend(messages)
+        return True
+
+    async def wait_change(self, timeout: float | None = None) -> bool:
+        await asyncio.sleep(0.01)
+        return True
+
+
+async def test_a_resumed_bot_plays_only_after_replay_done() -> None:
+    host, clients, wire = setup(TableOptions.make(players=2, hands_to_win=1), "bot")
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    assert host.hand is not None and host.hand.current_player is not None
+    turn = host.hand.current_player
+    host.disconnect(turn)
+    out = say_hello(host, 9, clients[turn].identity, "bot", host.seats[turn].token)
+    mine = [o.message for o in out if o.conn == 9]
+    done = mine.index(m.ReplayDone())
+    session = ClientSession(clients[turn].identity, "bot")
+    fake = _FakeClient(session)
+    for msg in mine[:done]:  # welcome and the replay: the seat's turn is in it
+        session.receive(msg)
+    assert session.state.view is not None and session.state.view.my_turn
+    task = asyncio.create_task(auto_play(fake, make_chooser("random", 1), seat=turn))  # type: ignore[arg-type]
+    try:
+        await asyncio.sleep(0.1)
+        assert not any(isinstance(x, m.PlayCard) for x in fake.sent), "played before replay_done"
+        session.receive(mine[done])
+        fake.live = True  # as TableClient does on replay_done
+        for _ in range(100):
+            if any(isinstance(x, m.PlayCard) for x in fake.sent):
+                break
+            await asyncio.sleep(0.01)
+        assert any(isinstance(x, m.PlayCard) for x in fake.sent)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

@@ -510,7 +510,6 @@ class HostTable:
         c_name = name
         if seat_no is None:
             self._pending_names[conn] = (c_name, msg.public_key)
-            out.append(Outgoing(conn, m.ReplayDone()))  # nothing to replay: live from here
             return
         seat = self.seats[seat_no]
         old = seat.conn

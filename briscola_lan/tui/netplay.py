@@ -242,9 +242,10 @@ def _verification(check: HandCheck | None) -> Verification | None:
         return None
     details = [f"Status: {check.status}"]
     fault_seat: int | None = None
+    also_host = False
     if check.fault is not None:
         details.append(check.fault.describe())
-        fault_seat = check.fault.seat
+        fault_seat, also_host = check.fault.seat, check.fault.also_host
     if check.acks_match is not None:
         details.append(
             "Every seat acknowledged the same history."
@@ -256,12 +257,24 @@ def _verification(check: HandCheck | None) -> Verification | None:
     details.append("deal schedule, every play and the points.")
     if check.status == "verified":
         return Verification(True, "all cards match the commitments", details)
-    who = "the host" if fault_seat == HOST else f"seat {fault_seat}"
+    who = _party(fault_seat, also_host)
     reason = check.fault.reason if check.fault is not None else check.status
     summary = f"{reason} (at fault: {who})" if fault_seat is not None else reason
+    if check.own_verdict is not None:
+        summary = check.own_verdict
+        details.insert(1, check.own_verdict)
     if check.status == "aborted":
         summary = f"hand aborted: {summary}"
-    return Verification(False, summary, details, fault_seat)
+    return Verification(False, summary, details, fault_seat, also_host)
+
+
+def _party(seat: int | None, also_host: bool) -> str:
+    """Who is at fault, as the player reads it (protocol/fairness.md §8.7)."""
+    if seat == HOST:
+        return "the host"
+    if also_host:
+        return f"the host or seat {seat}, cannot be told apart"
+    return f"seat {seat}"
 
 
 class NetBackend(TableBackend):
@@ -659,8 +672,10 @@ class NetBackend(TableBackend):
         what = " and ".join(
             w for w, on in (("partners", d.draw_partners), ("first dealer", d.draw_dealer)) if on
         )
+        if d.own_verdict is not None:
+            return f"Draw {d.status.upper()}: {d.own_verdict}"
         if d.fault is not None:
-            who = "the host" if d.fault.seat == HOST else f"seat {d.fault.seat}"
+            who = _party(d.fault.seat, d.fault.also_host)
             return f"Draw {d.status.upper()}: {d.fault.reason} (at fault: {who})"
         return f"Drawing cards for the {what}..."
 
@@ -673,8 +688,8 @@ class NetBackend(TableBackend):
             return False
         if check.status == "aborted" or self.model.connection == "closed":
             return True
-        if self.model.connection != "connected":
-            return False  # a reconnect replays the hand: judge it afterwards
+        if self.model.connection != "connected" or not (self.client and self.client.live):
+            return False  # a reconnect replays the hand: judge it after the host's replay_done
         view = st.view
         return check.hand < st.hand_number or (view is not None and view.to_play is None)
 

@@ -7,7 +7,6 @@ import io
 from pathlib import Path
 
 import pyte
-import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -117,11 +116,6 @@ def test_the_victim_without_a_receipt_is_told_it_cannot_be_told_apart(tmp_path: 
     assert _joined("the host or you, cannot be told apart") in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="netplay._verification ignores Fault.also_host: a bystander's screen says "
-    "'(at fault: seat 1)' for an abort that cannot be told apart (lead: say 'the host or seat 1')",
-)
 def test_a_bystander_is_never_shown_the_framed_seat_as_at_fault(tmp_path: Path) -> None:
     _host, clients, _wire = play_cheater(THREE, "withhold")
     text = _joined(_panel(_screen_of(clients[2], tmp_path, 40, 120), "Table"))

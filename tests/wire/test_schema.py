@@ -532,7 +532,7 @@ _HAND = (
     rf"deck_committed cards_dealt upcard_turned ({_PLAY})*"
     r"card_played trick_taken hand_ended (match_decided )?(receipt_issued ){0,2}hand_acked "
 )
-_JOIN = r"challenge welcome replay_done (seat_assigned |seats_changed )+"  # section 1
+_JOIN = r"challenge welcome (seat_assigned |seats_changed )+"  # section 1: no replay_done
 _DRAW = (  # section 1a
     r"draw_started (receipt_issued )?seeds_committed (receipt_issued )?seeds_revealed "
     r"draw_revealed seat_assigned (seats_changed )?"

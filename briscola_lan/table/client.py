@@ -508,7 +508,9 @@ class ClientSession:
         st: Statement,
     ) -> Message:
         body = st.encode()
-        return cls(body, self.identity.sign(body))
+        sig = self.identity.sign(body)
+        self._checker.known_good(self.identity.public_key, body, sig)  # it comes back, receipted
+        return cls(body, sig)
 
     def _fail(self, fault: Fault) -> None:
         """Record a fault this session found itself; a queued bad signature on an earlier record

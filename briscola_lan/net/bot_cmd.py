@@ -9,122 +9,36 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import fcntl
 import hashlib
-import ipaddress
-import os
 import sys
 import urllib.parse
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from briscola_lan.fairness.identity import IdentityError
 from briscola_lan.net import tls
 from briscola_lan.net.client import ConnectError, TableClient
+from briscola_lan.net.connect import (
+    UsageError,
+    add_target_options,
+    check_common,
+    check_level,
+    check_target,
+    client_saver,
+    lost_reason,
+    open_table,
+    winner_text,
+)
 from briscola_lan.net.discovery import DiscoveryError
 from briscola_lan.net.files import private_dir
-from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
-from briscola_lan.net.player import Chooser, MatchFailed, auto_play, make_chooser
-from briscola_lan.net.tables_cmd import add_interfaces_option
+from briscola_lan.net.lock import try_lock
+from briscola_lan.net.player import Chooser, MatchFailed, auto_play
+
+# Kept importable from here for the callers that know them as bot_cmd's.
+__all__ = ["UsageError", "check_target", "claim_bot_home", "lost_reason", "main", "run"]
 
 BOTS_DIR = "bots"
 MAX_SLOTS = 100  # bots of one name running at once on one account
-
-
-class UsageError(Exception):
-    """A command-line value that cannot work (bad address, unknown level, bad number)."""
-
-
-def _looks_like_host(text: str) -> bool:
-    if text == "localhost":
-        return True
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
-
-
-def check_target(text: str) -> None:
-    """Refuse ``HOST:PORT`` with a port that is not 1..65535 (an address, not a table name)."""
-    text = text.strip()
-    if text.startswith("["):
-        host, sep, port = text[1:].partition("]:")
-        looks = bool(sep)
-    else:
-        host, sep, port = text.rpartition(":")
-        looks = bool(sep) and (_looks_like_host(host) or (port.isdigit() and ":" not in host))
-    if not looks:
-        return
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise UsageError(f"{text!r} is not a valid address: the port must be a number 1..65535")
-
-
-def check_level(level: str, seed: int = 0) -> Chooser:
-    """The bot for ``level``, or UsageError naming the levels there are."""
-    try:
-        return make_chooser(level, seed)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
-
-
-def check_common(args: argparse.Namespace) -> None:
-    check_target(args.table)
-    if not args.timeout >= 0:
-        raise UsageError(f"--timeout {args.timeout}: give 0 or more seconds")
-    games = getattr(args, "games", None)
-    if games is not None:
-        try:
-            check_writable(games, "--games")
-        except GamesDirError as exc:
-            raise UsageError(str(exc)) from exc
-
-
-def client_saver(client: TableClient, label: str, directory: Path | None, prog: str) -> GameSaver:
-    """Save this client's transcript (complete hands as they end, everything at the end)."""
-    session = client.session
-    saver = GameSaver(
-        directory,
-        label,
-        lambda: session.records,
-        lambda: session.state.game_id,
-        on_error=lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True),
-    )
-
-    def on_change() -> None:
-        saver.save()
-
-    client.on_change = on_change
-    return saver
-
-
-def lost_reason(client: TableClient, was_seated: bool) -> str:
-    """Why the connection is gone for good, worded for a host that was reached before."""
-    error: Any = client.error
-    if isinstance(error, ConnectError) and was_seated:
-        cause = error.__cause__
-        detail = f" ({cause})" if cause is not None and str(cause) else ""
-        return (
-            f"the host went away: table at {client.target.host}:{client.target.port} did not "
-            f"come back{detail}"
-        )
-    return str(error)
-
-
-def add_target_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("table", metavar="NAME|HOST:PORT", help="table name (mDNS) or address")
-    parser.add_argument("--fingerprint", help="the host's certificate fingerprint (64 hex)")
-    add_interfaces_option(parser)
-    parser.add_argument(
-        "--timeout", type=float, default=5.0, help="seconds to look for the table by name"
-    )
-    parser.add_argument("--seat", type=int, help="seat to take (default: the first free one)")
-    parser.add_argument(
-        "--games",
-        type=Path,
-        help="save the match transcript here (default: $XDG_DATA_HOME/briscola-lan/games)",
-    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -160,18 +74,15 @@ def claim_bot_home(name: str, config: Path | None = None) -> Iterator[Path]:
         home = base / (stem if slot == 1 else f"{stem}.{slot}")
         try:
             private_dir(home, tighten=True)
-            fd = os.open(home / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)  # empty
+            lock = try_lock(home / "lock")
         except OSError as exc:
             raise IdentityError(f"cannot keep the bot's identity in {home}: {exc}") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        if lock is None:
             continue
         try:
             yield home
         finally:
-            os.close(fd)  # releases the lock
+            lock.release()
         return
     raise IdentityError(f"{MAX_SLOTS} bots called {name!r} are running already: give --name")
 
@@ -180,8 +91,6 @@ async def play(args: argparse.Namespace) -> int:
     check_common(args)
     chooser = check_level(args.level, args.seed)
     name = args.name or f"bot-{args.level}"
-    from briscola_lan.net.join_cmd import open_table  # join_cmd builds on this module
-
     with claim_bot_home(name) as home:
         client = await open_table(
             args.table,
@@ -194,14 +103,6 @@ async def play(args: argparse.Namespace) -> int:
         # A second bot of this name saves under its own label (NAME.2), not over the first's file.
         label = name + home.name.removeprefix(bot_dir_name(name))
         return await play_match(args, client, chooser, label)
-
-
-def winner_text(state: Any) -> str:
-    """The winning side of a finished match by its players' names (``TableOptions.side_text``)."""
-    if state.winner is None or state.options is None:
-        return "nobody"
-    names = [info.name for info in sorted(state.seats, key=lambda i: i.seat)]
-    return str(state.options.side_text(state.winner, names))
 
 
 async def play_match(

@@ -1,7 +1,7 @@
-"""``briscola-lan join``: join a table by name (mDNS) or ``HOST:PORT``, full-screen or by line.
+"""``briscola-lan join`` by line: join a table by name (mDNS) or ``HOST:PORT``, play typed commands.
 
-``open_table`` (find + connect, pinned TLS, trust on first use) is what any front end calls; the
-full-screen client can use it in place of ``line_client``. ``run_join`` is the whole command.
+``run_join`` is the line client's whole command. On a terminal ``commands/join.py`` opens the
+full-screen client instead (net/ never imports tui/); both connect with ``connect.open_table``.
 """
 
 from __future__ import annotations
@@ -13,27 +13,21 @@ import os
 import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from briscola_lan.net import tls
-from briscola_lan.net.bot_cmd import (
+from briscola_lan.net.client import ConnectError, TableClient
+from briscola_lan.net.connect import (
     UsageError,
     add_target_options,
     check_common,
     check_level,
     client_saver,
     lost_reason,
+    open_table,
     winner_text,
 )
-from briscola_lan.net.client import (
-    ConnectError,
-    ResumeStore,
-    TableClient,
-    parse_address,
-    resolve_target,
-)
-from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
+from briscola_lan.net.discovery import DiscoveryError
 from briscola_lan.net.player import Chooser, MatchFailed, auto_play
 from briscola_lan.rules.cards import Card
 
@@ -44,48 +38,6 @@ HELP = """commands:
   play CARD | N   play a card: its name (A♣, Ac, 3h) or its number in your hand
   hand            show the table         log         show the whole log
   quit            leave the table"""
-
-
-async def open_table(
-    where: str,
-    *,
-    name: str,
-    fingerprint: str | None = None,
-    interfaces: Sequence[str] | None = None,
-    timeout: float = 5.0,
-    identity: Any = None,
-    home: Path | None = None,
-) -> TableClient:
-    """Find (by name) and connect to a table; the client then reconnects by itself.
-
-    ``home`` is the directory that keeps the identity key and the resume state (the config dir
-    unless given: ``bot`` gives each bot its own).
-    """
-    from briscola_lan.net.files import load_or_create_identity
-    from briscola_lan.table.client import ClientSession
-
-    ifaces: list[str] = []
-    if parse_address(where) is None or interfaces:
-        ifaces = resolve_interfaces(interfaces)
-    target = await resolve_target(
-        where,
-        interfaces=ifaces,
-        timeout=timeout,
-        fingerprint=tls.normalize_fingerprint(fingerprint) if fingerprint else None,
-    )
-    session = ClientSession(identity or load_or_create_identity(home), name)
-    store = ResumeStore(None if home is None else home / "resume_tokens")
-    # A restarted join takes its seat back, and can still reveal a seed it committed to.
-    store.attach_secrets(session, target.key)
-    client = TableClient(
-        session, target, known_tables=tls.KnownTables(), interfaces=ifaces, resume_store=store
-    )
-    try:
-        await client.start()
-    except BaseException:
-        await client.close()
-        raise
-    return client
 
 
 def describe(state: Any) -> list[str]:
@@ -175,8 +127,10 @@ async def stdin_lines() -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     mode = os.fstat(sys.stdin.fileno()).st_mode
-    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or sys.stdin.isatty()):
-        # A file or /dev/null cannot be watched by the event loop: read it in a worker thread.
+    watchable = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or sys.stdin.isatty()
+    if sys.platform == "win32" or not watchable:
+        # A file or /dev/null cannot be watched by the event loop (nor can Windows' standard
+        # input, a console or a pipe, by the selector loop): read it in a worker thread.
         while line := await loop.run_in_executor(None, sys.stdin.readline):
             yield line
         return
@@ -302,10 +256,6 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"briscola-lan join: {exc}", file=sys.stderr)
         return 2
-    if not args.line and args.auto is None and sys.stdin.isatty() and sys.stdout.isatty():
-        from briscola_lan.tui.command import run_join as run_fullscreen
-
-        return run_fullscreen(args)
     try:
         return asyncio.run(run_join(args))
     except (ConnectError, DiscoveryError, tls.TlsError, UsageError) as exc:

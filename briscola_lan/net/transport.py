@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
+import select
 import socket
 import struct
-import termios
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,15 @@ from typing import Any, Protocol
 from briscola_lan.net.tlsio import TLSStream
 from briscola_lan.wire.codec import MessageError
 from briscola_lan.wire.messages import Ping, Pong
+
+_FIONREAD: tuple[Callable[..., Any], int] | None
+try:  # Linux, macOS, the BSDs: the kernel says how many bytes wait on a socket
+    from fcntl import ioctl
+    from termios import FIONREAD
+
+    _FIONREAD = (ioctl, FIONREAD)
+except ImportError:  # Windows
+    _FIONREAD = None
 
 # Defaults (normative values in protocol/transport.md).
 MAX_SEND_BUFFER = 256 * 1024
@@ -98,14 +106,34 @@ def set_keepalive(sock: socket.socket | None, sndbuf: int | None = None) -> None
     """Enable TCP keepalive so that a vanished peer is noticed within ~11 s even when idle."""
     if sock is None:
         return
-    with contextlib.suppress(OSError, AttributeError):
-        if sndbuf is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, KEEPALIVE_IDLE)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, KEEPALIVE_INTERVAL)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, KEEPALIVE_COUNT)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS)
+    options = [(socket.SOL_SOCKET, "SO_SNDBUF", sndbuf), (socket.SOL_SOCKET, "SO_KEEPALIVE", 1)]
+    options += [
+        (socket.IPPROTO_TCP, "TCP_KEEPIDLE", KEEPALIVE_IDLE),
+        (socket.IPPROTO_TCP, "TCP_KEEPINTVL", KEEPALIVE_INTERVAL),
+        (socket.IPPROTO_TCP, "TCP_KEEPCNT", KEEPALIVE_COUNT),
+        (socket.IPPROTO_TCP, "TCP_USER_TIMEOUT", USER_TIMEOUT_MS),  # Linux only
+    ]
+    for level, name, value in options:
+        option = getattr(socket, name, None)  # each one the system has, one by one
+        if option is not None and value is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(level, option, value)
+
+
+def kernel_unread(sock: socket.socket) -> int:
+    """Bytes waiting in the kernel for ``sock``: the FIONREAD count, else 1 if any (``select``).
+
+    Where there is no FIONREAD ioctl (Windows), a socket that polls readable counts as one byte:
+    the callers only ask whether the peer sent something.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        if _FIONREAD is not None:
+            call, request = _FIONREAD
+            raw = call(sock.fileno(), request, b"\0\0\0\0")
+            return int(struct.unpack("i", raw)[0])
+        readable, _, _ = select.select([sock], [], [], 0)
+        return 1 if readable else 0
+    return 0
 
 
 class FrameConnection:
@@ -218,11 +246,7 @@ class FrameConnection:
 
     def unread_bytes(self) -> int:
         """Bytes from the peer not yet read: in the kernel socket and the stream buffer."""
-        total = self.stream.buffered_in()
-        with contextlib.suppress(OSError, ValueError):
-            raw = fcntl.ioctl(self.stream.socket.fileno(), termios.FIONREAD, b"\0\0\0\0")
-            total += int(struct.unpack("i", raw)[0])
-        return total
+        return self.stream.buffered_in() + kernel_unread(self.stream.socket)
 
     def close(self, reason: str = "closed") -> None:
         """Close after the queued frames are written."""

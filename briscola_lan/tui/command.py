@@ -1,4 +1,8 @@
-"""The ``play`` command (the default): open the full-screen client on the lobby."""
+"""The full-screen client's start: on the lobby (``play``) or on one table (``join``).
+
+The options are ``commands/play.py``'s and ``net/join_cmd.py``'s; this module turns them into the
+app's configuration with the network parts plugged in.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,7 @@ import locale
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
-
-from briscola_lan.tui.state import AI_LEVELS
 
 if TYPE_CHECKING:
     from briscola_lan.tui.app import ClientConfig
@@ -60,28 +61,6 @@ def wants_ascii(
 
 def default_name() -> str:
     return os.environ.get("BRISCOLA_NAME") or os.environ.get("USER") or "Player"
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--name", default=None, help="your name at the table (default: $BRISCOLA_NAME, else $USER)"
-    )
-    parser.add_argument(
-        "--ascii", action="store_true",
-        help="plain ASCII, no colour (automatic when NO_COLOR is set or the locale is not UTF-8)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--interfaces", nargs="+", metavar="ADDR", default=None,
-        help="IP addresses of this machine for discovery (default: $BRISCOLA_LAN_INTERFACES, "
-        "else every LAN interface; 127.0.0.1 for this machine only); commas also separate",
-    )  # fmt: skip
-    parser.add_argument(
-        "--ai-level", choices=AI_LEVELS, default="rules", help="level of the AI players"
-    )
-    parser.add_argument(
-        "--ai-delay", type=float, default=0.6, help="seconds an AI waits before it plays"
-    )
-    parser.add_argument("--games", type=Path, default=None, help="directory of saved games")
 
 
 def build_config(args: argparse.Namespace) -> ClientConfig:

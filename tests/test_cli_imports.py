@@ -1,0 +1,78 @@
+"""``briscola-lan --help`` imports no command's module: no prompt_toolkit, zeroconf or TLS."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from briscola_lan import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("prompt_toolkit", "zeroconf", "cryptography", "msgpack", "nacl")
+COMMAND_MODULES = {module for module, _ in cli.COMMANDS.values()}
+
+
+# The command as ``python -m briscola_lan`` runs it, then the modules it left in sys.modules.
+# (``-X importtime`` does not see ``importlib.import_module``, which the command uses.)
+PROBE = """
+import contextlib, io, json, runpy, sys
+sys.argv = ["briscola-lan", *sys.argv[1:]]
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+    runpy.run_module("briscola_lan", run_name="__main__")
+print(json.dumps([out.getvalue(), sorted(sys.modules)]))
+"""
+
+
+def _imported(*argv: str) -> tuple[str, set[str]]:
+    """Run ``python -m briscola_lan ARGV`` in a child: its output and every module it imported."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out, names = json.loads(proc.stdout)
+    return out, set(names)
+
+
+def test_top_level_help_imports_no_command_module() -> None:
+    out, names = _imported("--help")
+    assert "With no COMMAND" in out and "--ai-level" in out  # the default's options are shown
+    for name in sorted(names):
+        assert name.split(".")[0] not in HEAVY, f"--help imported {name}"
+        assert not name.startswith(("briscola_lan.net", "briscola_lan.tui")), name
+        assert not name.startswith(("briscola_lan.ai", "briscola_lan.fairness")), name
+    assert COMMAND_MODULES & names == {"briscola_lan.commands.play"}  # argparse only
+
+
+def test_a_command_help_imports_that_command_only() -> None:
+    out, names = _imported("tables", "--help")
+    assert "--json" in out and "--timeout" in out
+    assert COMMAND_MODULES & names == {"briscola_lan.net.tables_cmd", "briscola_lan.commands.play"}
+    assert not {n for n in names if n.startswith(("prompt_toolkit", "briscola_lan.tui"))}
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_every_command_keeps_its_options_in_its_help(command: str) -> None:
+    parser = cli.build_parser(command)
+    sub = next(a for a in parser._actions if a.dest == "command")
+    options = sub.choices[command]._actions  # type: ignore[index]
+    assert len(options) > 1, f"{command} --help lists no options"
+
+
+def test_the_play_options_name_the_ai_levels_there_are() -> None:
+    from briscola_lan.ai import LEVELS
+    from briscola_lan.commands.play import AI_LEVELS
+    from briscola_lan.tui.state import AI_LEVELS as TUI_LEVELS
+
+    assert AI_LEVELS == LEVELS == TUI_LEVELS

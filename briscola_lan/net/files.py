@@ -59,7 +59,8 @@ def _tighten(directory: Path) -> None:
     st = os.stat(directory)
     if not stat.S_ISDIR(st.st_mode):
         raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(directory))
-    if st.st_mode & 0o077 and st.st_uid == os.getuid():
+    getuid = getattr(os, "getuid", None)  # None on Windows: no POSIX modes, the profile is private
+    if getuid is not None and st.st_mode & 0o077 and st.st_uid == getuid():
         os.chmod(directory, stat.S_IMODE(st.st_mode) & DIR_MODE)
 
 

@@ -1,6 +1,8 @@
-"""The pure Briscola rules: cards, table options, hands, matches and per-seat views.
+"""The Briscola rules: cards, table options, hands, matches and per-seat views.
 
-No I/O and no randomness: the deck order is always an argument.
+No I/O and no randomness: the deck order is always an argument. ``Hand`` and ``Match`` are
+state machines changed in place as a game goes on; options, cards, events and ``SeatView`` are
+immutable values.
 """
 
 from __future__ import annotations

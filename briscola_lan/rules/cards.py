@@ -139,11 +139,6 @@ class Card:
 ALL_CARDS: tuple[Card, ...] = tuple(Card(Suit(c // 10), Rank(c % 10)) for c in range(40))
 
 
-def full_deck() -> tuple[Card, ...]:
-    """The 40-card pack in code order."""
-    return ALL_CARDS
-
-
 def deck_for(players: int, removed_two: Suit = Suit.COINS) -> tuple[Card, ...]:
     """The pack for a table: 40 cards, or 39 with one announced 2 removed for 3 players."""
     if players == 3:

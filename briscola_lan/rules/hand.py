@@ -1,4 +1,4 @@
-"""One hand of Briscola as a pure state machine in the OpenSpiel style.
+"""One hand of Briscola as a mutable state machine in the OpenSpiel style; no I/O, no randomness.
 
 Theory of operation: the deck order is an argument (position 0 is dealt first). The initial deal
 gives one card at a time, three rounds, starting left of the dealer: position ``r * n + i`` goes
@@ -7,6 +7,10 @@ each trick the winner draws first, then the others clockwise, taking positions `
 in order; the very last draw takes the upcard. At 4 players, once the stock is exhausted, partners
 show each other their hands (an option). Seats are numbered clockwise (``seat + 1`` is a seat's
 left); any held card is a legal play. ``play`` raises without changing anything on a bad move.
+
+A ``Hand`` changes as it is played. Its attributes are public for reading (the host reads the deck,
+the hands, the plays and the shown hands from them) and only ``play`` changes them; a bot or a
+client gets a ``SeatView``, an immutable copy of one seat's share.
 """
 
 from __future__ import annotations
@@ -75,10 +79,9 @@ class SeatView:
 
 
 class Hand:
-    """A hand from deal to scoring. Randomness never enters: the deck order is given."""
+    """A hand from deal to scoring, changed in place by ``play``; the deck order is given."""
 
     def __init__(self, options: TableOptions, deck: Sequence[Card], dealer: int) -> None:
-        options.validate()
         n = options.players
         if not 0 <= dealer < n:
             raise RulesError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
@@ -104,7 +107,6 @@ class Hand:
         self.to_play: int | None = self.leader
         self.tricks: list[TrickTaken] = []
         self.points = [0] * options.sides
-        self.won: list[list[Card]] = [[] for _ in range(options.sides)]
         self.exchange_shown: tuple[tuple[Card, ...], ...] | None = None
         self.exchange_trick: int | None = None
         self.plays: list[Card] = []
@@ -184,20 +186,6 @@ class Hand:
             partner_exchange_trick=self.exchange_trick,
         )
 
-    def clone(self) -> Hand:
-        """An independent copy (for search)."""
-        other = Hand.__new__(Hand)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other._draw_order = list(self._draw_order)
-        other.trick = list(self.trick)
-        other.tricks = list(self.tricks)
-        other.points = list(self.points)
-        other.won = [list(w) for w in self.won]
-        other.plays = list(self.plays)
-        other.deal_events = list(self.deal_events)
-        return other
-
     # --- internals -----------------------------------------------------------------------------
 
     def _finish_trick(self) -> list[Event]:
@@ -206,7 +194,6 @@ class Hand:
         pts = sum(c.points for c in cards)
         side = self.options.side_of(winner)
         self.points[side] += pts
-        self.won[side].extend(cards)
         taken = TrickTaken(winner, tuple(self.trick), pts)
         self.tricks.append(taken)
         self.trick = []

@@ -37,15 +37,15 @@ def hand_winner(points: Sequence[int]) -> int | None:
 
 
 class Match:
-    """Match bookkeeping over finished hands; pure, with hands supplied from outside."""
+    """Match bookkeeping over finished hands (no I/O): the hands are played outside and recorded."""
 
     def __init__(self, options: TableOptions, first_dealer: int = 0) -> None:
-        options.validate()
         if not 0 <= first_dealer < options.players:
             raise RulesError(f"first dealer must be a seat 0..{options.players - 1}")
         self.options = options
         self.first_dealer = first_dealer
         self.results: list[HandResult] = []
+        self._recorded: list[Hand] = []  # the hands given to ``record``, to refuse one twice
 
     @property
     def next_dealer(self) -> int:
@@ -71,12 +71,30 @@ class Match:
         return Hand(self.options, deck, self.next_dealer)
 
     def record(self, hand: Hand) -> HandResult:
-        """Record a finished hand and return its result."""
+        """Record the next hand of this match, finished, and return its result.
+
+        Refuses (RulesError) a hand already recorded, a hand dealt by another seat than the next
+        dealer, and a hand played by other rules than the match's.
+        """
         if self.is_over:
             raise MatchOver("the match is already decided")
+        if any(h is hand for h in self._recorded):
+            raise RulesError("this hand is already recorded: every hand of a match is dealt anew")
+        if hand.options != self.options:
+            raise RulesError(
+                f"the hand was played by other rules ({hand.options.summary()}) "
+                f"than the match's ({self.options.summary()})"
+            )
+        if hand.dealer != self.next_dealer:
+            raise RulesError(
+                f"hand {self.hand_number + 1} is dealt by seat {self.next_dealer}, "
+                f"not seat {hand.dealer}: the deal passes to the left"
+            )
         if not hand.is_terminal:
             raise RulesError("only a finished hand can be recorded")
-        return self.record_points(hand.returns(), hand.dealer)
+        result = self.record_points(hand.returns(), hand.dealer)
+        self._recorded.append(hand)
+        return result
 
     def record_points(self, points: Sequence[int], dealer: int | None = None) -> HandResult:
         """Record a finished hand by its points per side (used by replays and verifiers)."""

@@ -8,7 +8,7 @@ Sources: ``000`` (pagat-style text: 2, 3, 4 players; 39 cards at 3; partner hand
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -23,9 +23,28 @@ class MatchFormat(StrEnum):
     POINTS = "points"  # 000: 2 hands (3 at 3 players), most total points, tie-break hand
 
 
+def _match_format(value: object) -> MatchFormat:
+    """A match format from itself or its name."""
+    if isinstance(value, str) and value in MatchFormat.__members__.values():
+        return MatchFormat(value)
+    raise OptionsError(f"unknown match format {value!r}: use hands or points")
+
+
+def _suit(value: object) -> Suit:
+    """A suit from itself or its number 0..3."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return Suit(value)
+    raise OptionsError(f"removed_two must be a suit 0..3, not {value!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """The rules a table plays by. Construct, then ``validate()`` (``make`` does both)."""
+    """The rules a table plays by, checked when built.
+
+    An option that means nothing at a table is set to its default (``hands_to_win`` 2 in the
+    'points' format, ``removed_two`` coins unless 3 play, ``partner_exchange`` on unless 4 play),
+    so two tables that play the same game compare equal.
+    """
 
     players: int = 2
     match_format: MatchFormat = MatchFormat.HANDS
@@ -34,41 +53,53 @@ class TableOptions:
     removed_two: Suit = Suit.COINS
 
     def __post_init__(self) -> None:
-        # Accept plain strings and ints (from the CLI or the wire) for the enum fields.
-        if not isinstance(self.match_format, MatchFormat):
-            try:
-                object.__setattr__(self, "match_format", MatchFormat(self.match_format))
-            except ValueError:
-                raise OptionsError(
-                    f"unknown match format {self.match_format!r}: use hands or points"
-                ) from None
-        if not isinstance(self.removed_two, Suit):
-            try:
-                object.__setattr__(self, "removed_two", Suit(self.removed_two))
-            except ValueError:
-                raise OptionsError(
-                    f"removed_two must be a suit 0..3, not {self.removed_two!r}"
-                ) from None
+        # Plain strings and ints (from the CLI or the wire) are accepted for the enum fields.
+        object.__setattr__(self, "match_format", _match_format(self.match_format))
+        object.__setattr__(self, "removed_two", _suit(self.removed_two))
+        if self.partner_exchange in (0, 1) and not isinstance(self.partner_exchange, bool):
+            object.__setattr__(self, "partner_exchange", bool(self.partner_exchange))
+        self.validate()
+        if self.match_format is MatchFormat.POINTS:
+            object.__setattr__(self, "hands_to_win", 2)
+        if self.players != 3:
+            object.__setattr__(self, "removed_two", Suit.COINS)
+        if self.players != 4:
+            object.__setattr__(self, "partner_exchange", True)
 
     @staticmethod
-    def make(**kwargs: Any) -> TableOptions:
-        opts = TableOptions(**kwargs)
-        opts.validate()
-        return opts
+    def make(
+        *,
+        players: int = 2,
+        match_format: MatchFormat | str = MatchFormat.HANDS,
+        hands_to_win: int = 2,
+        partner_exchange: bool = True,
+        removed_two: Suit | int = Suit.COINS,
+    ) -> TableOptions:
+        """Options from keywords; a format may be given by name and the removed 2 by suit number."""
+        return TableOptions(
+            players=players,
+            match_format=_match_format(match_format),
+            hands_to_win=hands_to_win,
+            partner_exchange=partner_exchange,
+            removed_two=_suit(removed_two),
+        )
 
     def validate(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise OptionsError(f"Briscola is played by 2, 3 or 4 players, not {self.players}")
+        """Raise OptionsError unless these are options of a real game (fairness.md §8.2)."""
+        if isinstance(self.players, bool) or self.players not in (2, 3, 4):
+            raise OptionsError(f"Briscola is played by 2, 3 or 4 players, not {self.players!r}")
         if not isinstance(self.match_format, MatchFormat):
             raise OptionsError(f"unknown match format {self.match_format!r}: use hands or points")
-        if self.match_format is MatchFormat.HANDS:
-            if self.players == 3:
-                raise OptionsError(
-                    "the 'hands' match format (61 to win a hand) is for 2 or 4 players; "
-                    "3 players play the 'points' format"
-                )
-            if not 1 <= self.hands_to_win <= 5:
-                raise OptionsError(f"hands to win must be 1 to 5, not {self.hands_to_win}")
+        if self.match_format is MatchFormat.HANDS and self.players == 3:
+            raise OptionsError(
+                "the 'hands' match format (61 to win a hand) is for 2 or 4 players; "
+                "3 players play the 'points' format"
+            )
+        htw = self.hands_to_win
+        if isinstance(htw, bool) or not isinstance(htw, int) or not 1 <= htw <= 5:
+            raise OptionsError(f"hands to win must be 1 to 5, not {htw!r}")
+        if not isinstance(self.partner_exchange, bool):
+            raise OptionsError(f"partner_exchange must be on or off, not {self.partner_exchange!r}")
         if not isinstance(self.removed_two, Suit):
             raise OptionsError(f"removed_two must be a suit, not {self.removed_two!r}")
 
@@ -134,22 +165,20 @@ class TableOptions:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> TableOptions:
         try:
-            opts = TableOptions(
-                players=int(data["players"]),
-                match_format=MatchFormat(data["match_format"]),
-                hands_to_win=int(data.get("hands_to_win", 2)),
-                partner_exchange=bool(data.get("partner_exchange", True)),
-                removed_two=Suit(int(data.get("removed_two", 0))),
-            )
+            players = int(data["players"])
+            match_format = MatchFormat(data["match_format"])
+            hands_to_win = int(data.get("hands_to_win", 2))
+            partner_exchange = bool(data.get("partner_exchange", True))
+            removed_two = Suit(int(data.get("removed_two", 0)))
         except (KeyError, ValueError, TypeError) as exc:
             raise OptionsError(f"bad table options {data!r}: {exc}") from exc
-        opts.validate()
-        return opts
-
-    def with_(self, **changes: Any) -> TableOptions:
-        opts = replace(self, **changes)
-        opts.validate()
-        return opts
+        return TableOptions(
+            players=players,
+            match_format=match_format,
+            hands_to_win=hands_to_win,
+            partner_exchange=partner_exchange,
+            removed_two=removed_two,
+        )
 
 
 def all_variants() -> list[TableOptions]:

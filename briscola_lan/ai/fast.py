@@ -4,33 +4,58 @@ Cards are their codes (``suit * 10 + rank``, so a lower code in the same suit is
 It plays exactly the rules of ``briscola_lan.rules.hand`` (tests replay many seeded hands through
 both and compare every trick, draw and score) at a small fraction of the cost, for search and
 simulation. The deck order is an argument; randomness enters only as a ``random()`` callable.
+
+Every table here is built once, at import, from ``briscola_lan.rules`` (card points, the beat
+rule, the sides, the initial deal and the draw order), so that a rule lives in one place; only
+the loops that walk them are written out here, for speed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
-SUIT: tuple[int, ...] = tuple(c // 10 for c in range(40))
-RANK: tuple[int, ...] = tuple(c % 10 for c in range(40))
-_RANK_POINTS = (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
-POINTS: tuple[int, ...] = tuple(_RANK_POINTS[c % 10] for c in range(40))
+from briscola_lan.rules.cards import Card, Suit, beats
+from briscola_lan.rules.options import MatchFormat, TableOptions
+from briscola_lan.rules.schedule import draw_order, initial_deal
 
-
-def _beats(challenger: int, best: int, trump: int) -> bool:
-    if challenger // 10 == best // 10:
-        return challenger < best
-    return challenger // 10 == trump
-
+_CARDS = tuple(Card.from_code(c) for c in range(40))
+SUIT: tuple[int, ...] = tuple(int(c.suit) for c in _CARDS)
+RANK: tuple[int, ...] = tuple(int(c.rank) for c in _CARDS)
+POINTS: tuple[int, ...] = tuple(c.points for c in _CARDS)
 
 # BEATS[trump][best * 40 + challenger]: does ``challenger``, played later, take ``best``'s trick.
 BEATS: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(_beats(ch, b, t) for b in range(40) for ch in range(40)) for t in range(4)
+    tuple(beats(_CARDS[ch], _CARDS[b], Suit(t)) for b in range(40) for ch in range(40))
+    for t in range(4)
 )
+
+_SIDES: dict[int, tuple[int, ...]] = {
+    n: tuple(TableOptions(players=n, match_format=MatchFormat.POINTS).side_of(s) for s in range(n))
+    for n in (2, 3, 4)
+}
+# _INITIAL[(players, dealer)][seat]: takes the seat's initial cards from a deck, in deal order.
+_Take = Callable[[Sequence[int]], tuple[int, ...]]  # an itemgetter of several positions
+_INITIAL: dict[tuple[int, int], tuple[_Take, ...]] = {
+    (n, d): tuple(itemgetter(*(p for p, s in initial_deal(n, d) if s == seat)) for seat in range(n))
+    for n in (2, 3, 4)
+    for d in range(n)
+}
+# _DRAW[(players, deck size)]: takes the stock from a deck in draw order (the upcard last).
+_DRAW: dict[tuple[int, int], _Take] = {
+    (n, size): itemgetter(*draw_order(n, size)) for n in (2, 3, 4) for size in (39, 40)
+}
 
 
 def side_table(players: int) -> tuple[int, ...]:
     """Side of each seat: partnerships 0+2 and 1+3 at 4 players, else one side per seat."""
-    return tuple(s % 2 for s in range(4)) if players == 4 else tuple(range(players))
+    return _SIDES[players]
+
+
+def _deal(deck: Sequence[int], dealer: int, n: int) -> tuple[list[list[int]], list[int]]:
+    """The hands of the initial deal and the stock in draw order, by the rules' schedule."""
+    hands = [list(take(deck)) for take in _INITIAL[(n, dealer)]]
+    return hands, list(_DRAW[(n, len(deck))](deck))
 
 
 def trick_winner(cards: Sequence[int], leader: int, players: int, trump: int) -> int:
@@ -96,16 +121,12 @@ class FastHand:
         n = players
         h = FastHand()
         h.n = n
-        h.hands = [[] for _ in range(n)]
-        for r in range(3):
-            for i in range(n):
-                h.hands[(dealer + 1 + i) % n].append(deck[r * n + i])
-        h.upcard = deck[3 * n]
-        h.trump = h.upcard // 10
-        h.stock = [*deck[3 * n + 1 :], h.upcard]
+        h.hands, h.stock = _deal(deck, dealer, n)
+        h.upcard = h.stock[-1]
+        h.trump = SUIT[h.upcard]
         h.leader = h.to_play = (dealer + 1) % n
         h.sides = side_table(n)
-        h.points = [0] * (2 if n == 4 else n)
+        h.points = [0] * (max(h.sides) + 1)
         h.with_exchange = exchange and n == 4
         return h
 
@@ -189,17 +210,13 @@ def random_hand(
     ``trace`` is given, it receives for every trick the ``n`` cards in play order then the winner.
     """
     n = players
-    hands: list[list[int]] = [[] for _ in range(n)]
-    for r in range(3):
-        for i in range(n):
-            hands[(dealer + 1 + i) % n].append(deck[r * n + i])
-    up = deck[3 * n]
-    stock = [*deck[3 * n + 1 :], up]
+    hands, stock = _deal(deck, dealer, n)
+    up = stock[-1]
     nstock = len(stock)
-    beats = BEATS[up // 10]
+    beats = BEATS[SUIT[up]]
     pts_of = POINTS
     sides = side_table(n)
-    points = [0] * (2 if n == 4 else n)
+    points = [0] * (max(sides) + 1)
     leader = (dealer + 1) % n
     si = 0
     rounds = len(deck) // n

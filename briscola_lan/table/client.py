@@ -51,11 +51,12 @@ from briscola_lan.fairness.verify import (
     opening_matches,
     options_of,
 )
-from briscola_lan.rules.cards import Card, trick_winner_index
+from briscola_lan.rules.cards import Card
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import CodecError, pack_state, unpack_state
 from briscola_lan.wire.messages import PROTOCOL_VERSION, Message, Record, SeatInfo
@@ -153,42 +154,62 @@ class ClientState:
 
 
 class _Tracker:
-    """The public mirror of one hand: what every seat may know, plus this seat's own cards."""
+    """The public mirror of one hand: what every seat may know, plus this seat's own cards.
+
+    Who plays, who takes each trick and which position each seat draws come from the rules'
+    public schedule (``rules.schedule.PublicSchedule``); this adds the seat's own cards, the
+    played positions, the tricks and points, and what the seat still waits for."""
 
     def __init__(self, options: TableOptions, dealer: int, seat: int | None) -> None:
         n = options.players
         self.options, self.dealer, self.seat, self.n = options, dealer, seat, n
+        self.sched = PublicSchedule(options, dealer)
         self.hand: list[Card] = []
         self.my_positions: dict[int, int] = {}  # card code -> position
         self.commitments: tuple[bytes, ...] = ()
         self.deck_size = options.deck_size
-        self.upcard: Card | None = None
+        self._upcard: Card | None = None
         self.upcard_taken_by: int | None = None
-        self.trick: list[tuple[int, Card]] = []
-        self.leader = (dealer + 1) % n
-        self.to_play: int | None = None
+        self.to_play: int | None = None  # nobody until the upcard is turned
         self.tricks: list[RulesTrickTaken] = []
         self.points = [0] * options.sides
-        self.hand_sizes = [0] * n
-        self.dealt: dict[int, int] = {}  # position -> seat, by the public schedule
         self.played_positions: set[int] = set()
-        self.draw_order = [*range(3 * n + 1, self.deck_size), 3 * n]
-        self.next_draw = 0
         self.expected: dict[int, list[int]] = {}  # seat -> positions it must receive next
+        if seat is not None:
+            self.expected[seat] = list(self.sched.initial[seat])
         self.partner_shown: tuple[Card, ...] | None = None
         self.exchange_trick: int | None = None
         self.exchange_due = False
-        for r in range(3):
-            for i in range(n):
-                s = (dealer + 1 + i) % n
-                self.dealt[r * n + i] = s
-                if s == seat:
-                    self.expected.setdefault(s, []).append(r * n + i)
-                self.hand_sizes[s] += 1
+
+    @property
+    def upcard(self) -> Card | None:
+        return self._upcard
+
+    @upcard.setter
+    def upcard(self, card: Card | None) -> None:
+        self._upcard = card
+        self.sched.trump = card.suit if card is not None else None
+
+    @property
+    def leader(self) -> int:
+        return self.sched.leader
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        return self.sched.trick
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return self.sched.hand_sizes
+
+    @property
+    def dealt(self) -> dict[int, int]:
+        """Position -> the seat the public schedule gave it so far."""
+        return self.sched.dealt
 
     @property
     def stock_left(self) -> int:
-        return len(self.draw_order) - self.next_draw
+        return self.sched.stock_left
 
     @property
     def cards_on_their_way(self) -> bool:
@@ -245,46 +266,33 @@ class _Tracker:
     def play(
         self, seat: int, card: Card, position: int
     ) -> tuple[str | None, RulesTrickTaken | None]:
-        if seat != self.to_play:
+        if self.upcard is None or seat != self.to_play:
             return f"seat {seat} played out of turn", None
         if self.dealt.get(position) != seat or position in self.played_positions:
             return f"position {position} is not a card seat {seat} holds", None
         if self.expected.get(seat):
             return f"seat {seat} played before receiving its cards", None
-        self.played_positions.add(position)
-        self.hand_sizes[seat] -= 1
         if seat == self.seat:
             if card not in self.hand:
                 return "the host played a card I do not hold", None
             self.hand.remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < self.n:
-            self.to_play = (seat + 1) % self.n
+        self.played_positions.add(position)
+        cards = (*self.trick, (seat, card))
+        outcome = self.sched.play(seat, card)
+        self.to_play = self.sched.to_play
+        if outcome is None:
             return None, None
-        assert self.upcard is not None
-        cards = [c for _, c in self.trick]
-        winner = self.trick[trick_winner_index(cards, self.upcard.suit)][0]
-        pts = sum(c.points for c in cards)
-        self.points[self.options.side_of(winner)] += pts
-        taken = RulesTrickTaken(winner, tuple(self.trick), pts)
+        taken = RulesTrickTaken(outcome.winner, cards, outcome.points)
         self.tricks.append(taken)
-        self.trick = []
-        self.leader = winner
-        if self.stock_left > 0:
-            for i in range(self.n):
-                s = (winner + i) % self.n
-                pos = self.draw_order[self.next_draw]
-                self.next_draw += 1
-                self.dealt[pos] = s
-                self.hand_sizes[s] += 1
-                if pos == 3 * self.n:
-                    self.upcard_taken_by = s
-                if s == self.seat:
-                    self.expected.setdefault(s, []).append(pos)
-            if self.stock_left == 0 and self.options.exchange_enabled:
-                self.exchange_due = True
-                self.exchange_trick = len(self.tricks)
-        self.to_play = winner if any(self.hand_sizes) else None
+        self.points[self.options.side_of(outcome.winner)] += outcome.points
+        for s, pos in outcome.draws:
+            if pos == self.sched.upcard_position:
+                self.upcard_taken_by = s
+            if s == self.seat:
+                self.expected.setdefault(s, []).append(pos)
+        if outcome.exchange:
+            self.exchange_due = True
+            self.exchange_trick = len(self.tricks)
         return None, taken
 
     def partner(self, ex: Exchange) -> str | None:

@@ -269,6 +269,10 @@ def _family(address: str) -> socket.AddressFamily:
     return socket.AF_INET6 if ":" in address else socket.AF_INET
 
 
+RESOLVE_TRIES = 6  # questions for a table's records before it is left out (about 30 s in all)
+RESOLVE_TIMEOUT_MS = 3000  # each one waits this long for the answer
+
+
 class Browser:
     """Keeps a live dict of tables on the network; ``on_change`` is called on every change."""
 
@@ -330,10 +334,16 @@ class Browser:
         task.add_done_callback(self._tasks.discard)
 
     async def _resolve(self, service_type: str, name: str, generation: int) -> None:
-        if self.azc is None:
-            return
-        info = AsyncServiceInfo(service_type, name)
-        if not await info.async_request(self.azc.zeroconf, 3000, DNSQuestionType.QM):
+        """Ask for the table's records until they come: a question or an answer lost on a busy
+        LAN must not hide a table that announces nothing new (its TXT may never change again)."""
+        for attempt in range(RESOLVE_TRIES):
+            if self.azc is None or self._generation.get(name) != generation:
+                return  # closed, or removed or changed meanwhile (a newer resolve runs)
+            info = AsyncServiceInfo(service_type, name)
+            if await info.async_request(self.azc.zeroconf, RESOLVE_TIMEOUT_MS, DNSQuestionType.QM):
+                break
+            await asyncio.sleep(min(0.5 * (2**attempt), 4.0))
+        else:
             return
         if self._generation.get(name) != generation:  # removed or changed meanwhile
             return

@@ -574,7 +574,12 @@ class NetBackend(TableBackend):
         self._summarize(st)
         model.match_over = st.match_over
         model.match_winner = st.winner
-        if not self._held:
+        # A resumed seat's messages are replayed first (SPEC.md §6b): show the table once the
+        # replay is over, never a turn from it (a card chosen then would be out of date).
+        model.live = self.client is None or self.client.live or not self.client.connected.is_set()
+        if not model.live:
+            model.waiting = "Catching up with the table..."
+        elif not self._held:
             if st.view is not None:
                 apply_seat_view(model, st.view)
                 model.hand_number = max(0, st.hand_number)

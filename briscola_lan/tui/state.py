@@ -97,6 +97,7 @@ class TableModel:
     seated: bool = True  # False while a network client holds no seat (looking, full, refused)
     can_fill_ai: bool = False  # I manage a waiting table with open seats: f seats AI players
     known: bool = True  # False until the table's rules are known (before the host's welcome)
+    live: bool = True  # False while the host replays a resumed seat's messages (no turn then)
     changes: int = 0
 
     @property
@@ -105,7 +106,14 @@ class TableModel:
 
     @property
     def my_turn(self) -> bool:
-        return self.seated and self.started and not self.hand_over and self.to_play == self.my_seat
+        return (
+            self.live
+            and self.waiting is None  # cards on their way, a replay, no hand: no turn
+            and self.seated
+            and self.started
+            and not self.hand_over
+            and self.to_play == self.my_seat
+        )
 
     @property
     def last_result(self) -> HandSummary | None:

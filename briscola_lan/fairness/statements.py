@@ -486,6 +486,149 @@ class MatchEnd(Statement):
     points: tuple[int, ...]
 
 
+# --- the blind deal (protocol/fairness.md §11) --------------------------------------------------
+# A party is a seat number, or HOST_PARTY (0xFFFFFFFF) for the host, which shuffles for the seats
+# it plays; the field is named ``seat`` as in every statement a seat signs.
+
+
+@dataclass(frozen=True, slots=True)
+class BlindStart(Statement):
+    """Opens a blind hand: its dealer and the parties that shuffle it, in pass order."""
+
+    KIND: ClassVar[str] = "blind-start"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32s")
+    game_id: bytes
+    hand: int
+    dealer: int
+    parties: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShufflePass(Statement):
+    """A party's shuffle pass: its key-exchange point and the deck it multiplied and permuted."""
+
+    KIND: ClassVar[str] = "shuffle"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32s")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int  # the party
+    ecdh: bytes
+    points: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LockPass(Statement):
+    """A party's lock pass: the deck with its shuffle key swapped for one key per position."""
+
+    KIND: ClassVar[str] = "lock"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32s")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int  # the party
+    points: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Shares(Statement):
+    """A party's lock keys for the positions one deal window gives other parties' seats, each
+    sealed for its receiver (the upcard's key, in window 0, in the clear)."""
+
+    KIND: ClassVar[str] = "shares"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32s", "b32s")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int  # the party
+    window: int  # tricks taken when the window opened (0: the initial deal)
+    positions: tuple[int, ...]
+    values: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Show(Statement):
+    """The partner exchange: a seat's whole hand for its partner, each position's opening key
+    sealed for the partner."""
+
+    KIND: ClassVar[str] = "show"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32s", "b32s")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    partner: int
+    positions: tuple[int, ...]
+    values: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPlay(Statement):
+    """A seat plays ``card`` from deck ``position``; ``key`` opens that position (its proof)."""
+
+    KIND: ClassVar[str] = "blind-play"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32", "u32", "b32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    index: int
+    card: int
+    position: int
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Complaint(Statement):
+    """A party says the card at ``position``, dealt or shown to it, does not open."""
+
+    KIND: ClassVar[str] = "complaint"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int  # the party
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeyReveal(Statement):
+    """A party's hand secret, published once the hand is over (or disputed): every pass, share
+    and key it sent can then be recomputed."""
+
+    KIND: ClassVar[str] = "key-reveal"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int  # the party
+    secret: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class BlindEnd(Statement):
+    """End of a blind hand, after every key reveal: the card points per side."""
+
+    KIND: ClassVar[str] = "blind-end"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32s")
+    game_id: bytes
+    hand: int
+    points: tuple[int, ...]
+
+
+# The statements a party sends in a blind hand (signed by the seat's key, or the host's for
+# HOST_PARTY and the seats the host plays).
+BLIND_PARTY_KINDS: tuple[type[Statement], ...] = (
+    ShufflePass,
+    LockPass,
+    Shares,
+    Show,
+    BlindPlay,
+    Complaint,
+    KeyReveal,
+)
+
+
 KINDS: dict[bytes, type[Statement]] = {
     DOMAIN + b"st/" + cls.KIND.encode("ascii"): cls
     for cls in (
@@ -507,6 +650,15 @@ KINDS: dict[bytes, type[Statement]] = {
         Receipt,
         Evidence,
         MatchEnd,
+        BlindStart,
+        ShufflePass,
+        LockPass,
+        Shares,
+        Show,
+        BlindPlay,
+        Complaint,
+        KeyReveal,
+        BlindEnd,
     )
 }
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, parties_problem
 from briscola_lan.fairness.draw import DrawResult, draw
 from briscola_lan.fairness.encoding import (
     CHAIN_START,
@@ -35,8 +36,13 @@ from briscola_lan.fairness.encoding import (
 from briscola_lan.fairness.identity import fingerprint, verify_signature
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
+    BLIND_PARTY_KINDS,
     Abort,
     Ack,
+    BlindEnd,
+    BlindPlay,
+    BlindStart,
+    Complaint,
     Deal,
     DeckCommit,
     DrawReveal,
@@ -45,6 +51,8 @@ from briscola_lan.fairness.statements import (
     Exchange,
     HostCommit,
     HostReveal,
+    KeyReveal,
+    LockPass,
     MatchEnd,
     MatchStart,
     Opening,
@@ -52,6 +60,9 @@ from briscola_lan.fairness.statements import (
     Receipt,
     SeedCommit,
     SeedReveal,
+    Shares,
+    Show,
+    ShufflePass,
     Statement,
     StatementError,
     Takeover,
@@ -61,7 +72,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.errors import OptionsError, RulesError
 from briscola_lan.rules.events import CardDealt
-from briscola_lan.rules.hand import Hand
+from briscola_lan.rules.hand import Hand, replay_hand
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import MatchFormat, TableOptions
 from briscola_lan.rules.schedule import PublicSchedule
@@ -182,6 +193,7 @@ class MatchReport:
     takeovers: list[tuple[int, int, bool, int]] = field(default_factory=list)
     match_ended: bool = False  # the file holds the match-end record
     receipts: int = 0  # receipts from the host in this file (a seat's own file holds them)
+    deal: str = ""  # "classic" or "blind", from the match's first hand
 
     @property
     def verdict(self) -> str:
@@ -232,6 +244,7 @@ class MatchReport:
             "at_fault": self.blame.party if self.blame is not None else None,
             "match_ended": self.match_ended,
             "receipts": self.receipts,
+            "deal": self.deal or None,
             "game_id": self.game_id,
             "table": self.table_name,
             "host_fingerprint": self.host_fingerprint,
@@ -315,8 +328,9 @@ def options_problem(ms: MatchStart) -> str | None:
 class _Hand:
     number: int
     dealer: int
-    commit: HostCommit
+    commit: HostCommit | BlindStart
     sched: PublicSchedule
+    blind: BlindHand | None = None  # a blind hand's public state (§11); None in a classic hand
     commits: list[bytes] = field(default_factory=list)
     seeds: list[bytes] = field(default_factory=list)
     deck_commit: DeckCommit | None = None
@@ -368,7 +382,16 @@ def draw_result(st: DrawStart, host_seed: bytes, seeds: Sequence[bytes]) -> Draw
     )
 
 
-_DEFERRABLE: tuple[type[Statement], ...] = (Play, Deal, Upcard, Exchange, Receipt)
+_DEFERRABLE: tuple[type[Statement], ...] = (
+    Play,
+    Deal,
+    Upcard,
+    Exchange,
+    Receipt,
+    BlindPlay,
+    Shares,
+    Show,
+)
 _WINDOW_KINDS: tuple[type[Statement], ...] = (Deal, Exchange, Receipt)
 
 
@@ -406,6 +429,7 @@ class TranscriptChecker:
         self._match: Match | None = None
         self._hand: _Hand | None = None
         self._taken_over: set[int] = set()
+        self._blind_mode: bool | None = None  # fixed by the match's first hand (§11.3)
         self._closed = False  # after an abort nothing more may follow
         self._draw: _Draw | None = None
         # The seats whose private records this file holds (every seat in the host's file, one
@@ -459,6 +483,12 @@ class TranscriptChecker:
     def pending_signatures(self) -> int:
         """How many signatures are queued (always 0 unless ``defer_signatures``)."""
         return len(self._pending)
+
+    @property
+    def blind(self) -> BlindHand | None:
+        """The current hand's public blind state (None in a classic hand or before a hand)."""
+        h = self._hand
+        return h.blind if h is not None and not h.revealed else None
 
     @property
     def taken_over(self) -> frozenset[int]:
@@ -543,7 +573,19 @@ class TranscriptChecker:
                 what += f" (lobby seat {who}, {d.start.names[who]!r})"
             dr.fault = Fault(None, "end of transcript", who, "waiting: " + what, also_host=True)
         h = self._hand
-        if rep.fault is None and h is not None and not h.revealed:
+        if rep.fault is None and h is not None and not h.revealed and h.blind is not None:
+            kind, owing = h.blind.owed()
+            party = owing[0] if owing else HOST_PARTY
+            if kind in (Show.KIND, BlindPlay.KIND) and owing:
+                party = h.blind.owner(owing[0])
+            rep.hands[-1].fault = Fault(
+                None,
+                "end of transcript",
+                HOST if party == HOST_PARTY else party,
+                f"waiting: the {kind}" + ("" if party == HOST_PARTY else f" of seat {party}"),
+                also_host=party != HOST_PARTY,
+            )
+        elif rep.fault is None and h is not None and not h.revealed:
             n = self._n
             if len(h.commits) < n:
                 who, what = len(h.commits), "never committed to its seed"
@@ -623,7 +665,22 @@ class TranscriptChecker:
         self._check_signature(st, body, sig)
         if st.PUBLIC:
             self.chain = chain_next(self.chain, body)
-        _HANDLERS[type(st)](self, st)
+        if (
+            h is not None
+            and not h.revealed
+            and type(st) in _HAND_KINDS
+            and (h.blind is not None) != (type(st) in _BLIND_KINDS)
+        ):
+            mode = "blind" if h.blind is not None else "classic"
+            raise self._fail(st, HOST, f"a {st.KIND} record in a {mode} hand")
+        try:
+            _HANDLERS[type(st)](self, st)
+        except BlindFault as bf:
+            record = self.index if bf.record is None else bf.record
+            party = HOST if bf.party == HOST_PARTY else bf.party
+            raise Violation(
+                Fault(record, bf.kind or st.KIND, party, bf.reason, also_host=bf.also_host)
+            ) from None
 
     def _start(self, st: Statement, body: bytes, sig: bytes) -> None:
         if not isinstance(st, MatchStart):
@@ -778,7 +835,7 @@ class TranscriptChecker:
 
     def _check_signature(self, st: Statement, body: bytes, sig: bytes) -> None:
         host_key, seat_keys, n = self._keys()
-        if st.HOST_SIGNED:
+        if st.HOST_SIGNED or getattr(st, "seat", None) == HOST_PARTY:
             keys = [host_key]
             who = "the host"
         else:
@@ -795,12 +852,11 @@ class TranscriptChecker:
             )
             return
         self._check_pending()
-        if not any(self._verify(k, body, sig, remember=not st.HOST_SIGNED) for k in keys):
+        seat_signed = not st.HOST_SIGNED and keys[0] != host_key
+        if not any(self._verify(k, body, sig, remember=seat_signed) for k in keys):
             raise self._fail(st, HOST, f"signature is not {who}'s (relayed by the host)")
 
-    def _seat_statement(
-        self, st: Receipt | Evidence, hand: int
-    ) -> SeedCommit | SeedReveal | Play | Ack:
+    def _seat_statement(self, st: Receipt | Evidence, hand: int) -> Statement:
         """The seat's own signed statement inside a receipt or evidence, checked."""
         _host_key, seat_keys, n = self._keys()
         if not 0 <= st.seat < n:
@@ -809,9 +865,9 @@ class TranscriptChecker:
             inner = decode(st.statement)
         except StatementError as exc:
             raise self._fail(st, HOST, f"the statement inside is not valid: {exc}") from exc
-        if not isinstance(inner, SeedCommit | SeedReveal | Play | Ack):
+        if not isinstance(inner, (SeedCommit, SeedReveal, Play, Ack, *BLIND_PARTY_KINDS)):
             raise self._fail(st, HOST, f"a {inner.KIND} is not a statement a seat sends")
-        if inner.game_id != st.game_id or inner.hand != hand or inner.seat != st.seat:
+        if inner.game_id != st.game_id or inner.hand != hand or inner.seat != st.seat:  # type: ignore[attr-defined]
             raise self._fail(st, HOST, "the statement inside is of another game, hand or seat")
         if not self._verify(seat_keys[st.seat], st.statement, st.signature, remember=True):
             raise self._fail(st, HOST, f"the statement inside is not signed by seat {st.seat}")
@@ -822,16 +878,19 @@ class TranscriptChecker:
         if st.hand != hand:
             raise self._fail(st, HOST, "a receipt outside the hand of its statement")
         inner = self._seat_statement(st, hand)
-        index = inner.index if isinstance(inner, Play) else 0
+        index = _receipt_index(inner)
         h = self._hand
-        if isinstance(inner, Play) and h is not None and index < len(h.plays):
-            published = h.plays[index][1]
+        plays: Sequence[tuple[int, Statement]] = ()
+        if h is not None:
+            plays = h.blind.plays if h.blind is not None else h.plays
+        if isinstance(inner, Play | BlindPlay) and index < len(plays):
+            published = plays[index][1]
             if published != inner:
                 raise self._fail(
                     st,
                     HOST,
                     f"the host received seat {st.seat}'s play number {index} (this receipt) and "
-                    f"published another (record {h.plays[index][0]})",
+                    f"published another (record {plays[index][0]})",
                 )
         self._receipts.setdefault(
             (hand, inner.KIND, st.seat, index), _Receipted(self.index, inner, st.time)
@@ -847,6 +906,7 @@ class TranscriptChecker:
         inner = self._seat_statement(st, hand)
         if not isinstance(inner, SeedReveal):
             raise self._fail(st, HOST, "evidence that is not a seed reveal")
+        assert isinstance(inner, SeedReveal)
         if seed_commitment(st.game_id, hand, st.seat, inner.seed) == commits[st.seat]:
             raise self._fail(
                 st, HOST, f"the evidence shows seat {st.seat}'s seed reveal opening its commitment"
@@ -943,8 +1003,13 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "statement outside its hand, or for another hand")
         return h
 
-    def _on_host_commit(self, st: HostCommit) -> None:
+    def _open_hand(self, st: HostCommit | BlindStart) -> _Hand:
+        """The checks every hand's first record passes; the new hand (§8.3 host-commit)."""
         assert self._match is not None and self._options is not None
+        blind = isinstance(st, BlindStart)
+        if self._blind_mode is not None and self._blind_mode != blind:
+            mode = "blind" if self._blind_mode else "classic"
+            raise self._fail(st, HOST, f"a {st.KIND} in a {mode} match: the mode never changes")
         prev = self._hand
         if prev is not None and not prev.revealed:
             raise self._fail(st, HOST, "a new hand started before the last one ended")
@@ -956,8 +1021,14 @@ class TranscriptChecker:
             raise self._fail(st, HOST, f"expected hand {self._match.hand_number}, got {st.hand}")
         if st.dealer != self._match.next_dealer:
             raise self._fail(st, HOST, f"dealer must be seat {self._match.next_dealer}")
+        self._blind_mode = blind
+        self.report.deal = "blind" if blind else "classic"
         self._hand = _Hand(st.hand, st.dealer, st, PublicSchedule(self._options, st.dealer))
         self.report.hands.append(HandReport(st.hand, st.dealer, "incomplete"))
+        return self._hand
+
+    def _on_host_commit(self, st: HostCommit) -> None:
+        self._open_hand(st)
 
     def _close_acks(self, h: _Hand) -> None:
         """The hand's acknowledgements are all in: a seat missing from them is reported."""
@@ -1138,6 +1209,10 @@ class TranscriptChecker:
             h.window_seen, h.exchange_due = [], outcome.exchange
 
     def _on_takeover(self, st: Takeover) -> None:
+        if self._blind_mode:
+            raise self._fail(
+                st, HOST, "no takeover in a blind match: each hand's parties say who the host plays"
+            )
         h = self._need_hand(st)
         if not 0 <= st.seat < self._n or st.at_play != len(h.plays):
             raise self._fail(st, HOST, "takeover of a seat that does not exist, or out of place")
@@ -1156,6 +1231,9 @@ class TranscriptChecker:
         seat = HOST if st.seat == HOST_PARTY else st.seat
         if seat != HOST and not 0 <= seat < self._n:
             raise self._fail(st, HOST, "abort names a seat that does not exist")
+        if h.blind is not None:
+            self._end_aborted(h, self._blind_abort_fault(st, seat, h, h.blind))
+            return
         fault = self._abort_fault(
             st,
             seat,
@@ -1165,6 +1243,9 @@ class TranscriptChecker:
             n=self._n,
             dealt=h.deck_commit is not None,
         )
+        self._end_aborted(h, fault)
+
+    def _end_aborted(self, h: _Hand, fault: Fault) -> None:
         rep = self.report.hands[-1]
         rep.status = "aborted"
         rep.fault = fault
@@ -1205,10 +1286,132 @@ class TranscriptChecker:
         h.chain_at_reveal = self.chain  # the deciding hand's acks cover the match-end
         self.report.match_ended = True
 
+    # --- a blind hand (protocol/fairness.md §11) -------------------------------------------------
+
+    def _need_blind(self, st: Statement) -> BlindHand:
+        h = self._need_hand(st)
+        if h.blind is None or h.revealed:
+            raise self._fail(st, HOST, f"a {st.KIND} outside a blind hand in progress")
+        return h.blind
+
+    def _on_blind_start(self, st: BlindStart) -> None:
+        ms, opts = self._ms, self._options
+        assert ms is not None and opts is not None
+        h = self._open_hand(st)
+        human = [level == "" for level in ms.ai_levels]
+        problem = parties_problem(opts.players, human, st.parties)
+        if problem is not None:
+            raise self._fail(st, HOST, f"bad parties: {problem}")
+        h.blind = BlindHand(opts, st.game_id, st.hand, st.dealer, st.parties)
+        # The host signs for the human seats it plays this hand (not parties of it).
+        self._taken_over = {s for s in range(opts.players) if human[s] and s not in st.parties}
+
+    def _on_shuffle(self, st: ShufflePass) -> None:
+        self._need_blind(st).on_shuffle(st, self.index)
+
+    def _on_lock(self, st: LockPass) -> None:
+        self._need_blind(st).on_lock(st, self.index)
+
+    def _on_shares(self, st: Shares) -> None:
+        self._need_blind(st).on_shares(st, self.index)
+
+    def _on_show(self, st: Show) -> None:
+        self._need_blind(st).on_show(st, self.index)
+
+    def _on_complaint(self, st: Complaint) -> None:
+        self._need_blind(st).on_complaint(st, self.index)
+
+    def _on_key_reveal(self, st: KeyReveal) -> None:
+        self._need_blind(st).on_key_reveal(st, self.index)
+
+    def _on_blind_play(self, st: BlindPlay) -> None:
+        b = self._need_blind(st)
+        receipted = self._receipts.get((b.hand, BlindPlay.KIND, st.seat, st.index))
+        if receipted is not None and receipted.statement != st:
+            raise self._fail(
+                st,
+                HOST,
+                f"the host received seat {st.seat}'s play number {st.index} (receipt, record "
+                f"{receipted.index}) and published another",
+            )
+        b.on_play(st, self.index)
+
+    def _on_blind_end(self, st: BlindEnd) -> None:
+        b = self._need_blind(st)
+        h, opts = self._hand, self._options
+        assert h is not None and opts is not None
+        if b.disputed:
+            raise self._fail(st, HOST, "a disputed hand ends with an abort, not a blind-end")
+        if b.expected() != "end" or b.order is None:
+            raise self._fail(st, HOST, "the hand ended before every party revealed its keys")
+        deck = [Card.from_code(c) for c in b.order]
+        try:
+            hand = replay_hand(opts, deck, h.dealer, [Card.from_code(p.card) for _, p in b.plays])
+        except (RulesError, ValueError) as exc:  # the live checks make this unreachable
+            raise self._fail(st, HOST, f"the plays do not replay through the rules: {exc}") from exc
+        if not hand.is_terminal:
+            raise self._fail(st, HOST, "the hand was closed before every trick was played")
+        points = hand.returns()
+        if tuple(st.points) != points or points != b.points():
+            raise self._fail(st, HOST, f"announced points {st.points} but the plays give {points}")
+        self._hand_closed(h, hand)
+
+    def _blind_abort_fault(self, st: Abort, seat: int, h: _Hand, b: BlindHand) -> Fault:
+        """Who a blind hand's abort makes at fault (§11.9)."""
+        if seat == HOST:
+            return Fault(self.index, st.KIND, HOST, st.reason)
+        if b.disputed:
+            if len(b.reveals) == len(b.parties):
+                bf = b.dispute_verdict()
+                party = HOST if bf.party == HOST_PARTY else bf.party
+                return Fault(bf.record, bf.kind, party, bf.reason)
+            missing = next(q for q in b.parties if q not in b.reveals)
+            return self._owed_fault(st, h, missing, KeyReveal.KIND, 0)
+        kind, who = b.owed()
+        owing = [b.owner(x) for x in who] if kind in (Show.KIND, BlindPlay.KIND) else list(who)
+        if b.owner(seat) != seat or seat not in owing:
+            return Fault(
+                self.index,
+                st.KIND,
+                HOST,
+                f"the host aborted naming seat {seat}, which owed nothing then (the hand "
+                f"waited for: {kind})",
+            )
+        index = len(b.plays) if kind == BlindPlay.KIND else 0
+        if kind == Shares.KIND and b.window is not None:
+            index = b.window.number
+        return self._owed_fault(st, h, seat, kind, index)
+
+    def _owed_fault(self, st: Abort, h: _Hand, party: int, kind: str, index: int) -> Fault:
+        """An abort for a statement ``party`` owed: the host's fault if it is the host, or if
+        this file holds the host's receipt for it; else the host and the seat cannot be told
+        apart."""
+        if party == HOST_PARTY:
+            return Fault(self.index, st.KIND, HOST, f"the host did not send its {kind}")
+        receipted = self._receipts.get((h.number, kind, party, index))
+        if receipted is not None:
+            return Fault(
+                self.index,
+                st.KIND,
+                HOST,
+                f"the host claims seat {party} did not send its {kind}, but this file holds the "
+                f"host's receipt for it (record {receipted.index}, received at "
+                f"{_utc(receipted.time)}): the host is at fault",
+            )
+        return Fault(
+            self.index,
+            st.KIND,
+            party,
+            f"{st.reason}; no evidence and no receipt: the host and seat {party} cannot be told "
+            "apart",
+            also_host=True,
+        )
+
     def _on_host_reveal(self, st: HostReveal) -> None:
         h = self._need_dealt(st)
         opts, match = self._options, self._match
         assert opts is not None and match is not None and h.deck_commit is not None
+        assert isinstance(h.commit, HostCommit)
         if seed_commitment(st.game_id, h.number, HOST_PARTY, st.host_seed) != h.commit.commitment:
             raise self._fail(st, HOST, "host seed does not match the host's commitment")
         if len(st.salts) != opts.deck_size:
@@ -1275,6 +1478,13 @@ class TranscriptChecker:
         points = hand.returns()
         if tuple(st.points) != points:
             raise self._fail(st, HOST, f"announced points {st.points} but the plays give {points}")
+        self._hand_closed(h, hand)
+
+    def _hand_closed(self, h: _Hand, hand: Hand) -> None:
+        """The hand's end record checked: the match records it."""
+        match = self._match
+        assert match is not None
+        points = hand.returns()
         match.record(hand)
         h.revealed = True
         h.chain_at_reveal = self.chain
@@ -1306,7 +1516,33 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     Receipt: TranscriptChecker._on_receipt,
     MatchEnd: TranscriptChecker._on_match_end,
     Evidence: TranscriptChecker._on_hand_evidence,
+    BlindStart: TranscriptChecker._on_blind_start,
+    ShufflePass: TranscriptChecker._on_shuffle,
+    LockPass: TranscriptChecker._on_lock,
+    Shares: TranscriptChecker._on_shares,
+    Show: TranscriptChecker._on_show,
+    BlindPlay: TranscriptChecker._on_blind_play,
+    Complaint: TranscriptChecker._on_complaint,
+    KeyReveal: TranscriptChecker._on_key_reveal,
+    BlindEnd: TranscriptChecker._on_blind_end,
 }  # a statement of the match (after match-start) -> its check
+
+# The records of a hand in progress, by mode: each mode's kinds are refused in the other's hands.
+_CLASSIC_KINDS = frozenset({SeedCommit, SeedReveal, DeckCommit, Deal, Upcard, Play, Exchange})
+_BLIND_KINDS = frozenset(
+    {ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal, BlindEnd}
+)
+_HAND_KINDS = _CLASSIC_KINDS | _BLIND_KINDS | {HostReveal, Evidence}
+
+
+def _receipt_index(st: Statement) -> int:
+    """What tells apart a seat's statements of one kind in a hand: a play's number, the window
+    of its shares; 0 for the rest."""
+    if isinstance(st, Play | BlindPlay):
+        return st.index
+    if isinstance(st, Shares):
+        return st.window
+    return 0
 
 
 def verify_records(records: Sequence[Record]) -> MatchReport:

@@ -144,7 +144,10 @@ _PUBLIC_PHASE = {
     "lobby": "lobby",
     "commit": "playing",
     "reveal": "playing",
+    "shuffle": "playing",
+    "deal": "playing",
     "play": "playing",
+    "dispute": "playing",
     "ack": "playing",
     "over": "over",
 }

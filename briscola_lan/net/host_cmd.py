@@ -109,6 +109,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--draw-dealer", action="store_true", help="draw who deals first, verifiably"
     )
+    parser.add_argument(
+        "--deal",
+        choices=("blind", "classic"),
+        default=None,
+        help="blind: nobody, the host included, sees a card before the rules show it; classic: "
+        "the host's engine knows the deck (both verifiable; default: blind when two or more "
+        "seats are for people, classic against AI players only)",
+    )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     parser.add_argument(
         "--one-match",
@@ -242,6 +250,7 @@ class TableSpec:
     port: int
     draw_partners: bool = False
     draw_dealer: bool = False
+    deal: str | None = None  # "blind" or "classic"; None: the table's default
 
 
 def make_table(
@@ -272,6 +281,7 @@ def make_table(
             draw_dealer=spec.draw_dealer,
             grace=grace,
             timeout=timeout,
+            deal=spec.deal,
         )
     except ValueError as exc:  # e.g. an unknown AI level in a hand-edited saved table
         raise HostError(f"cannot make table {spec.name!r}: {exc}") from exc
@@ -285,6 +295,7 @@ def _save_meta(path: Path, spec: TableSpec) -> None:
         "port": spec.port,
         "draw_partners": spec.draw_partners,
         "draw_dealer": spec.draw_dealer,
+        "deal": spec.deal,
     }
     files.write_private(path, json.dumps(data, indent=1).encode("utf-8"))
 
@@ -299,6 +310,7 @@ def _load_meta(path: Path) -> TableSpec:
             port=int(data["port"]),
             draw_partners=bool(data.get("draw_partners", False)),
             draw_dealer=bool(data.get("draw_dealer", False)),
+            deal=data.get("deal"),
         )
     except (OSError, ValueError, KeyError, TypeError, OptionsError) as exc:
         raise HostError(f"cannot resume from {path}: {exc}") from exc
@@ -356,7 +368,15 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             name = base if args.tables == 1 else f"{base} {i + 1}"
             port = args.port + i if args.port else 0
             specs.append(
-                TableSpec(name, options, ai_seats, port, args.draw_partners, args.draw_dealer)
+                TableSpec(
+                    name,
+                    options,
+                    ai_seats,
+                    port,
+                    args.draw_partners,
+                    args.draw_dealer,
+                    getattr(args, "deal", None),
+                )
             )
             snapshots.append(None)
     advertiser = None if args.no_mdns else Advertiser(interfaces)
@@ -420,8 +440,8 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                     ) from exc
             where = ", ".join(f"{a}:{hosted.port}" for a in interfaces)
             print(
-                f"table {spec.name!r} ({spec.options.summary()}) on {where} "
-                f"fingerprint {cert.fingerprint}",
+                f"table {spec.name!r} ({spec.options.summary()}, {table.deal_mode} deal) on "
+                f"{where} fingerprint {cert.fingerprint}",
                 flush=True,
             )
         print("ready", flush=True)

@@ -17,11 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from briscola_lan.fairness.encoding import DRAW_HAND, seed_commitment
+from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, seed_commitment
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
+    BlindEnd,
+    BlindPlay,
+    BlindStart,
     Deal,
     DeckCommit,
     DrawReveal,
@@ -147,6 +151,7 @@ class ClientState:
     draw_dealer: bool = False  # the table draws the first dealer
     draw: DrawCheck | None = None  # the draw of this match, once it started
     taken_over: bool = False  # the host's AI plays this seat (seat_taken_over), until handed back
+    deal: str = "classic"  # the table's deal: "blind" or "classic" (from the welcome)
 
     @property
     def verification(self) -> HandCheck | None:
@@ -343,6 +348,8 @@ class ClientSession:
         self._acked: dict[int, bool] = {}
         self._ack_due: int | None = None  # the deciding hand: ack once the match-end came
         self._drawing = False  # between DrawStarted and MatchStarted
+        self._blind: BlindParty | None = None  # my party in the current blind hand
+        self._blind_sent: set[bytes] = set()  # blind statements sent on this connection
         # The handshake of the current connection: the host's challenge (None until it came),
         # the TLS certificate the connection was pinned to, and a hello asked for before the
         # challenge came (its resume token), sent as soon as the challenge arrives.
@@ -450,6 +457,10 @@ class ClientSession:
 
     def play(self, card: Card) -> list[Message]:
         """A signed PlayCard for ``card`` (the host refuses it if it is not legal now)."""
+        if self._blind is not None:
+            seat = self.state.seat
+            assert seat is not None
+            return [self._signed(m.PlayCard, self._blind.play(seat, card.code))]
         t, ms = self._tracker, self._ms
         if t is None or ms is None or self.state.seat is None:
             raise ValueError("no hand in progress: there is nothing to play")
@@ -507,14 +518,14 @@ class ClientSession:
             self.on_change(self.state)
 
     def _refresh(self) -> None:
-        self.state.view = self._tracker.view() if self._tracker is not None else None
+        if self._blind is not None:
+            seat = self.state.seat
+            self.state.view = self._blind.view(seat) if seat is not None else None
+        else:
+            self.state.view = self._tracker.view() if self._tracker is not None else None
         self._changed()
 
-    def _signed(
-        self,
-        cls: type[m.CommitSeed] | type[m.RevealSeed] | type[m.PlayCard] | type[m.AckHand],
-        st: Statement,
-    ) -> Message:
+    def _signed(self, cls: Callable[[bytes, bytes], Message], st: Statement) -> Message:
         body = st.encode()
         sig = self.identity.sign(body)
         self._checker.known_good(self.identity.public_key, body, sig)  # it comes back, receipted
@@ -573,6 +584,8 @@ class ClientSession:
         s.phase = "lobby" if s.phase in ("disconnected", "lobby") else s.phase
         s.table_name, s.options, s.seats = msg.table_name, msg.options, msg.seats
         s.draw_partners, s.draw_dealer = msg.draw_partners, msg.draw_dealer
+        s.deal = msg.deal
+        self._blind_sent = set()  # a new connection: what is still owed is sent again
         if self.host_key and msg.host_key != self.host_key:
             self._fail(Fault(None, "welcome", HOST, "the host's identity key changed"))
         self.host_key = msg.host_key
@@ -590,6 +603,7 @@ class ClientSession:
     def _reset_match(self) -> None:
         self.records, self._checker = [], TranscriptChecker(defer_signatures=True)
         self._tracker, self._match, self._ms = None, None, None
+        self._blind = None
         self.state.checks = []
         self.state.draw, self._drawing = None, False
         self.state.taken_over = False
@@ -692,6 +706,9 @@ class ClientSession:
     def _on_HandStarted(self, msg: m.HandStarted, out: list[Message]) -> None:
         ms = self._ms
         st = decode(msg.body)
+        if isinstance(st, BlindStart) and ms is not None:
+            self._blind_hand_started(st, (msg.body, msg.sig), out)
+            return
         if not isinstance(st, HostCommit) or ms is None:
             self._fail(Fault(len(self.records), "hand-start", HOST, "not a host commitment"))
             return
@@ -709,6 +726,93 @@ class ClientSession:
             ms.game_id, st.hand, seat, seed_commitment(ms.game_id, st.hand, seat, seed)
         )
         out.append(self._signed(m.CommitSeed, commit))
+
+    # the blind deal (protocol/fairness.md §11) -------------------------------------------------
+
+    def _blind_hand_started(self, st: BlindStart, rec: Record, out: list[Message]) -> None:
+        ms = self._ms
+        assert ms is not None
+        self.state.checks.append(HandCheck(st.hand))
+        self._record(rec)
+        s = self.state
+        s.hand_number, s.last_trick, s.deal = st.hand, None, "blind"
+        self._tracker, self._blind = None, None
+        s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
+        seat, bh = s.seat, self._checker.blind
+        if seat is None or bh is None:
+            return
+        s.taken_over = seat not in st.parties
+        if s.taken_over:
+            s.log.append("an AI plays your seat this hand: you were away when it started")
+            return
+        self._blind = BlindParty(bh, seat, self._seed_for(ms.game_id, st.hand))
+        self._blind_act(out)
+
+    def _blind_act(self, out: list[Message]) -> None:
+        """Send what my party owes now (each statement once on this connection)."""
+        party = self._blind
+        check = self.state.verification
+        if party is None or (check is not None and check.fault is not None):
+            return
+        if party.hand is not self._checker.blind:  # the hand is over (or the checker stopped)
+            return
+        complaint = party.complaint()
+        todo: list[tuple[Callable[[bytes, bytes], Message], Statement]] = []
+        if complaint is not None:
+            todo.append((m.Complain, complaint))
+        else:
+            owed: list[tuple[Callable[[bytes, bytes], Message], Statement | None]] = [
+                (m.ShuffleDeck, party.shuffle()),
+                (m.LockDeck, party.lock()),
+                (m.SendShares, party.shares()),
+                (m.RevealKeys, party.key_reveal()),
+            ]
+            owed.extend((m.ShowHand, show) for show in party.shows())
+            todo.extend((cls, st) for cls, st in owed if st is not None)
+        for make, statement in todo:
+            body = statement.encode()
+            if body not in self._blind_sent:
+                self._blind_sent.add(body)
+                out.append(self._signed(make, statement))
+
+    def _blind_records(self, recs: tuple[Record, ...], out: list[Message]) -> None:
+        for rec in recs:
+            self._record(rec)
+        self._blind_act(out)
+
+    def _on_DeckShuffled(self, msg: m.DeckShuffled, out: list[Message]) -> None:
+        self._blind_records(((msg.body, msg.sig),), out)
+
+    def _on_DeckLocked(self, msg: m.DeckLocked, out: list[Message]) -> None:
+        self._blind_records(((msg.body, msg.sig),), out)
+
+    def _on_SharesSent(self, msg: m.SharesSent, out: list[Message]) -> None:
+        self._blind_records(msg.records, out)
+        bh = self._checker.blind
+        if bh is not None and bh.windows and len(bh.windows) == 1 and bh.upcard is not None:
+            self.state.log.append(f"the upcard is {Card.from_code(bh.upcard)}")
+
+    def _on_HandsShown(self, msg: m.HandsShown, out: list[Message]) -> None:
+        self._blind_records(msg.records, out)
+
+    def _on_ComplaintMade(self, msg: m.ComplaintMade, out: list[Message]) -> None:
+        st = self._record((msg.body, msg.sig))
+        who = "the host" if getattr(st, "seat", None) == HOST_PARTY else None
+        if who is None and st is not None:
+            who = f"seat {st.seat}"  # type: ignore[attr-defined]
+        self.state.log.append(f"{who} says a card does not open: every key is revealed now")
+        self._blind_act(out)
+
+    def _on_KeysRevealed(self, msg: m.KeysRevealed, out: list[Message]) -> None:
+        self._blind_records(msg.records, out)
+
+    def _blind_card_played(self, st: BlindPlay, out: list[Message]) -> None:
+        bh = self._checker.blind
+        if bh is not None and bh.tricks and bh.plays and bh.plays[-1][1] == st:
+            last = bh.tricks[-1]
+            if sum(len(t.plays) for t in bh.tricks) == len(bh.plays):
+                self.state.last_trick = last
+        self._blind_act(out)
 
     def _on_SeatTakenOver(self, msg: m.SeatTakenOver, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
@@ -777,6 +881,9 @@ class ClientSession:
     def _on_CardPlayed(self, msg: m.CardPlayed, out: list[Message]) -> None:
         index = len(self.records)
         st = self._record((msg.body, msg.sig))
+        if isinstance(st, BlindPlay):
+            self._blind_card_played(st, out)
+            return
         t, ms = self._tracker, self._ms
         if not isinstance(st, Play) or t is None or ms is None:
             return
@@ -808,8 +915,9 @@ class ClientSession:
     def _on_HandEnded(self, msg: m.HandEnded, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
         check = self.state.verification
-        if not isinstance(st, HostReveal) or self._ms is None:
+        if not isinstance(st, HostReveal | BlindEnd) or self._ms is None:
             return
+        self._blind = None
         if check is not None and check.fault is None:
             rep = self._checker.report.hands[-1] if self._checker.report.hands else None
             check.status = "verified" if rep is not None and rep.verified else "failed"

@@ -4,10 +4,14 @@ Theory of operation. The network layer gives every transport connection an integ
 ``connect``, ``receive``, ``disconnect`` and ``tick``; each returns ``Outgoing`` messages to write.
 Nothing here blocks, sleeps or touches a socket. Phases of a match::
 
-    LOBBY --start--> [draw: COMMIT -> REVEAL -> seats moved, match-start] --> COMMIT
-    COMMIT --all seeds committed--> REVEAL --all revealed--> PLAY
-    PLAY --last trick--> ACK --all acks (or timeout)--> COMMIT (next hand) | OVER
-    COMMIT/REVEAL --deadline with a seat missing--> OVER (hand aborted, seat named)
+    LOBBY --start--> [draw: COMMIT -> REVEAL -> seats moved, match-start] --> hand
+    hand (the deal's phases) --end record--> ACK --all acks (or timeout)--> next hand | OVER
+    hand --a deadline with a statement missing, or a fault--> OVER (hand aborted, party named)
+
+A hand is run by its deal protocol (``table.deal``): classic (``COMMIT -> REVEAL -> PLAY``, the
+host's engine knows the deck) or blind (``SHUFFLE -> DEAL/PLAY ... -> REVEAL``, nobody sees a
+card before the rules show it). The lobby, the seats, the AI players and the acknowledgements
+here do not depend on which deal is used.
 
 With drawn partners or a drawn first dealer, the match opens with a draw: the same commit-reveal
 round with hand number ``DRAW_HAND`` and lobby seat numbers, then the host reveals its draw seed
@@ -24,54 +28,51 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Protocol
 
 from briscola_lan.fairness.encoding import (
     CHAIN_START,
     DRAW_HAND,
     HOST_PARTY,
-    card_commitment,
     chain_next,
-    deck_seed,
     seed_commitment,
 )
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
 from briscola_lan.fairness.pubkey import InvalidKey, check_public_key
-from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
-    Deal,
-    DeckCommit,
     DrawReveal,
     DrawStart,
-    Evidence,
-    Exchange,
-    HostCommit,
-    HostReveal,
     MatchEnd,
     MatchStart,
-    Opening,
-    Play,
     Receipt,
-    SeedCommit,
-    SeedReveal,
     Statement,
     StatementError,
     Takeover,
-    Upcard,
     decode,
     hello_proof,
 )
 from briscola_lan.fairness.verify import draw_result
 from briscola_lan.rules.cards import Card
-from briscola_lan.rules.errors import IllegalPlay, NotYourTurn, RulesError
-from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
-from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
+from briscola_lan.rules.errors import RulesError
 from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.deal import (
+    BLIND,
+    CLASSIC,
+    DEAL_MODES,
+    Deal,
+    Outgoing,
+    Phase,
+    Refused,
+    Seat,
+)
+from briscola_lan.table.deal_blind import BlindDeal
+from briscola_lan.table.deal_classic import ClassicDeal
+from briscola_lan.table.seeds import SeedRound
+from briscola_lan.table.snapshot import Fields, SnapshotError, opt_records, record
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import (
     CodecError,
@@ -83,7 +84,7 @@ from briscola_lan.wire.codec import (
 from briscola_lan.wire.messages import PROTOCOL_VERSION, ErrorCode, Message, Record, SeatInfo
 
 SNAPSHOT_FORMAT = "briscola-lan-host-state"
-SNAPSHOT_VERSION = 2  # 1 was a pickle, never loaded any more
+SNAPSHOT_VERSION = 3  # 3: the hand's deal (classic or blind) in its own map; 1 was a pickle
 MAX_NAME = 32
 # The AI levels a table seats (set_ai_seat, protocol/SPEC.md §5): the bots of briscola_lan.ai.
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
@@ -96,24 +97,30 @@ def unknown_level(level: str) -> str | None:
     return f"unknown AI level {level[:MAX_NAME]!r}: use one of {', '.join(AI_LEVELS)}"
 
 
+_Seat = Seat
+_Refused = Refused
+
+# The messages a hand's deal (or the draw's seed round) takes, each carrying one statement.
+_DEAL_MESSAGES: frozenset[type[Message]] = frozenset(
+    {
+        m.CommitSeed,
+        m.RevealSeed,
+        m.PlayCard,
+        m.ShuffleDeck,
+        m.LockDeck,
+        m.SendShares,
+        m.ShowHand,
+        m.Complain,
+        m.RevealKeys,
+    }
+)
+
+
 class Bot(Protocol):
     def choose(self, view: SeatView) -> Card: ...
 
 
 BotFactory = Callable[[str, int], Bot]
-
-
-class SnapshotError(ValueError):
-    """A snapshot file that this version cannot restore."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outgoing:
-    """One message for one connection; ``close`` asks the transport to close it after writing."""
-
-    conn: int
-    message: Message
-    close: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,30 +137,12 @@ class TableInfo:
     phase: str
     draw_partners: bool = False
     draw_dealer: bool = False
+    deal: str = CLASSIC  # the deal protocol: "blind" or "classic"
 
 
-class Phase(StrEnum):
-    LOBBY = "lobby"
-    COMMIT = "commit"
-    REVEAL = "reveal"
-    PLAY = "play"
-    ACK = "ack"
-    OVER = "over"
-
-
-@dataclass(slots=True)
-class _Seat:
-    occupied: bool = False
-    name: str = ""
-    key: bytes = b""
-    ai: str | None = None
-    ai_identity: Identity | None = None
-    conn: int | None = None
-    token: str | None = None
-    ready: bool = False
-    dropped_at: float | None = None
-    taken_over: bool = False
-    log: list[Message] = field(default_factory=list)  # match messages sent, for resuming
+def default_deal(players: int, ai_seats: int) -> str:
+    """The deal a table uses unless its host says: blind with two or more human seats."""
+    return BLIND if players - ai_seats >= 2 else CLASSIC
 
 
 @dataclass(slots=True)
@@ -165,16 +154,6 @@ class _Conn:
     nonce: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     channel: bytes = b""
     proven: int = 0  # hellos whose proof verified: a second refused one closes the connection
-
-
-# Refusals that close the connection: a hello that cannot be answered on it.
-_CLOSING = frozenset({ErrorCode.BAD_VERSION, ErrorCode.BAD_KEY, ErrorCode.BAD_PROOF})
-
-
-class _Refused(Exception):
-    def __init__(self, code: str, text: str, *, close: bool = False) -> None:
-        super().__init__(text)
-        self.code, self.text, self.close = code, text, close or code in _CLOSING
 
 
 class _FirstLegalBot:
@@ -194,7 +173,7 @@ def default_bot_factory(level: str, seed: int) -> Bot:
 
 
 class HostTable:
-    """One table: lobby, the commit-reveal deal, play, acknowledgements, AI seats, resuming."""
+    """One table: lobby, seats, AI players, the match, its hands' deals, acknowledgements."""
 
     def __init__(
         self,
@@ -211,9 +190,14 @@ class HostTable:
         draw_partners: bool = False,
         draw_dealer: bool = False,
         clock: Callable[[], float] = time.time,
+        deal: str | None = None,
     ) -> None:
-        """``clock`` is the wall clock the receipts are dated by (Unix seconds)."""
+        """``clock`` is the wall clock the receipts are dated by (Unix seconds); ``deal`` is
+        "blind" or "classic" (default: ``default_deal``)."""
         options.validate()
+        if deal is not None and deal not in DEAL_MODES:
+            raise ValueError(f"unknown deal {deal!r}: use blind or classic")
+        self.deal_mode = deal or default_deal(options.players, len(ai_seats or {}))
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
         self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
@@ -233,7 +217,9 @@ class HostTable:
         self.chain = CHAIN_START
         self.game_id = b""
         self.match: Match | None = None
-        self.hand: Hand | None = None
+        self.deal: Deal | None = None  # the current (or last) hand's deal protocol
+        self.draw_round: SeedRound | None = None  # the seat and dealer draw's seeds
+        self.draw_seed = b""
         self.hand_number = -1
         self.internal_errors: list[str] = []
         self._bots: dict[int, Bot] = {}
@@ -287,7 +273,7 @@ class HostTable:
                 out, f"{seat.name} left the table (seat {c.seat} kept for {self.grace:g} s)"
             )
         else:
-            self._broadcast(out, m.PlayerConnection(c.seat, False), log=False)
+            self.broadcast(out, m.PlayerConnection(c.seat, False), log=False)
         return out
 
     def tick(self, now: float) -> list[Outgoing]:
@@ -326,6 +312,7 @@ class HostTable:
             phase=str(self.phase),
             draw_partners=self.draw_partners,
             draw_dealer=self.draw_dealer,
+            deal=self.deal_mode,
         )
 
     def snapshot(self) -> bytes:
@@ -366,7 +353,7 @@ class HostTable:
             )
         table = cls.__new__(cls)
         try:
-            _load_state(table, _Fields(obj.get("state"), "state"), identity)
+            _load_state(table, Fields(obj.get("state"), "state"), identity)
         except SnapshotError:
             raise
         except (RulesError, StatementError, CodecError, ValueError, KeyError, TypeError) as exc:
@@ -434,16 +421,29 @@ class HostTable:
         elif isinstance(msg, m.StartMatch):
             self._need_owner(c)
             self._start_match(out)
-        elif isinstance(msg, m.CommitSeed):
-            self._on_commit(self._my_seat(c), msg.body, msg.sig, out)
-        elif isinstance(msg, m.RevealSeed):
-            self._on_reveal(self._my_seat(c), msg.body, msg.sig, out)
-        elif isinstance(msg, m.PlayCard):
-            self._on_play(self._my_seat(c), msg.body, msg.sig, out)
         elif isinstance(msg, m.AckHand):
             self._on_ack(self._my_seat(c), msg.body, msg.sig, out)
+        elif type(msg) in _DEAL_MESSAGES:
+            self._on_deal_message(self._my_seat(c), msg, out)
         else:
             raise _Refused(ErrorCode.BAD_MESSAGE, f"{type(msg).__name__} is not sent by clients")
+
+    def _on_deal_message(self, seat_no: int, msg: Message, out: list[Outgoing]) -> None:
+        """A statement for the hand's deal (or the draw's seeds): to whoever runs it now."""
+        rnd = self.draw_round
+        if self.drawing and rnd is not None and isinstance(msg, m.CommitSeed | m.RevealSeed):
+            if isinstance(msg, m.CommitSeed):
+                rnd.on_commit(seat_no, msg.body, msg.sig, out)
+            else:
+                rnd.on_reveal(seat_no, msg.body, msg.sig, out)
+            return
+        deal = self.deal
+        if deal is not None and not self.drawing and deal.receive(seat_no, msg, out):
+            return
+        if (msg.body, msg.sig) in self.records:  # type: ignore[union-attr]
+            return  # sent again by a resumed client after its round was over
+        decode(msg.body)  # type: ignore[union-attr]  # a malformed statement says so first
+        raise _Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase")
 
     def _my_seat(self, c: _Conn) -> int:
         if c.seat is None:
@@ -504,6 +504,7 @@ class HostTable:
                     None if seat_no is None else self.seats[seat_no].token,
                     self.draw_partners,
                     self.draw_dealer,
+                    self.deal_mode,
                 ),
             )
         )
@@ -524,7 +525,7 @@ class HostTable:
         if self.phase is Phase.LOBBY:
             self._seats_changed(out, f"{seat.name} is back")
         else:
-            self._broadcast(out, m.PlayerConnection(seat_no, True), log=False)
+            self.broadcast(out, m.PlayerConnection(seat_no, True), log=False)
 
     def _check_proof(self, c: _Conn, msg: m.Hello) -> None:
         """The hello must prove the key: its signature over this connection's challenge."""
@@ -598,9 +599,9 @@ class HostTable:
     # --- broadcasting ---------------------------------------------------------------------------
 
     def _seats_changed(self, out: list[Outgoing], event: str) -> None:
-        self._broadcast(out, m.SeatsChanged(self.seat_infos, event), log=False)
+        self.broadcast(out, m.SeatsChanged(self.seat_infos, event), log=False)
 
-    def _broadcast(self, out: list[Outgoing], msg: Message, log: bool = True) -> None:
+    def broadcast(self, out: list[Outgoing], msg: Message, log: bool = True) -> None:
         for conn, c in self.conns.items():
             if c.hello:
                 out.append(Outgoing(conn, msg))
@@ -609,27 +610,27 @@ class HostTable:
                 if seat.ai is None:
                     seat.log.append(msg)
 
-    def _to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None:
+    def to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None:
         seat = self.seats[seat_no]
         if seat.ai is None:
             seat.log.append(msg)
         if seat.conn is not None:
             out.append(Outgoing(seat.conn, msg))
 
-    def _sign(self, st: Statement, signer: Identity | None = None) -> Record:
+    def sign(self, st: Statement, signer: Identity | None = None) -> Record:
         body = st.encode()
         rec = (body, (signer or self.identity).sign(body))
-        self._append(rec, st.PUBLIC)
+        self.append(rec, st.PUBLIC)
         return rec
 
-    def _receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
+    def receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
         """Give the seat the host's signed receipt for a statement it sent: its evidence that
         the host had it (never in the host's own transcript; the seat's file holds it)."""
         st = Receipt(self.game_id, hand, seat_no, int(self.clock()), rec[0], rec[1])
         body = st.encode()
-        self._to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
+        self.to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
 
-    def _append(self, rec: Record, public: bool) -> None:
+    def append(self, rec: Record, public: bool) -> None:
         self.records.append(rec)
         if public:
             self.chain = chain_next(self.chain, rec[0])
@@ -639,13 +640,7 @@ class HostTable:
     def _reset_hand_state(self) -> None:
         n = self.options.players
         self._pending_names: dict[int, tuple[str, bytes]] = getattr(self, "_pending_names", {})
-        self.host_seed = b""
-        self.commits: list[Record | None] = [None] * n
-        self.reveals: list[Record | None] = [None] * n
         self.acks: list[Record | None] = [None] * n
-        self.host_seat_seeds: dict[int, bytes] = {}  # seeds the host chose for seats it plays
-        self.salts: list[bytes] = []
-        self.position_of: dict[int, int] = {}
         self.deadline = 0.0
         self.chain_at_reveal = b""
         self.last_ai_move = -1e18
@@ -669,7 +664,7 @@ class HostTable:
         self._reset_hand_state()
         self.drawing = True
         self.hand_number = DRAW_HAND
-        self.host_seed = self.entropy(32)
+        self.draw_seed = self.entropy(32)
         ds = DrawStart(
             self.game_id,
             self.options.players,
@@ -678,29 +673,20 @@ class HostTable:
             self.identity.public_key,
             tuple(s.key for s in self.seats),
             tuple(s.name for s in self.seats),
-            seed_commitment(self.game_id, DRAW_HAND, HOST_PARTY, self.host_seed),
+            seed_commitment(self.game_id, DRAW_HAND, HOST_PARTY, self.draw_seed),
         )
-        self._broadcast(out, m.DrawStarted(*self._sign(ds)))
-        self.phase = Phase.COMMIT
-        self.deadline = self.now + self.timeout
-        for i in range(len(self.seats)):
-            if self._host_plays(i):
-                self._host_commit_for(i, out)
+        self.broadcast(out, m.DrawStarted(*self.sign(ds)))
+        self.draw_round = self.seed_round(DRAW_HAND, self._finish_draw)
+        self.draw_round.start(out)
 
-    def _finish_draw(self, out: list[Outgoing]) -> None:
+    def _finish_draw(self, seeds: list[bytes], out: list[Outgoing]) -> None:
         """Reveal the draw, move every player to its drawn seat, then start the match."""
-        seeds = []
-        for r in self.reveals:
-            assert r is not None
-            st = decode(r[0])
-            assert isinstance(st, SeedReveal)
-            seeds.append(st.seed)
         start = decode(self.records[0][0])
         assert isinstance(start, DrawStart)
-        result = draw_result(start, self.host_seed, seeds)
-        dr = DrawReveal(self.game_id, self.host_seed, result.cards, result.seating, result.dealer)
-        self._broadcast(out, m.DrawRevealed(*self._sign(dr)))
-        self.drawing = False
+        result = draw_result(start, self.draw_seed, seeds)
+        dr = DrawReveal(self.game_id, self.draw_seed, result.cards, result.seating, result.dealer)
+        self.broadcast(out, m.DrawRevealed(*self.sign(dr)))
+        self.drawing, self.draw_round = False, None
         moved = [_Seat()] * len(self.seats)
         for lobby, new_seat in enumerate(result.seating):
             moved[new_seat] = self.seats[lobby]
@@ -709,7 +695,7 @@ class HostTable:
             if seat.conn is not None and seat.conn in self.conns:
                 self.conns[seat.conn].seat = i
             if seat.ai is None:
-                self._to_seat(out, i, m.SeatAssigned(i, seat.token))
+                self.to_seat(out, i, m.SeatAssigned(i, seat.token))
         if result.seating != tuple(range(len(self.seats))):
             self._seats_changed(out, "players moved to the seats the draw gave them")
         self._sign_match_start(result.dealer, out)
@@ -730,16 +716,22 @@ class HostTable:
             first_dealer,
             self.name,
         )
-        body, sig = self._sign(ms)
+        body, sig = self.sign(ms)
         self.match = Match(o, first_dealer)
-        self._broadcast(out, m.MatchStarted(body, sig))
+        self.broadcast(out, m.MatchStarted(body, sig))
         self._start_hand(out)
 
-    def _host_plays(self, seat_no: int) -> bool:
+    def seed_round(
+        self, hand: int, on_revealed: Callable[[list[bytes], list[Outgoing]], None]
+    ) -> SeedRound:
+        """The commit-reveal round of seeds for a classic hand, or the draw (``DRAW_HAND``)."""
+        return SeedRound(self, hand, on_revealed)
+
+    def host_plays(self, seat_no: int) -> bool:
         s = self.seats[seat_no]
         return s.ai is not None or s.taken_over
 
-    def _seat_signer(self, seat_no: int) -> Identity:
+    def seat_signer(self, seat_no: int) -> Identity:
         s = self.seats[seat_no]
         if s.ai_identity is not None:
             return s.ai_identity
@@ -748,35 +740,12 @@ class HostTable:
     def _start_hand(self, out: list[Outgoing]) -> None:
         assert self.match is not None
         self._reset_hand_state()
-        self.hand = None
         self.hand_number = self.match.hand_number
-        self.host_seed = self.entropy(32)
-        hc = HostCommit(
-            self.game_id,
-            self.hand_number,
-            self.match.next_dealer,
-            seed_commitment(self.game_id, self.hand_number, HOST_PARTY, self.host_seed),
-        )
-        self._broadcast(out, m.HandStarted(*self._sign(hc)))
-        self.phase = Phase.COMMIT
-        self.deadline = self.now + self.timeout
-        for i in range(len(self.seats)):
-            if self._host_plays(i):
-                self._host_commit_for(i, out)
+        cls = BlindDeal if self.deal_mode == BLIND else ClassicDeal
+        self.deal = cls(self, self.hand_number, self.match.next_dealer)
+        self.deal.start(out)
 
-    def _host_commit_for(self, seat_no: int, out: list[Outgoing]) -> None:
-        seed = self.entropy(32)
-        self.host_seat_seeds[seat_no] = seed
-        st = SeedCommit(
-            self.game_id,
-            self.hand_number,
-            seat_no,
-            seed_commitment(self.game_id, self.hand_number, seat_no, seed),
-        )
-        body = st.encode()
-        self._accept_commit(seat_no, (body, self._seat_signer(seat_no).sign(body)), out)
-
-    def _check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None:
+    def check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None:
         seat = self.seats[seat_no]
         if not verify_signature(seat.key, body, sig):
             raise _Refused(ErrorCode.BAD_SIGNATURE, "signature does not verify with your key")
@@ -787,198 +756,11 @@ class HostTable:
         if st.seat != seat_no:  # type: ignore[attr-defined]
             raise _Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
 
-    def _on_commit(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
-        st = decode(body)
-        if not isinstance(st, SeedCommit):
-            raise _Refused(ErrorCode.BAD_STATEMENT, "CommitSeed must carry a seed-commit")
-        if (body, sig) in self.records or self._made_by_host(seat_no, st, body):
-            return  # a resumed client repeating a commitment, or answering a replayed message
-        if self.phase is not Phase.COMMIT or st.hand != self.hand_number:
-            if self.commits[seat_no] == (body, sig):
-                return  # a resumed client repeating itself
-            raise _Refused(ErrorCode.WRONG_PHASE, "seed commitments are closed")
-        self._check_context(st, seat_no)
-        self._check_sig(seat_no, body, sig)
-        existing = self.commits[seat_no]
-        if existing is not None:
-            if existing == (body, sig):
-                return
-            raise _Refused(ErrorCode.BAD_STATEMENT, "you already committed to a seed")
-        self._receipt(seat_no, st.hand, (body, sig), out)
-        self._accept_commit(seat_no, (body, sig), out)
-
-    def _accept_commit(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
-        self.commits[seat_no] = rec
-        if any(c is None for c in self.commits):
-            return
-        recs = tuple(c for c in self.commits if c is not None)
-        for r in recs:
-            self._append(r, True)
-        self._broadcast(out, m.SeedsCommitted(recs))
-        self.phase = Phase.REVEAL
-        self.deadline = self.now + self.timeout  # every seat gets the whole time to reveal
-        for i, seed in self.host_seat_seeds.items():
-            st = SeedReveal(self.game_id, self.hand_number, i, seed)
-            body = st.encode()
-            self._accept_reveal(i, (body, self._seat_signer(i).sign(body)), out)
-
-    def _on_reveal(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
-        st = decode(body)
-        if not isinstance(st, SeedReveal):
-            raise _Refused(ErrorCode.BAD_STATEMENT, "RevealSeed must carry a seed-reveal")
-        if (body, sig) in self.records or self._made_by_host(seat_no, st, body):
-            return  # a resumed client repeating a reveal, or answering a replayed message
-        if self.reveals[seat_no] == (body, sig):
-            return
-        self._need_phase(Phase.REVEAL)
-        self._check_context(st, seat_no)
-        self._check_sig(seat_no, body, sig)
-        if self.reveals[seat_no] is not None:
-            raise _Refused(ErrorCode.BAD_STATEMENT, "you already revealed your seed")
-        commit_rec = self.commits[seat_no]
-        assert commit_rec is not None
-        commit = decode(commit_rec[0])
-        assert isinstance(commit, SeedCommit)
-        if seed_commitment(self.game_id, self.hand_number, seat_no, st.seed) != commit.commitment:
-            out.append(
-                Outgoing(
-                    self.seats[seat_no].conn or 0,
-                    m.Error(ErrorCode.BAD_STATEMENT, "seed does not match commit"),
-                )
-            )
-            # The bad reveal itself is published, so that every file holds the evidence.
-            ev = Evidence(self.game_id, self.hand_number, seat_no, body, sig)
-            self._broadcast(out, m.EvidenceShown(*self._sign(ev)))
-            self._abort(seat_no, "revealed a seed that does not match its commitment", out)
-            return
-        self._receipt(seat_no, st.hand, (body, sig), out)
-        self._accept_reveal(seat_no, (body, sig), out)
-
-    def _accept_reveal(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
-        self.reveals[seat_no] = rec
-        if any(r is None for r in self.reveals):
-            return
-        recs = tuple(r for r in self.reveals if r is not None)
-        for r in recs:
-            self._append(r, True)
-        self._broadcast(out, m.SeedsRevealed(recs))
-        if self.drawing:
-            self._finish_draw(out)
-        else:
-            self._deal(out)
-
-    def _deal(self, out: list[Outgoing]) -> None:
-        assert self.match is not None
-        seeds = []
-        for r in self.reveals:
-            assert r is not None
-            st = decode(r[0])
-            assert isinstance(st, SeedReveal)
-            seeds.append(st.seed)
-        deck = deal_deck(
-            self.options, deck_seed(self.game_id, self.hand_number, self.host_seed, seeds)
-        )
-        self.salts = [self.entropy(32) for _ in deck]
-        self.position_of = {card.code: pos for pos, card in enumerate(deck)}
-        commitments = tuple(
-            card_commitment(self.game_id, self.hand_number, p, c.code, self.salts[p])
-            for p, c in enumerate(deck)
-        )
-        self._broadcast(
-            out,
-            m.DeckCommitted(*self._sign(DeckCommit(self.game_id, self.hand_number, commitments))),
-        )
-        self.hand = self.match.new_hand(deck)
-        self._send_deals(self.hand.deal_events, out)
-        up = self.hand.upcard_position
-        self._broadcast(
-            out,
-            m.UpcardTurned(*self._sign(Upcard(self.game_id, self.hand_number, self._opening(up)))),
-        )
-        self.phase = Phase.PLAY
-
-    def _opening(self, pos: int) -> Opening:
-        assert self.hand is not None
-        return Opening(pos, self.hand.deck[pos].code, self.salts[pos])
-
-    def _send_deals(self, events: list[Event], out: list[Outgoing]) -> None:
-        per_seat: dict[int, list[Opening]] = {}
-        for ev in events:
-            if isinstance(ev, CardDealt):
-                per_seat.setdefault(ev.seat, []).append(self._opening(ev.position))
-        for seat_no, openings in sorted(per_seat.items()):
-            rec = self._sign(Deal(self.game_id, self.hand_number, seat_no, tuple(openings)))
-            self._to_seat(out, seat_no, m.CardsDealt(*rec))
-
-    def _on_play(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
-        st = decode(body)
-        if not isinstance(st, Play):
-            raise _Refused(ErrorCode.BAD_STATEMENT, "PlayCard must carry a play statement")
-        self._need_phase(Phase.PLAY)
-        self._check_context(st, seat_no)
-        if self.seats[seat_no].taken_over:
-            raise _Refused(
-                ErrorCode.NOT_ALLOWED, "an AI plays your seat until it hands it back to you"
-            )
-        self._check_sig(seat_no, body, sig)
-        self._apply_play(st, (body, sig), out)
-        self._receipt(seat_no, st.hand, (body, sig), out)
-
-    def _apply_play(self, st: Play, rec: Record, out: list[Outgoing]) -> None:
-        hand = self.hand
-        assert hand is not None and self.match is not None
-        if st.index != len(hand.plays):
-            raise _Refused(ErrorCode.BAD_STATEMENT, f"this is play number {len(hand.plays)}")
-        if not 0 <= st.card < 40:
-            raise _Refused(ErrorCode.ILLEGAL_PLAY, "no such card")
-        try:
-            events = hand.play(st.seat, Card.from_code(st.card))
-        except NotYourTurn as exc:
-            raise _Refused(ErrorCode.NOT_YOUR_TURN, str(exc)) from exc
-        except IllegalPlay as exc:
-            raise _Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
-        self._append(rec, True)
-        pos = self.position_of[st.card]
-        self._broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
-        draws: list[Event] = []
-        relay = self.on_relay
-        for ev in events:
-            if isinstance(ev, RulesTrickTaken):
-                self._broadcast(out, m.TrickTaken(ev.winner, ev.points))
-                continue
-            if relay is not None and isinstance(ev, CardDealt | HandsExchanged | HandEnded):
-                relay(list(out))  # everything from here on is signed: let the card go first
-                out.clear()
-                relay = None
-            if isinstance(ev, CardDealt):
-                draws.append(ev)
-            elif isinstance(ev, HandsExchanged):
-                self._send_deals(draws, out)
-                draws = []
-                self._send_exchange(out)
-            elif isinstance(ev, HandEnded):
-                self._end_hand(out)
-        self._send_deals(draws, out)
-
-    def _send_exchange(self, out: list[Outgoing]) -> None:
-        hand = self.hand
-        assert hand is not None and hand.exchange_shown is not None
-        for seat_no in range(len(self.seats)):
-            partner = self.options.partner_of(seat_no)
-            assert partner is not None
-            openings = tuple(
-                self._opening(self.position_of[c.code]) for c in hand.exchange_shown[partner]
-            )
-            rec = self._sign(Exchange(self.game_id, self.hand_number, seat_no, partner, openings))
-            self._to_seat(out, seat_no, m.PartnerShown(*rec))
-
-    def _end_hand(self, out: list[Outgoing]) -> None:
-        hand, match = self.hand, self.match
-        assert hand is not None and match is not None
-        st = HostReveal(
-            self.game_id, self.hand_number, self.host_seed, tuple(self.salts), hand.returns()
-        )
-        self._broadcast(out, m.HandEnded(*self._sign(st)))
+    def hand_over(self, hand: Hand, out: list[Outgoing]) -> None:
+        """The deal signed the hand's end record: the match records the hand; if it decides
+        the match the host signs match-end; then every seat acknowledges the hand."""
+        match = self.match
+        assert match is not None
         match.record(hand)
         if match.is_over:
             assert match.winner is not None
@@ -989,28 +771,28 @@ class HostTable:
                 match.hands_won(),
                 match.total_points(),
             )
-            self._broadcast(out, m.MatchDecided(*self._sign(end)))
+            self.broadcast(out, m.MatchDecided(*self.sign(end)))
         self.chain_at_reveal = self.chain  # after the match-end: the last acks cover it
         self.phase = Phase.ACK
         self.deadline = self.now + self.timeout
         for i in range(len(self.seats)):
-            if self._host_plays(i):
+            if self.host_plays(i):
                 self._host_ack(i, out)
 
     def _host_ack(self, seat_no: int, out: list[Outgoing]) -> None:
         st = Ack(self.game_id, self.hand_number, seat_no, self.chain_at_reveal)
         body = st.encode()
-        self._accept_ack(seat_no, (body, self._seat_signer(seat_no).sign(body)), out)
+        self._accept_ack(seat_no, (body, self.seat_signer(seat_no).sign(body)), out)
 
     def _on_ack(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
         st = decode(body)
         if not isinstance(st, Ack):
             raise _Refused(ErrorCode.BAD_STATEMENT, "AckHand must carry an ack statement")
-        if self.acks[seat_no] == (body, sig) or self._made_by_host(seat_no, st, body):
+        if self.acks[seat_no] == (body, sig) or self._ack_made_by_host(seat_no, st, body):
             return  # repeated by a resumed client, or answering a replayed message
         self._need_phase(Phase.ACK)
         self._check_context(st, seat_no)
-        self._check_sig(seat_no, body, sig)
+        self.check_sig(seat_no, body, sig)
         if self.acks[seat_no] is not None:
             raise _Refused(ErrorCode.BAD_STATEMENT, "you already acknowledged this hand")
         if st.chain_hash != self.chain_at_reveal:
@@ -1021,7 +803,7 @@ class HostTable:
                 ErrorCode.BAD_STATEMENT,
                 "your transcript hash differs from the host's: the histories differ",
             )
-        self._receipt(seat_no, st.hand, (body, sig), out)
+        self.receipt(seat_no, st.hand, (body, sig), out)
         self._accept_ack(seat_no, (body, sig), out)
 
     def _accept_ack(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
@@ -1034,34 +816,33 @@ class HostTable:
         assert match is not None
         recs = tuple(a for a in self.acks if a is not None)
         for r in recs:
-            self._append(r, False)
-        self._broadcast(out, m.HandAcked(recs))
+            self.append(r, False)
+        self.broadcast(out, m.HandAcked(recs))
         if match.is_over:
             self.phase = Phase.OVER
-            self._broadcast(
+            self.broadcast(
                 out, m.MatchEnded(match.winner, match.hands_won(), match.total_points(), False)
             )
         else:
-            self._hand_back(out)  # before hand_started: a returned player commits to the new hand
+            if self.deal_mode == CLASSIC:  # blind: each hand's parties say who the host plays
+                self._hand_back(out)  # before hand_started: a returned player commits to it
             self._start_hand(out)
 
-    def _abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None:
+    def abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None:
         match = self.match
-        rec = self._sign(Abort(self.game_id, self.hand_number, seat_no, reason))
-        self._broadcast(out, m.HandAborted(*rec))
+        rec = self.sign(Abort(self.game_id, self.hand_number, seat_no, reason))
+        self.broadcast(out, m.HandAborted(*rec))
         self.phase = Phase.OVER
-        self.drawing = False
+        self.drawing, self.draw_round = False, None
         zero = (0,) * self.options.sides
         won, points = (match.hands_won(), match.total_points()) if match else (zero, zero)
-        self._broadcast(out, m.MatchEnded(None, won, points, True))
+        self.broadcast(out, m.MatchEnded(None, won, points, True))
 
     def _takeover(self, seat_no: int, ai: bool, out: list[Outgoing]) -> None:
-        plays = (
-            len(self.hand.plays) if self.hand is not None and self.phase is not Phase.COMMIT else 0
-        )
-        rec = self._sign(Takeover(self.game_id, self.hand_number, seat_no, int(ai), plays))
+        plays = self.deal.plays_so_far if self.deal is not None else 0
+        rec = self.sign(Takeover(self.game_id, self.hand_number, seat_no, int(ai), plays))
         self.seats[seat_no].taken_over = ai
-        self._broadcast(out, m.SeatTakenOver(*rec))
+        self.broadcast(out, m.SeatTakenOver(*rec))
 
     # --- time -----------------------------------------------------------------------------------
 
@@ -1071,32 +852,42 @@ class HostTable:
             return
         if self.phase is Phase.OVER:
             return
+        if self.drawing:  # the draw has no takeovers: a missing seat is named
+            if self.draw_round is not None:
+                self.draw_round.tick(out)
+            return
+        deal = self.deal
+        assert deal is not None
+        if isinstance(deal, ClassicDeal):
+            self._classic_takeovers(deal, out)
+        if self.phase is Phase.PLAY:
+            self._ai_moves(out)
+        if self.phase is Phase.ACK:
+            if self.now >= self.deadline:
+                self._close_hand(out)
+        else:
+            deal.tick(out)
+
+    def _classic_takeovers(self, deal: ClassicDeal, out: list[Outgoing]) -> None:
+        """Classic deal: an AI plays the seat of a player gone for the grace period (or who has
+        not committed by the deadline), and hands it back when the player returns."""
         if self.phase is Phase.PLAY:
             self._hand_back(out)
         for i, seat in enumerate(self.seats):
             if (
                 seat.ai is None
-                and not self.drawing  # the draw has no takeovers: a missing seat is named
                 and seat.conn is None
                 and not seat.taken_over
                 and seat.dropped_at is not None
-                and (self.now - seat.dropped_at >= self.grace or self._commit_due(i))
-                and not self._own_seed_unrevealed(i)
+                and (self.now - seat.dropped_at >= self.grace or deal.commit_due(i))
+                and deal.may_take_over(i)
             ):
                 self._takeover(i, True, out)
-                if self.phase is Phase.COMMIT and self.commits[i] is None:
-                    self._host_commit_for(i, out)
-                elif self.phase is Phase.ACK and self.acks[i] is None:
-                    self._host_ack(i, out)
-        if self.phase is Phase.PLAY:
-            self._ai_moves(out)
-        if self.phase in (Phase.COMMIT, Phase.REVEAL) and self.now >= self.deadline:
-            pending = self.commits if self.phase is Phase.COMMIT else self.reveals
-            late = next(i for i, r in enumerate(pending) if r is None)
-            what = "commit to" if self.phase is Phase.COMMIT else "reveal"
-            self._abort(late, f"did not {what} its seed in time", out)
-        elif self.phase is Phase.ACK and self.now >= self.deadline:
-            self._close_hand(out)
+                if self.phase is Phase.ACK:
+                    if self.acks[i] is None:
+                        self._host_ack(i, out)
+                else:
+                    deal.after_takeover(i, out)
 
     def _hand_back(self, out: list[Outgoing]) -> None:
         """Give AI-played seats back to their players who are connected again.
@@ -1110,34 +901,17 @@ class HostTable:
             if seat.taken_over and seat.conn is not None:
                 self._takeover(i, False, out)
 
-    def _commit_due(self, seat_no: int) -> bool:
-        """The commit deadline has come and this seat has not committed (its player is away:
-        the AI commits for it rather than the hand being aborted, even with a long grace)."""
-        return (
-            self.phase is Phase.COMMIT
-            and self.now >= self.deadline
-            and self.commits[seat_no] is None
-        )
-
-    def _own_seed_unrevealed(self, seat_no: int) -> bool:
-        """The seat committed to a seed of its own, not revealed yet: only it can reveal it."""
-        if self.phase is Phase.COMMIT:
-            return self.commits[seat_no] is not None
-        return self.phase is Phase.REVEAL and self.reveals[seat_no] is None
-
-    def _made_by_host(self, seat_no: int, st: SeedCommit | SeedReveal | Ack, body: bytes) -> bool:
-        """Whether the host's AI already made this statement for the seat, or it is of an earlier
-        hand: a resumed client answering replayed messages, to be ignored."""
+    def _ack_made_by_host(self, seat_no: int, st: Ack, body: bytes) -> bool:
+        """Whether the host already acknowledged this hand for the seat (the same bytes), or
+        the ack is of an earlier hand: a resumed client answering replayed messages."""
         if st.game_id != self.game_id or self.drawing:
             return False
         if st.hand < self.hand_number:
             return True
         if st.hand != self.hand_number:
             return False
-        if isinstance(st, Ack):  # the same acknowledgement, signed with the host's key
-            ack = self.acks[seat_no]
-            return ack is not None and ack[0] == body
-        return seat_no in self.host_seat_seeds  # the AI committed to (and reveals) its seed
+        ack = self.acks[seat_no]
+        return ack is not None and ack[0] == body
 
     def _free_abandoned_seats(self, out: list[Outgoing]) -> None:
         """Lobby: a player gone for the grace period loses the seat (and its resume token)."""
@@ -1153,124 +927,32 @@ class HostTable:
                 self._seats_changed(out, f"{seat.name} did not come back: seat {i} is free")
 
     def _ai_moves(self, out: list[Outgoing]) -> None:
-        while self.phase is Phase.PLAY and self.hand is not None:
-            seat_no = self.hand.current_player
-            if seat_no is None or not self._host_plays(seat_no):
+        deal = self.deal
+        while deal is not None and self.phase is Phase.PLAY:
+            seat_no = deal.to_play
+            if seat_no is None or not self.host_plays(seat_no):
                 return
             if self.now - self.last_ai_move < self.ai_delay:
+                return
+            view = deal.view(seat_no)
+            if view is None:
                 return
             bot = self._bots.get(seat_no)
             if bot is None:
                 level = self.seats[seat_no].ai or "rules"
                 seed = int.from_bytes(self.game_id[:4], "big") + seat_no
                 bot = self._bots[seat_no] = self.bot_factory(level, seed)
-            card = bot.choose(self.hand.view(seat_no))
-            if card not in self.hand.hands[seat_no]:
+            card = bot.choose(view)
+            if card not in view.hand:
                 self.internal_errors.append(f"bot for seat {seat_no} chose {card!r}")
-                card = self.hand.legal_plays()[0]
-            st = Play(self.game_id, self.hand_number, seat_no, len(self.hand.plays), card.code)
-            body = st.encode()
-            self._apply_play(st, (body, self._seat_signer(seat_no).sign(body)), out)
+                card = view.legal_plays[0]
+            deal.play_for(seat_no, card, out)
             self.last_ai_move = self.now
             if self.ai_delay > 0:
                 return
 
 
 # --- the snapshot file ---------------------------------------------------------------------------
-
-
-class _Fields:
-    """Typed access to one map of a snapshot: a wrong or missing field is a SnapshotError."""
-
-    def __init__(self, obj: object, where: str) -> None:
-        if not isinstance(obj, dict):
-            raise SnapshotError(f"damaged table snapshot: {where} is not a map")
-        self.obj, self.where = obj, where
-
-    def get(self, key: str, *types: type) -> object:
-        if key not in self.obj:
-            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} is missing")
-        v = self.obj[key]
-        if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
-            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} has the wrong type")
-        return v
-
-    def get_int(self, key: str) -> int:
-        v = self.get(key, int)
-        assert isinstance(v, int)
-        return v
-
-    def get_float(self, key: str) -> float:
-        v = self.get(key, float, int)
-        assert isinstance(v, float | int)
-        return float(v)
-
-    def get_bool(self, key: str) -> bool:
-        v = self.get(key, bool)
-        assert isinstance(v, bool)
-        return v
-
-    def get_str(self, key: str) -> str:
-        v = self.get(key, str)
-        assert isinstance(v, str)
-        return v
-
-    def get_bytes(self, key: str) -> bytes:
-        v = self.get(key, bytes)
-        assert isinstance(v, bytes)
-        return v
-
-    def opt_str(self, key: str) -> str | None:
-        v = self.get(key, str, type(None))
-        assert v is None or isinstance(v, str)
-        return v
-
-    def opt_bytes(self, key: str) -> bytes | None:
-        v = self.get(key, bytes, type(None))
-        assert v is None or isinstance(v, bytes)
-        return v
-
-    def opt_float(self, key: str) -> float | None:
-        v = self.get(key, float, int, type(None))
-        assert v is None or isinstance(v, float | int)
-        return None if v is None else float(v)
-
-    def get_list(self, key: str) -> list[object]:
-        v = self.get(key, list)
-        assert isinstance(v, list)
-        return v
-
-    def ints(self, key: str) -> list[int]:
-        items = self.get_list(key)
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in items):
-            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} must hold integers")
-        return [x for x in items if isinstance(x, int)]
-
-    def bytes_list(self, key: str) -> list[bytes]:
-        items = self.get_list(key)
-        if not all(isinstance(x, bytes) for x in items):
-            raise SnapshotError(f"damaged table snapshot: {self.where}.{key} must hold bytes")
-        return [x for x in items if isinstance(x, bytes)]
-
-    def map(self, key: str) -> _Fields:
-        return _Fields(self.get(key, dict), f"{self.where}.{key}")
-
-    def opt_map(self, key: str) -> _Fields | None:
-        v = self.get(key, dict, type(None))
-        return None if v is None else _Fields(v, f"{self.where}.{key}")
-
-
-def _record(v: object) -> Record:
-    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, bytes) for x in v)):
-        raise SnapshotError("damaged table snapshot: a record is not [body, signature]")
-    return bytes(v[0]), bytes(v[1])
-
-
-def _opt_records(f: _Fields, key: str, n: int) -> list[Record | None]:
-    items = f.get_list(key)
-    if len(items) != n:
-        raise SnapshotError(f"damaged table snapshot: {key} must have {n} entries")
-    return [None if x is None else _record(x) for x in items]
 
 
 def _dump_seat(seat: _Seat) -> dict[str, object]:
@@ -1289,7 +971,7 @@ def _dump_seat(seat: _Seat) -> dict[str, object]:
     }
 
 
-def _load_seat(f: _Fields, now: float) -> _Seat:
+def _load_seat(f: Fields, now: float) -> _Seat:
     private = f.opt_bytes("ai_private_key")
     seat = _Seat(
         occupied=f.get_bool("occupied"),
@@ -1316,7 +998,6 @@ def _load_seat(f: _Fields, now: float) -> _Seat:
 
 def _dump_state(t: HostTable) -> dict[str, object]:
     match = t.match
-    hand = t.hand
     return {
         "host_key": t.identity.public_key,
         "options": t.options.to_dict(),
@@ -1326,6 +1007,7 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "ai_delay": t.ai_delay,
         "draw_partners": t.draw_partners,
         "draw_dealer": t.draw_dealer,
+        "deal_mode": t.deal_mode,
         "drawing": t.drawing,
         "seats": [_dump_seat(seat) for seat in t.seats],
         "phase": str(t.phase),
@@ -1339,28 +1021,20 @@ def _dump_state(t: HostTable) -> dict[str, object]:
             "first_dealer": match.first_dealer,
             "results": [[r.dealer, list(r.points)] for r in match.results],
         },
-        "hand": None
-        if hand is None
-        else {
-            "dealer": hand.dealer,
-            "deck": [c.code for c in hand.deck],
-            "plays": [c.code for c in hand.plays],
-        },
+        "deal": None if t.deal is None else t.deal.dump(),
+        "draw": None
+        if t.draw_round is None
+        else {"seed": t.draw_seed, "round": t.draw_round.dump()},
         "hand_number": t.hand_number,
         "internal_errors": list(t.internal_errors),
-        "host_seed": t.host_seed,
-        "commits": [None if r is None else list(r) for r in t.commits],
-        "reveals": [None if r is None else list(r) for r in t.reveals],
         "acks": [None if r is None else list(r) for r in t.acks],
-        "host_seat_seeds": [[seat, seed] for seat, seed in sorted(t.host_seat_seeds.items())],
-        "salts": list(t.salts),
         "deadline": t.deadline,
         "chain_at_reveal": t.chain_at_reveal,
         "last_ai_move": t.last_ai_move,
     }
 
 
-def _load_state(t: HostTable, f: _Fields, identity: Identity) -> None:
+def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     if f.get_bytes("host_key") != identity.public_key:
         raise SnapshotError("snapshot belongs to another host identity")
     options = TableOptions.from_dict(dict(f.map("options").obj))
@@ -1373,14 +1047,17 @@ def _load_state(t: HostTable, f: _Fields, identity: Identity) -> None:
         f.get_float("ai_delay"),
     )
     t.draw_partners, t.draw_dealer = f.get_bool("draw_partners"), f.get_bool("draw_dealer")
+    t.deal_mode = f.get_str("deal_mode")
+    if t.deal_mode not in DEAL_MODES:
+        raise SnapshotError(f"damaged table snapshot: unknown deal {t.deal_mode!r}")
     t.drawing = f.get_bool("drawing")
     t.now = f.get_float("now")
     seats = f.get_list("seats")
     if len(seats) != n:
         raise SnapshotError(f"damaged table snapshot: {n} seats expected")
-    t.seats = [_load_seat(_Fields(s, f"state.seats[{i}]"), t.now) for i, s in enumerate(seats)]
+    t.seats = [_load_seat(Fields(s, f"state.seats[{i}]"), t.now) for i, s in enumerate(seats)]
     t.phase = Phase(f.get_str("phase"))
-    t.records = [_record(r) for r in f.get_list("records")]
+    t.records = [record(r) for r in f.get_list("records")]
     t.chain = CHAIN_START
     for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
         if decode(body).PUBLIC:
@@ -1395,30 +1072,27 @@ def _load_state(t: HostTable, f: _Fields, identity: Identity) -> None:
         for r in mf.get_list("results"):
             if not (isinstance(r, list) and len(r) == 2 and isinstance(r[0], int)):
                 raise SnapshotError("damaged table snapshot: a hand result is not [dealer, points]")
-            t.match.record_points(_Fields({"p": r[1]}, "result").ints("p"), r[0])
-    t.hand, t.position_of = None, {}
-    hf = f.opt_map("hand")
-    if hf is not None:
-        t.hand = Hand(options, [Card.from_code(c) for c in hf.ints("deck")], hf.get_int("dealer"))
-        for code in hf.ints("plays"):
-            seat = t.hand.current_player
-            if seat is None:
-                raise SnapshotError("damaged table snapshot: more plays than the hand has")
-            t.hand.play(seat, Card.from_code(code))
-        t.position_of = {c.code: p for p, c in enumerate(t.hand.deck)}
+            t.match.record_points(Fields({"p": r[1]}, "result").ints("p"), r[0])
     t.hand_number = f.get_int("hand_number")
     t.internal_errors = [str(x) for x in f.get_list("internal_errors")]
     t._pending_names = {}
-    t.host_seed = f.get_bytes("host_seed")
-    t.commits = _opt_records(f, "commits", n)
-    t.reveals = _opt_records(f, "reveals", n)
-    t.acks = _opt_records(f, "acks", n)
-    t.host_seat_seeds = {}
-    for item in f.get_list("host_seat_seeds"):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], bytes)):
-            raise SnapshotError("damaged table snapshot: a host-held seed is not [seat, seed]")
-        t.host_seat_seeds[int(item[0])] = bytes(item[1])
-    t.salts = f.bytes_list("salts")
+    t.acks = opt_records(f, "acks", n)
+    t.deal, t.draw_round, t.draw_seed = None, None, b""
+    df = f.opt_map("draw")
+    if df is not None:
+        t.draw_seed = df.get_bytes("seed")
+        rf = df.map("round")
+        t.draw_round = t.seed_round(rf.get_int("hand"), t._finish_draw)
+        t.draw_round.load(rf)
+    hf = f.opt_map("deal")
+    if hf is not None:
+        mode = hf.get_str("mode")
+        if mode == CLASSIC:
+            t.deal = ClassicDeal.load(t, hf)
+        elif mode == BLIND:
+            t.deal = BlindDeal.load(t, hf)
+        else:
+            raise SnapshotError(f"damaged table snapshot: unknown deal {mode!r}")
     t.deadline = f.get_float("deadline")
     t.chain_at_reveal = f.get_bytes("chain_at_reveal")
     t.last_ai_move = f.get_float("last_ai_move")

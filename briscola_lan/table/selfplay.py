@@ -96,10 +96,13 @@ def seat_clients(
     draw_partners: bool = False,
     draw_dealer: bool = False,
     clock: Callable[[], float] = time.time,
+    deal: str | None = None,
 ) -> tuple[HostTable, list[ClientSession], Wire]:
     """A table with one connected, seated, ready ClientSession per seat (client i in seat i).
 
-    ``clock`` dates the host's receipts: give a fixed one for byte-for-byte repeatable runs."""
+    ``clock`` dates the host's receipts: give a fixed one for byte-for-byte repeatable runs;
+    ``deal`` is "blind" or "classic" (default: the table's default, blind for two seats or more).
+    """
     host = HostTable(
         options,
         name=name,
@@ -108,6 +111,7 @@ def seat_clients(
         draw_partners=draw_partners,
         draw_dealer=draw_dealer,
         clock=clock,
+        deal=deal,
     )
     clients = [
         ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
@@ -135,10 +139,11 @@ def play_out(wire: Wire, choosers: list[Chooser], max_idle: int = 200) -> None:
         if wire.host.phase == "over":
             return
         before = len(wire.host.records)
-        hand = wire.host.hand
+        deal = wire.host.deal
+        to_play = deal.to_play if deal is not None else None
         for i, c in enumerate(wire.clients):
             v = c.state.view
-            if v is not None and v.my_turn and hand is not None and hand.current_player == v.seat:
+            if v is not None and v.my_turn and to_play == v.seat:
                 wire.send_to_host(i, c.play(choosers[i](v)))
                 wire.pump()
                 break
@@ -159,6 +164,7 @@ def run_selfplay(
     bot_factory: BotFactory | None = None,
     draw_partners: bool = False,
     draw_dealer: bool = False,
+    deal: str | None = None,
 ) -> SelfPlayResult:
     """Play a whole match between bots through the full protocol.
 
@@ -170,7 +176,11 @@ def run_selfplay(
     """
     factory = bot_factory or default_bot_factory
     host, clients, wire = seat_clients(
-        options, entropy=entropy, draw_partners=draw_partners, draw_dealer=draw_dealer
+        options,
+        entropy=entropy,
+        draw_partners=draw_partners,
+        draw_dealer=draw_dealer,
+        deal=deal,
     )
     levels = levels or ["rules"] * options.players
     bots: list[Bot] = [factory(levels[i % len(levels)], seed + i) for i in range(len(clients))]

@@ -103,6 +103,58 @@ class AckHand:
     sig: bytes
 
 
+# Blind deal (protocol/fairness.md §11): each carries one signed statement of the seat (or, for
+# the host's own party, of the host) as its exact bytes.
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleDeck:
+    """Blind deal: the seat's shuffle pass (a ``shuffle`` statement)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class LockDeck:
+    """Blind deal: the seat's lock pass (a ``lock`` statement)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SendShares:
+    """Blind deal: the seat's keys for one deal window, sealed for their receivers."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHand:
+    """Blind deal, 4 players: the seat's whole hand, sealed for its partner (a ``show``)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Complain:
+    """Blind deal: a card dealt or shown to the seat does not open (a ``complaint``)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RevealKeys:
+    """Blind deal: the seat's hand secret, at the end of the hand or in a dispute."""
+
+    body: bytes
+    sig: bytes
+
+
 # --- host -> client: facts ------------------------------------------------------------------
 
 
@@ -127,6 +179,7 @@ class Welcome:
     resume_token: str | None
     draw_partners: bool = False  # 4 players: partnerships are drawn before the first hand
     draw_dealer: bool = False  # the first dealer is drawn before the first hand
+    deal: str = "classic"  # "blind" or "classic" (protocol/fairness.md §11)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +384,51 @@ class ReplayDone:
     """The replay after ``Welcome`` is over: every later message is live (SPEC: replay_done)."""
 
 
+@dataclass(frozen=True, slots=True)
+class DeckShuffled:
+    """Blind deal: a party's signed shuffle pass, relayed to everyone."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DeckLocked:
+    """Blind deal: a party's signed lock pass, relayed to everyone."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SharesSent:
+    """Blind deal: every party's signed shares for one deal window, in party order."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandsShown:
+    """Blind deal, 4 players: every seat's signed show for its partner, in seat order."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ComplaintMade:
+    """Blind deal: a party's signed complaint; every party now reveals its keys."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class KeysRevealed:
+    """Blind deal: the parties' signed key reveals, in party order."""
+
+    records: tuple[Record, ...]
+
+
 # --- either direction: heartbeats (transport.md section 5; never recorded, never signed) ------
 
 
@@ -387,6 +485,18 @@ Message = (
     | PlayerConnection
     | Notice
     | ReplayDone
+    | ShuffleDeck
+    | LockDeck
+    | SendShares
+    | ShowHand
+    | Complain
+    | RevealKeys
+    | DeckShuffled
+    | DeckLocked
+    | SharesSent
+    | HandsShown
+    | ComplaintMade
+    | KeysRevealed
     | Ping
     | Pong
 )
@@ -431,6 +541,18 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "player_connection": PlayerConnection,
     "notice": Notice,
     "replay_done": ReplayDone,
+    "shuffle_deck": ShuffleDeck,
+    "lock_deck": LockDeck,
+    "send_shares": SendShares,
+    "show_hand": ShowHand,
+    "complain": Complain,
+    "reveal_keys": RevealKeys,
+    "deck_shuffled": DeckShuffled,
+    "deck_locked": DeckLocked,
+    "shares_sent": SharesSent,
+    "hands_shown": HandsShown,
+    "complaint_made": ComplaintMade,
+    "keys_revealed": KeysRevealed,
     "ping": Ping,
     "pong": Pong,
 }
@@ -448,6 +570,12 @@ CLIENT_MESSAGES: frozenset[type[Message]] = frozenset(
         RevealSeed,
         PlayCard,
         AckHand,
+        ShuffleDeck,
+        LockDeck,
+        SendShares,
+        ShowHand,
+        Complain,
+        RevealKeys,
     }
 )
 

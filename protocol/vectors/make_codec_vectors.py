@@ -17,12 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from blind_examples import play_hand  # protocol/vectors/blind_examples.py
 
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, card_commitment, seed_commitment
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
+    BlindEnd,
+    BlindPlay,
+    BlindStart,
+    Complaint,
     Deal,
     DeckCommit,
     DrawReveal,
@@ -38,6 +43,7 @@ from briscola_lan.fairness.statements import (
     Receipt,
     SeedCommit,
     SeedReveal,
+    Show,
     Statement,
     Takeover,
     Upcard,
@@ -95,8 +101,18 @@ def ack(seat: int) -> tuple[bytes, bytes]:
     return signed(Ack(GAME, 0, seat, fixed("chain-hash")), SEATS[seat])
 
 
+def _blind() -> dict[str, list[tuple[bytes, bytes]]]:
+    """Blind statement kind -> signed examples, from one blind hand (seats 0 and 1)."""
+    _hand, _parties, made = play_hand(TableOptions.make(players=2), GAME, (0, 1))
+    out: dict[str, list[tuple[bytes, bytes]]] = {}
+    for st in made:
+        out.setdefault(st.KIND, []).append(signed(st, SEATS[st.seat]))  # type: ignore[attr-defined]
+    return out
+
+
 def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
     """Wire name -> (body, sig) examples, for every message that carries one statement."""
+    blind = _blind()
     lobby_keys = tuple(s.public_key for s in SEATS)
     draw_commit = seed_commitment(GAME, DRAW_HAND, HOST_PARTY, fixed("draw-host-seed"))
     bad_reveal = signed(SeedReveal(GAME, 0, 1, fixed("not-the-committed-seed")), SEATS[1])
@@ -146,7 +162,11 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
             ),
         ],
         "hand_started": [
-            signed(HostCommit(GAME, 0, 0, seed_commitment(GAME, 0, HOST_PARTY, fixed("host-seed"))))
+            signed(
+                HostCommit(GAME, 0, 0, seed_commitment(GAME, 0, HOST_PARTY, fixed("host-seed")))
+            ),
+            signed(BlindStart(GAME, 0, 0, (0, 1))),
+            signed(BlindStart(GAME, 1, 3, (0, 2, HOST_PARTY))),
         ],
         "deck_committed": [
             signed(
@@ -167,16 +187,37 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
             signed(Takeover(GAME, 0, 1, 1, 3)),
             signed(Takeover(GAME, 0, 1, 0, 40)),
         ],
-        "hand_ended": [signed(HostReveal(GAME, 0, fixed("host-seed"), tuple(SALTS), (70, 50)))],
+        "hand_ended": [
+            signed(HostReveal(GAME, 0, fixed("host-seed"), tuple(SALTS), (70, 50))),
+            signed(BlindEnd(GAME, 0, (49, 71))),
+        ],
         "hand_aborted": [signed(Abort(GAME, 0, 1, "did not reveal its seed in time"))],
         "receipt_issued": [signed(Receipt(GAME, 0, 1, 1_767_225_600, *commit(0, 1)))],
         "evidence_shown": [signed(Evidence(GAME, 0, 1, *bad_reveal))],
         "match_decided": [signed(MatchEnd(GAME, 3, 0, (2, 1), (190, 170)))],
+        "shuffle_deck": blind["shuffle"][:1],
+        "lock_deck": blind["lock"][:1],
+        "send_shares": [blind["shares"][0], blind["shares"][-1]],
+        "show_hand": [
+            signed(Show(GAME, 0, 1, 3, (2, 17, 25), (fixed("v2"), fixed("v17"), fixed("v25"))))
+        ],
+        "complain": [signed(Complaint(GAME, 0, 1, 17), SEATS[1])],
+        "reveal_keys": blind["key-reveal"][:1],
+        "deck_shuffled": blind["shuffle"][1:2],
+        "deck_locked": blind["lock"][1:2],
+        "complaint_made": [signed(Complaint(GAME, 0, 1, 17), SEATS[1])],
     }
+
+
+def _position(rec: tuple[bytes, bytes]) -> int:
+    st = decode_statement(rec[0])
+    assert isinstance(st, BlindPlay)
+    return st.position
 
 
 def _other_examples() -> dict[str, list[m.Message]]:
     """Wire name -> examples, for every message that is not one statement and a signature."""
+    blind = _blind()
     seats2 = (
         SeatInfo(0, True, "Anna", SEATS[0].public_key, None, True, True),
         SeatInfo(1, False, "", b"", None, False, False),
@@ -221,6 +262,7 @@ def _other_examples() -> dict[str, list[m.Message]]:
                 token,
                 True,
                 False,
+                "blind",
             ),
         ],
         "error": [m.Error("not_your_turn", "it is seat 1's turn")],
@@ -228,7 +270,20 @@ def _other_examples() -> dict[str, list[m.Message]]:
         "seat_assigned": [m.SeatAssigned(2, token), m.SeatAssigned(None, None)],
         "seeds_committed": [m.SeedsCommitted((commit(0, 0), commit(0, 1)))],
         "seeds_revealed": [m.SeedsRevealed((reveal(0, 0), reveal(0, 1)))],
-        "card_played": [m.CardPlayed(*signed(Play(GAME, 0, 1, 0, DECK[3]), SEATS[1]), 3, SALTS[3])],
+        "card_played": [
+            m.CardPlayed(*signed(Play(GAME, 0, 1, 0, DECK[3]), SEATS[1]), 3, SALTS[3]),
+            m.CardPlayed(*blind["blind-play"][0], _position(blind["blind-play"][0]), b""),
+        ],
+        "shares_sent": [m.SharesSent(tuple(blind["shares"][:2]))],
+        "hands_shown": [
+            m.HandsShown(
+                tuple(
+                    signed(Show(GAME, 0, seat, (seat + 2) % 4, (seat,), (fixed(f"v{seat}"),)))
+                    for seat in range(4)
+                )
+            )
+        ],
+        "keys_revealed": [m.KeysRevealed(tuple(blind["key-reveal"]))],
         "trick_taken": [m.TrickTaken(1, 21), m.TrickTaken(0, 0)],
         "hand_acked": [m.HandAcked((ack(0), ack(1)))],
         "match_ended": [

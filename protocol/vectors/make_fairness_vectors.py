@@ -11,6 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from blind_examples import play_hand, secret  # protocol/vectors/blind_examples.py
+
+from briscola_lan.fairness import blind
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.encoding import (
     DRAW_HAND,
@@ -21,6 +24,7 @@ from briscola_lan.fairness.encoding import (
     draw_seed,
     seed_commitment,
 )
+from briscola_lan.fairness.group import CARD_POINTS
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.pubkey import (
     add_points,
@@ -32,6 +36,9 @@ from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
+    BlindEnd,
+    BlindStart,
+    Complaint,
     Deal,
     DeckCommit,
     DrawReveal,
@@ -47,6 +54,7 @@ from briscola_lan.fairness.statements import (
     Receipt,
     SeedCommit,
     SeedReveal,
+    Show,
     Statement,
     Takeover,
     Upcard,
@@ -248,6 +256,7 @@ def main() -> None:
         TableOptions.make(players=2, hands_to_win=1),
         entropy=counter_entropy("vector"),
         bot_factory=lambda level, seed: FirstBot(),
+        deal="classic",
     )
     data = dumps(result.host.records)
     (HERE / "transcript-2p.briscola.json").write_bytes(data)
@@ -269,6 +278,7 @@ def main() -> None:
         bot_factory=lambda level, seed: FirstBot(),
         draw_partners=True,
         draw_dealer=True,
+        deal="classic",
     )
     data = dumps(result.host.records)
     (HERE / "transcript-4p-draw.briscola.json").write_bytes(data)
@@ -286,11 +296,121 @@ def main() -> None:
             "draw_dealer": rep.draw.dealer,
         }
     )
+    # a complete blind match: 4 players, one hand, every seat a party (fairness.md §11)
+    result = run_selfplay(
+        TableOptions.make(players=4, hands_to_win=1),
+        entropy=counter_entropy("vector-blind"),
+        bot_factory=lambda level, seed: FirstBot(),
+        deal="blind",
+    )
+    data = dumps(result.host.records)
+    (HERE / "transcript-4p-blind.briscola.json").write_bytes(data)
+    rep = verify_records(result.host.records)
+    vectors.append(
+        {
+            "kind": "transcript",
+            "file": "transcript-4p-blind.briscola.json",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "ok": rep.ok,
+            "points": [list(h.points or ()) for h in rep.hands],
+            "winner_side": rep.winner,
+        }
+    )
+    vectors.extend(blind_vectors(game_id))
     out = {
         "description": "Fairness vectors: see protocol/fairness.md. Hex strings are lower case.",
         "vectors": vectors,
     }
     (HERE / "fairness.json").write_text(json.dumps(out, indent=1) + "\n")
+
+
+def _le(k: int) -> str:
+    return k.to_bytes(32, "little").hex()
+
+
+def blind_vectors(game_id: bytes) -> list[dict[str, Any]]:
+    """The blind deal (fairness.md §11): card points, a party's keys, a whole deck's passes, a
+    sealed value."""
+    out: list[dict[str, Any]] = [
+        {"kind": "blind_card_points", "points": [p.hex() for p in CARD_POINTS]}
+    ]
+    for party, size in ((0, 40), (HOST_PARTY, 39)):
+        s = secret(f"keys/{party}")
+        k = blind.derive_keys(game_id, 2, party, s, size)
+        out.append(
+            {
+                "kind": "blind_keys",
+                "game_id": game_id.hex(),
+                "hand": 2,
+                "party": party,
+                "size": size,
+                "secret": s.hex(),
+                "shuffle_key": _le(k.shuffle_key),
+                "ecdh_key": _le(k.ecdh_key),
+                "ecdh_point": k.ecdh_point.hex(),
+                "perm": list(k.perm),
+                "locks": [_le(b) for b in k.locks],
+            }
+        )
+    opts = TableOptions.make(players=2)
+    hand, parties, _made = play_hand(opts, game_id, (0, 1))
+    keys = [parties[q].keys for q in (0, 1)]
+    out.append(
+        {
+            "kind": "blind_deck",
+            "players": 2,
+            "game_id": game_id.hex(),
+            "hand": 0,
+            "parties": [0, 1],
+            "secrets": [parties[q].secret.hex() for q in (0, 1)],
+            "pack": pack_codes(opts),
+            "shuffles": [[p.hex() for p in st.points] for _, st in hand.shuffles],
+            "locks": [[p.hex() for p in st.points] for _, st in hand.locks],
+            "order": list(blind.deck_order(pack_codes(opts), [k.perm for k in keys])),
+            "opening_keys": [_le(blind.product([k.lock(p) for k in keys])) for p in range(40)],
+        }
+    )
+    sender, receiver = keys
+    shared = blind.shared_point(sender.ecdh_key, receiver.ecdh_point)
+    for what, value in ((blind.SHARE, sender.lock(4)), (blind.SHOW, 12345)):
+        pad = blind.pad(game_id, 0, sender=0, receiver=1, position=4, what=what, shared=shared)
+        out.append(
+            {
+                "kind": "blind_seal",
+                "game_id": game_id.hex(),
+                "hand": 0,
+                "sender": 0,
+                "receiver": 1,
+                "position": 4,
+                "what": what,
+                "sender_ecdh_key": _le(sender.ecdh_key),
+                "receiver_ecdh_point": receiver.ecdh_point.hex(),
+                "shared": shared.hex(),
+                "pad": pad.hex(),
+                "value": _le(value),
+                "sealed": blind.seal(value, pad).hex(),
+            }
+        )
+    return out
+
+
+def blind_statement_examples(game_id: bytes) -> list[Statement]:
+    """One statement of each blind kind, from a whole blind hand between seats 0 and 1."""
+    hand, _parties, made = play_hand(TableOptions.make(players=2), game_id, (0, 1))
+    first: dict[str, Statement] = {}
+    for st in made:
+        first.setdefault(st.KIND, st)
+    return [
+        BlindStart(game_id, 0, 0, (0, 1)),
+        first["shuffle"],
+        first["lock"],
+        first["shares"],
+        Show(game_id, 0, 1, 3, (2, 17, 25), tuple(fixed(f"v{p}") for p in (2, 17, 25))),
+        first["blind-play"],
+        Complaint(game_id, 0, 1, 17),
+        first["key-reveal"],
+        BlindEnd(game_id, 0, hand.points()),
+    ]
 
 
 def moving_label(game_id: bytes, dealer: bool) -> str:
@@ -361,6 +481,7 @@ def signed_statement_examples(game_id: bytes) -> list[Statement]:
         Receipt(game_id, 0, 1, 1_767_225_600, seen.encode(), seen_sig),
         Evidence(game_id, 0, 1, bad.encode(), bad_sig),
         MatchEnd(game_id, 3, 0, (2, 1), (190, 170)),
+        *blind_statement_examples(game_id),
     ]
 
 

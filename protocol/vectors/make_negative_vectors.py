@@ -125,6 +125,7 @@ def table(
         draw_partners=draw_partners,
         draw_dealer=draw_dealer,
         clock=lambda: CLOCK,
+        deal="classic",
     )
     clients = [
         ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
@@ -172,7 +173,7 @@ def reveal_withheld(label: str, *, cheat: bool) -> Run:
     host = run.host
     if cheat:
         out: list[Any] = []
-        host._abort(1, "did not reveal its seed in time", out)
+        host.abort(1, "did not reveal its seed in time", out)
         run.wire.deliver(out)
     else:
         run.wire.deliver(host.tick(host.now + host.timeout + 1.0))

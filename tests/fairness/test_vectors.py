@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from briscola_lan.fairness import blind
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.drbg import HmacDrbg
 from briscola_lan.fairness.encoding import (
@@ -22,6 +23,7 @@ from briscola_lan.fairness.encoding import (
     draw_seed,
     seed_commitment,
 )
+from briscola_lan.fairness.group import card_point, is_point
 from briscola_lan.fairness.identity import Identity, verify_signature
 from briscola_lan.fairness.pubkey import is_valid_public_key
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
@@ -118,6 +120,64 @@ def test_vector(vec: dict[str, Any]) -> None:
             assert rep.draw is not None and rep.draw.verified
             assert list(rep.draw.seating) == vec["draw_seating"]
             assert rep.draw.dealer == vec["draw_dealer"]
+    elif kind.startswith("blind_"):
+        check_blind_vector(vec)
+    else:
+        pytest.fail(f"unknown vector kind {kind}")
+
+
+def _le(raw: str) -> int:
+    return int.from_bytes(h(raw), "little")
+
+
+def check_blind_vector(vec: dict[str, Any]) -> None:
+    """The blind deal's vectors (fairness.md §11): computed again from their inputs."""
+    kind = vec["kind"]
+    if kind == "blind_card_points":
+        assert [card_point(c).hex() for c in range(40)] == vec["points"]
+        assert all(is_point(h(p)) for p in vec["points"]) and len(set(vec["points"])) == 40
+    elif kind == "blind_keys":
+        k = blind.derive_keys(
+            h(vec["game_id"]), vec["hand"], vec["party"], h(vec["secret"]), vec["size"]
+        )
+        assert k.shuffle_key == _le(vec["shuffle_key"]) and k.ecdh_key == _le(vec["ecdh_key"])
+        assert k.ecdh_point.hex() == vec["ecdh_point"]
+        assert list(k.perm) == vec["perm"]
+        assert [b.to_bytes(32, "little").hex() for b in k.locks] == vec["locks"]
+    elif kind == "blind_deck":
+        gid = h(vec["game_id"])
+        keys = [
+            blind.derive_keys(gid, vec["hand"], q, h(s), len(vec["pack"]))
+            for q, s in zip(vec["parties"], vec["secrets"], strict=True)
+        ]
+        deck = blind.pack_points(vec["pack"])
+        for k, want in zip(keys, vec["shuffles"], strict=True):
+            deck = blind.shuffle_pass(k, deck)
+            assert [p.hex() for p in deck] == want
+        for k, want in zip(keys, vec["locks"], strict=True):
+            deck = blind.lock_pass(k, deck)
+            assert [p.hex() for p in deck] == want
+        order = blind.deck_order(vec["pack"], [k.perm for k in keys])
+        assert list(order) == vec["order"]
+        for p, point in enumerate(deck):
+            beta = blind.product([k.lock(p) for k in keys])
+            assert beta == _le(vec["opening_keys"][p])
+            assert blind.open_card(point, beta) == order[p]
+    elif kind == "blind_seal":
+        shared = blind.shared_point(_le(vec["sender_ecdh_key"]), h(vec["receiver_ecdh_point"]))
+        assert shared.hex() == vec["shared"]
+        pad = blind.pad(
+            h(vec["game_id"]),
+            vec["hand"],
+            sender=vec["sender"],
+            receiver=vec["receiver"],
+            position=vec["position"],
+            what=vec["what"],
+            shared=shared,
+        )
+        assert pad.hex() == vec["pad"]
+        assert blind.seal(_le(vec["value"]), pad).hex() == vec["sealed"]
+        assert blind.unseal(h(vec["sealed"]), pad) == _le(vec["value"])
     else:
         pytest.fail(f"unknown vector kind {kind}")
 
@@ -157,6 +217,9 @@ def test_draw_vectors_where_players_move() -> None:
 # need not change the outcome, so they are not edited here).
 _OUTPUTS = {
     "signed_statement": ("public_key", "fields", "body", "signature"),
+    "blind_keys": ("shuffle_key", "ecdh_point", "perm", "locks"),
+    "blind_deck": ("shuffles", "locks", "order", "opening_keys"),
+    "blind_seal": ("shared", "pad", "sealed"),
     "draw": ("host_commitment", "seat_commitments", "draw_seed", "cards", "seating", "dealer"),
 }
 
@@ -207,4 +270,8 @@ def test_all_kinds_present() -> None:
         "hello_proof",
         "public_key",
         "transcript",
+        "blind_card_points",
+        "blind_keys",
+        "blind_deck",
+        "blind_seal",
     }

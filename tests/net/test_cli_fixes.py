@@ -216,7 +216,17 @@ async def test_killed_between_commit_and_reveal_still_reveals_after_restart(
     from briscola_lan.wire.messages import CommitSeed
 
     host = start_host(
-        tmp_path / "h", "--players", "2", "--no-mdns", *LO, "--hands-to-win", "1", "--grace", "60"
+        tmp_path / "h",
+        "--players",
+        "2",
+        "--no-mdns",
+        *LO,
+        "--hands-to-win",
+        "1",
+        "--grace",
+        "60",
+        "--deal",
+        "classic",
     )
     other = await connect(Target("127.0.0.1", host.port, None, host.fingerprint), "other")
     held: list[object] = []

@@ -12,7 +12,7 @@ from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable, Outgoing, Phase
 from briscola_lan.wire import messages as m
-from tests.table.helpers import challenge, counter_entropy, proven_hello, say_hello, setup
+from tests.table.helpers import challenge, counter_entropy, hand_of, proven_hello, say_hello, setup
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
 SPEC = Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md"
@@ -104,7 +104,7 @@ def _match_codes() -> dict[str, str]:
     host, clients, wire = setup(TWO)
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    hand = host.hand
+    hand = hand_of(host)
     assert hand is not None and host.phase is Phase.PLAY and hand.current_player is not None
     turn = hand.current_player
     other = 1 - turn

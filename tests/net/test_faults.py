@@ -73,6 +73,7 @@ async def test_absent_player_is_replaced_by_an_ai_and_gets_the_seat_back(tmp_pat
         name="t",
         identity=Identity.generate(),
         grace=0.2,
+        deal="classic",  # a blind hand cannot be taken over: tests/net/test_blind_net.py
     )
     server, port, fp = await _serve(tmp_path, table)
     clients = await _clients(port, fp, 2)
@@ -132,7 +133,10 @@ async def test_absent_player_is_replaced_by_an_ai_and_gets_the_seat_back(tmp_pat
 
 async def test_bad_moves_get_clear_errors_and_the_game_goes_on(tmp_path: Path) -> None:
     table = HostTable(
-        TableOptions.make(players=2, hands_to_win=1), name="t", identity=Identity.generate()
+        TableOptions.make(players=2, hands_to_win=1),
+        name="t",
+        identity=Identity.generate(),
+        deal="classic",  # the blind deal's bad moves: tests/net/test_blind_net.py
     )
     server, port, fp = await _serve(tmp_path, table)
     a, b = await _clients(port, fp, 2)

@@ -143,9 +143,9 @@ def _host_pings(server: HostServer) -> int:
     return sum(conn.nonce for hosted in server.tables.values() for conn in hosted.conns.values())
 
 
-def _table(players: int = 2, **kwargs: float) -> HostTable:
+def _table(players: int = 2, deal: str | None = None, **kwargs: float) -> HostTable:
     options = TableOptions.make(players=players, hands_to_win=1)
-    return HostTable(options, name="t", identity=Identity.generate(), **kwargs)  # type: ignore[arg-type]
+    return HostTable(options, name="t", identity=Identity.generate(), deal=deal, **kwargs)  # type: ignore[arg-type]
 
 
 # --- codec and settings ---------------------------------------------------------------------
@@ -263,7 +263,7 @@ async def test_host_drops_a_silent_client_and_tells_the_others(tmp_path: Path) -
 async def test_a_hung_player_in_a_match_is_dropped_and_an_ai_takes_the_seat(
     tmp_path: Path,
 ) -> None:
-    table = _table(grace=0.2)
+    table = _table(grace=0.2, deal="classic")  # a blind hand has no takeover
     server, port, fp = await _serve(tmp_path, table, FAST)
     proxy = FreezableProxy(port)
     await proxy.start()

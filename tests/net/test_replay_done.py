@@ -18,7 +18,7 @@ from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
 from briscola_lan.wire import messages as m
-from tests.table.helpers import say_hello, setup
+from tests.table.helpers import hand_of, say_hello, setup
 
 # Sent to one connection or about the lobby: never part of a seat's replay.
 NOT_REPLAYED = (
@@ -139,8 +139,8 @@ async def test_a_resumed_bot_plays_only_after_replay_done() -> None:
     host, clients, wire = setup(TableOptions.make(players=2, hands_to_win=1), "bot")
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    assert host.hand is not None and host.hand.current_player is not None
-    turn = host.hand.current_player
+    assert hand_of(host) is not None and hand_of(host).current_player is not None
+    turn = hand_of(host).current_player
     host.disconnect(turn)
     out = say_hello(host, 9, clients[turn].identity, "bot", host.seats[turn].token)
     mine = [o.message for o in out if o.conn == 9]

@@ -18,7 +18,10 @@ def test_every_coordinator_phase_has_a_public_name() -> None:
         Phase.LOBBY: "lobby",
         Phase.COMMIT: "playing",
         Phase.REVEAL: "playing",
+        Phase.SHUFFLE: "playing",
+        Phase.DEAL: "playing",
         Phase.PLAY: "playing",
+        Phase.DISPUTE: "playing",
         Phase.ACK: "playing",
         Phase.OVER: "over",
     }

@@ -8,12 +8,26 @@ from collections.abc import Callable
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import hello_proof
 from briscola_lan.rules import Card, TableOptions
-from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.table.client import ClientSession
+from briscola_lan.table.deal_classic import ClassicDeal
 from briscola_lan.table.host import HostTable, Outgoing
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import PROTOCOL_VERSION, Message
+
+
+def classic(host: HostTable) -> ClassicDeal:
+    """The table's current hand, dealt the classic way."""
+    deal = host.deal
+    assert isinstance(deal, ClassicDeal), deal
+    return deal
+
+
+def hand_of(host: HostTable) -> Hand | None:
+    """The rules engine's hand of a classic table (None before the first deal)."""
+    deal = host.deal
+    return deal.hand if isinstance(deal, ClassicDeal) else None
 
 
 def counter_entropy(label: str = "t") -> Callable[[int], bytes]:
@@ -67,8 +81,11 @@ def cycle_chooser(seed: int) -> Callable[[SeatView], Card]:
     return choose
 
 
-def setup(options: TableOptions, label: str = "t") -> tuple[HostTable, list[ClientSession], Wire]:
-    host, clients, wire = seat_clients(options, entropy=counter_entropy(label))
+def setup(
+    options: TableOptions, label: str = "t", deal: str = "classic"
+) -> tuple[HostTable, list[ClientSession], Wire]:
+    """A table with one seated, ready session per seat (the classic deal unless asked)."""
+    host, clients, wire = seat_clients(options, entropy=counter_entropy(label), deal=deal)
     return host, clients, wire
 
 
@@ -78,9 +95,10 @@ def run_match(
     tap: Callable[[int, Message], Message | None] | None = None,
     client_tap: Callable[[int, Message], Message | None] | None = None,
     label: str = "t",
+    deal: str = "classic",
 ) -> tuple[HostTable, list[ClientSession], Wire]:
     """Play a whole match; ``tap`` edits host->client messages, ``client_tap`` the other way."""
-    host, clients, wire = setup(options, label)
+    host, clients, wire = setup(options, label, deal)
     wire.tap = tap
     if client_tap is not None:
         original = wire.send_to_host

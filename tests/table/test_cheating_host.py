@@ -28,10 +28,11 @@ from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.rules.hand import Hand
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable, Outgoing, Phase
+from briscola_lan.table.seeds import SeedRound
 from briscola_lan.table.selfplay import Wire
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import Record
-from tests.table.helpers import counter_entropy
+from tests.table.helpers import classic, counter_entropy
 
 VICTIM = 1
 RECEIPT_TIME = 1_700_000_000  # the host's clock: 2023-11-14 22:13:20 UTC
@@ -51,23 +52,35 @@ class CheatingHost(HostTable):
     """
 
     def __init__(self, options: TableOptions, *, mode: str, bad: Predicate, **kw: Any) -> None:
-        super().__init__(options, **kw)
+        super().__init__(options, deal="classic", **kw)
         self.mode, self.bad = mode, bad
         self.cheated = False
 
-    def _receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
+    def receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
         if (
             self.mode == "no-receipt"
             and seat_no == VICTIM
             and isinstance(decode(rec[0]), SeedReveal)
         ):
             return
-        super()._receipt(seat_no, hand, rec, out)
+        super().receipt(seat_no, hand, rec, out)
+
+    def seed_round(
+        self, hand: int, on_revealed: Callable[[list[bytes], list[Outgoing]], None]
+    ) -> SeedRound:
+        return CheatingRound(self, hand, on_revealed)
+
+
+class CheatingRound(SeedRound):
+    """The seed round of the cheating host: it looks at the deal once every reveal is in."""
+
+    table: CheatingHost
 
     def _accept_reveal(self, seat_no: int, rec: Record, out: list[Outgoing]) -> None:
+        host = self.table
         reveals = list(self.reveals)
         reveals[seat_no] = rec
-        if self.cheated or any(r is None for r in reveals):
+        if host.cheated or any(r is None for r in reveals):
             super()._accept_reveal(seat_no, rec, out)
             return
         seeds = []
@@ -76,17 +89,17 @@ class CheatingHost(HostTable):
             st = decode(r[0])
             assert isinstance(st, SeedReveal)
             seeds.append(st.seed)
-        if not self.bad(self, seeds):
+        if not host.bad(host, seeds):
             super()._accept_reveal(seat_no, rec, out)
             return
-        self.cheated = True
+        host.cheated = True
         self.reveals = reveals
         victim_rec = reveals[VICTIM]
         assert victim_rec is not None
-        if self.mode == "fake-evidence":
-            ev = Evidence(self.game_id, self.hand_number, VICTIM, *victim_rec)
-            self._broadcast(out, m.EvidenceShown(*self._sign(ev)))
-            self._abort(VICTIM, "revealed a seed that does not match its commitment", out)
+        if host.mode == "fake-evidence":
+            ev = Evidence(host.game_id, host.hand_number, VICTIM, *victim_rec)
+            host.broadcast(out, m.EvidenceShown(*host.sign(ev)))
+            host.abort(VICTIM, "revealed a seed that does not match its commitment", out)
         else:  # the reveal "never came": the honest deadline names seat 1
             self.reveals[VICTIM] = None
 
@@ -94,7 +107,8 @@ class CheatingHost(HostTable):
 def seat0_points(host: HostTable, seeds: list[bytes]) -> int:
     """What the cheater computes: the points of the three cards its own seat 0 would get."""
     assert host.match is not None
-    deck = deal_deck(host.options, deck_seed(host.game_id, host.hand_number, host.host_seed, seeds))
+    host_seed = classic(host).host_seed
+    deck = deal_deck(host.options, deck_seed(host.game_id, host.hand_number, host_seed, seeds))
     return sum(c.points for c in Hand(host.options, deck, host.match.next_dealer).hands[0])
 
 
@@ -106,7 +120,7 @@ def bad_draw(host: HostTable, seeds: list[bytes]) -> bool:
     """The draw seats lobby seat 0 with a partner it does not want (any but lobby seat 2)."""
     start = decode(host.records[0][0])
     assert isinstance(start, DrawStart)
-    seating = draw_result(start, host.host_seed, seeds).seating
+    seating = draw_result(start, host.draw_seed, seeds).seating
     return seating[2] != host.options.partner_of(seating[0])
 
 

@@ -24,7 +24,11 @@ def _crash_before_reveal(
     """Run until ``victim`` committed; it dies before revealing and comes back as a new process."""
     saved: list[bytes] = []
     host, clients, wire = seat_clients(
-        options, entropy=counter_entropy("crash"), draw_partners=draw, draw_dealer=draw
+        options,
+        entropy=counter_entropy("crash"),
+        draw_partners=draw,
+        draw_dealer=draw,
+        deal="classic",
     )
     clients[victim].on_secrets = saved.append
     original = wire.send_to_host
@@ -75,7 +79,7 @@ def test_restart_without_secrets_aborts_and_names_that_seat() -> None:
 
 def test_secrets_blob_is_checked_and_scoped_to_the_current_game() -> None:
     saved: list[bytes] = []
-    _, clients, wire = seat_clients(TWO, entropy=counter_entropy("scope"))
+    _, clients, wire = seat_clients(TWO, entropy=counter_entropy("scope"), deal="classic")
     clients[0].on_secrets = saved.append
     wire.send_to_host(0, clients[0].start())
     wire.pump()

@@ -26,6 +26,8 @@ from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import FrameDecoder, encode_frame
 from tests.table.helpers import counter_entropy
 
+from .helpers import classic, hand_of
+
 GRACE, TIMEOUT = 30.0, 60.0
 SEAT = 1  # the seat that drops and comes back
 
@@ -132,8 +134,8 @@ def _table(players: int, seed: int, hands_to_win: int = 2, grace: float = GRACE)
     entropy = counter_entropy(f"handback/{players}/{seed}")
     host = HostTable(
         opts, name="t", identity=Identity.generate(entropy(32)), entropy=entropy,
-        grace=grace, timeout=TIMEOUT,
-    )  # fmt: skip
+        grace=grace, timeout=TIMEOUT, deal="classic",
+)  # fmt: skip
     clients = [
         ClientSession(Identity.generate(entropy(32)), f"p{i}", entropy=entropy)
         for i in range(players)
@@ -222,10 +224,11 @@ def _moments_around_the_end_of_a_hand(players: int, seed: int) -> list[int]:
         h = net.host
         if not moments and h.phase is not Phase.ACK:
             continue  # the first hand is still being played
-        state = (h.phase, h.hand_number, len(h.records), *(x is None for x in h.commits),
-                 *(x is None for x in h.reveals), *(x is None for x in h.acks))  # fmt: skip
+        seeds = classic(h).seeds
+        state = (h.phase, h.hand_number, len(h.records), *(x is None for x in seeds.commits),
+                 *(x is None for x in seeds.reveals), *(x is None for x in h.acks))  # fmt: skip
         moments.setdefault(state, move)
-        if h.hand_number == 1 and h.phase is Phase.PLAY and h.hand and h.hand.plays:
+        if h.hand_number == 1 and h.phase is Phase.PLAY and hand_of(h) and hand_of(h).plays:
             return sorted(moments.values())
     raise AssertionError("the second hand never started")
 
@@ -254,8 +257,10 @@ def _state(net: Net) -> tuple[object, ...]:
     """What the host and the seat that drops hold now, and what is on its way to or from it."""
     h, conn = net.host, net.conn_of[SEAT]
     flight = tuple(len(q) for (_way, c), q in sorted(net.queues.items()) if c == conn)
-    return (h.phase, h.hand_number, len(h.records), *(x is None for x in h.commits),
-            *(x is None for x in h.reveals), len(net.clients[SEAT].records), flight)  # fmt: skip
+    seeds = classic(h).seeds
+    held = len(net.clients[SEAT].records)
+    return (h.phase, h.hand_number, len(h.records), *(x is None for x in seeds.commits),
+            *(x is None for x in seeds.reveals), held, flight)  # fmt: skip
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -290,7 +295,7 @@ def test_a_player_gone_before_revealing_its_own_seed_is_named_at_the_deadline() 
     whose seed is withheld is aborted with that seat named (fairness.md: withheld reveals)."""
     net = _table(4, seed=2, hands_to_win=1)
     host = net.host
-    _advance_until(net, lambda: host.commits[SEAT] is not None)
+    _advance_until(net, lambda: classic(host).seeds.commits[SEAT] is not None)
     net.drop(SEAT)
     net.tick(host.now + GRACE)
     for _ in range(300):
@@ -340,7 +345,7 @@ def test_the_seat_is_handed_back_before_the_next_hand_starts() -> None:
         i for i, x in enumerate(got) if isinstance(x, m.HandStarted) and decode(x.body).hand == 1
     ]
     assert len(handed_back) == 1 and len(started) == 1 and handed_back[0] < started[0]
-    assert SEAT not in host.host_seat_seeds  # the player's own seed, not the AI's
+    assert SEAT not in classic(host).seeds.host_seat_seeds  # the player's own seed, not the AI's
     assert not net.clients[SEAT].state.taken_over
     _finish(net)
     _assert_nobody_blamed(net)

@@ -13,6 +13,8 @@ from briscola_lan.wire import messages as m
 from tests.table.helpers import challenge, counter_entropy, proven_hello, setup
 from tests.wire.strategies import messages
 
+from .helpers import hand_of
+
 FOUR = TableOptions.make(players=4, hands_to_win=1)
 
 
@@ -26,7 +28,7 @@ def _tables() -> list[bytes]:
     wire.send_to_host(0, clients[0].start())
     wire.pump()
     for _ in range(6):
-        seat = host.hand.current_player  # type: ignore[union-attr]
+        seat = hand_of(host).current_player  # type: ignore[union-attr]
         wire.send_to_host(seat, clients[seat].play(clients[seat].state.view.legal_plays[0]))
         wire.pump()
     out.append(host.snapshot())

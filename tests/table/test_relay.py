@@ -17,7 +17,7 @@ Log = list[Outgoing]
 def _match(options: TableOptions, hooked: bool) -> tuple[Log, list[Log], Wire]:
     """Play a seeded match; every message the host sent, in order, and the relayed batches."""
     host, clients, wire = seat_clients(
-        options, entropy=random.Random(7).randbytes, clock=lambda: 1_800_000_000.0
+        options, entropy=random.Random(7).randbytes, clock=lambda: 1_800_000_000.0, deal="classic"
     )
     sent: list[Outgoing] = []
     batches: list[list[Outgoing]] = []

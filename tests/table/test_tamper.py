@@ -20,11 +20,12 @@ from briscola_lan.fairness.statements import (
 )
 from briscola_lan.fairness.verify import HOST
 from briscola_lan.rules import TableOptions
+from briscola_lan.table import deal_classic as classic_module
 from briscola_lan.table import host as host_module
 from briscola_lan.table.client import ClientSession
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import Message
-from tests.table.helpers import run_match, setup
+from tests.table.helpers import classic, hand_of, run_match, setup
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
 FOUR = TableOptions.make(players=4, hands_to_win=1)
@@ -187,7 +188,7 @@ def test_deal_to_the_wrong_seat_breaks_the_schedule() -> None:
 def _first_play(wire, clients, host) -> None:  # type: ignore[no-untyped-def]
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    seat = host.hand.current_player
+    seat = hand_of(host).current_player
     view = clients[seat].state.view
     wire.send_to_host(seat, clients[seat].play(view.legal_plays[0]))
     wire.pump()
@@ -234,14 +235,14 @@ def test_changed_signature_is_blamed_on_host() -> None:
 
 
 def test_swapped_cards_in_committed_deck(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = host_module.deal_deck
+    real = classic_module.deal_deck
 
     def swapped(options, seed):  # type: ignore[no-untyped-def]
         deck = list(real(options, seed))
         deck[0], deck[20] = deck[20], deck[0]
         return tuple(deck)
 
-    monkeypatch.setattr(host_module, "deal_deck", swapped)
+    monkeypatch.setattr(classic_module, "deal_deck", swapped)
     host, clients, _ = run_match(TWO)
     _failed_on_host(clients)
     fault = clients[0].state.checks[0].fault
@@ -263,7 +264,7 @@ def test_dropped_message_detected() -> None:
     wire.tap = tap
     _first_play(wire, clients, host)
     assert clients[1].state.checks[0].status == "in progress"  # it cannot know yet
-    hand = host.hand
+    hand = hand_of(host)
     seat = hand.current_player
     st = Play(host.game_id, 0, seat, 1, hand.hands[seat][0].code)
     body = st.encode()
@@ -278,7 +279,7 @@ def test_wrong_key_move_is_refused() -> None:
     host, clients, wire = setup(TWO)
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    hand = host.hand
+    hand = hand_of(host)
     assert hand is not None
     seat = hand.current_player
     assert seat is not None
@@ -386,12 +387,12 @@ def test_partner_exchange_showing_a_card_the_partner_does_not_hold() -> None:
         if conn == 2 and isinstance(msg, m.PartnerShown):
             st = decode(msg.body)
             assert isinstance(st, Exchange)
-            hand = box["h"].hand
+            hand = hand_of(box["h"])
             assert hand is not None
             # a genuine opening, but of a card seat 2 itself holds, not its partner
             mine = hand.hands[2][0]
-            pos = box["h"].position_of[mine.code]
-            fake = Opening(pos, mine.code, box["h"].salts[pos])
+            pos = classic(box["h"]).position_of[mine.code]
+            fake = Opening(pos, mine.code, classic(box["h"]).salts[pos])
             bad = dataclasses.replace(st, openings=(fake, *st.openings[1:]))
             body = bad.encode()
             return m.PartnerShown(body, box["h"].identity.sign(body))

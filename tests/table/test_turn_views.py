@@ -22,6 +22,8 @@ from briscola_lan.rules.hand import SeatView
 from briscola_lan.table.client import ClientState
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 
+from .helpers import hand_of
+
 
 def _variants(players: int) -> list[TableOptions]:
     return [
@@ -56,7 +58,7 @@ class TurnWatch:
         if not view.my_turn:
             return
         self.turns += 1
-        hand = self.wire.host.hand
+        hand = hand_of(self.wire.host)
         assert hand is not None
         seat = view.seat
         assert hand.current_player == seat, "the session offers a turn the engine does not"
@@ -85,6 +87,7 @@ def test_every_turn_a_session_offers_has_the_whole_hand(players: int, data: st.D
         entropy=rng.randbytes,
         draw_partners=draw and players == 4,
         draw_dealer=draw,
+        deal="classic",
     )
     watch = TurnWatch(wire)
     for c in clients:

@@ -40,6 +40,7 @@ from briscola_lan.wire.messages import (
     SeatsChanged,
     SeatTakenOver,
 )
+from tests.table.helpers import hand_of
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"
 
@@ -566,7 +567,11 @@ def test_a_match_follows_the_sequences(players: int, draw: bool) -> None:
         players=players, match_format="points" if players == 3 else "hands", hands_to_win=2
     )
     _host, clients, wire = seat_clients(
-        opts, entropy=_entropy(f"seq{players}{draw}"), draw_partners=draw, draw_dealer=draw
+        opts,
+        entropy=_entropy(f"seq{players}{draw}"),
+        draw_partners=draw,
+        draw_dealer=draw,
+        deal="classic",
     )
     wire.send_to_host(0, clients[0].start())
     play_out(wire, [_first_legal] * players)
@@ -587,10 +592,12 @@ def test_a_match_follows_the_sequences(players: int, draw: bool) -> None:
 
 def test_resume_and_hand_back_follow_the_sequences() -> None:
     """Sections 4 and 5: takeover, the replay up to replay_done, player_connection, hand-back."""
-    host, clients, wire = seat_clients(TableOptions.make(players=2), entropy=_entropy("resume"))
+    host, clients, wire = seat_clients(
+        TableOptions.make(players=2), entropy=_entropy("resume"), deal="classic"
+    )
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    while host.hand is None or len(host.hand.plays) < 2:  # two cards down
+    while hand_of(host) is None or len(hand_of(host).plays) < 2:  # two cards down
         turn = next(i for i, c in enumerate(clients) if c.state.view and c.state.view.my_turn)
         wire.send_to_host(turn, clients[turn].play(_first_legal(clients[turn].state.view)))
         wire.pump()
@@ -623,7 +630,9 @@ def test_resume_and_hand_back_follow_the_sequences() -> None:
 
 def test_an_aborted_hand_follows_the_sequence() -> None:
     """Section 2a: a reveal that does not open its commitment: error, evidence, abort, end."""
-    _host, clients, wire = seat_clients(TableOptions.make(players=2), entropy=_entropy("abort"))
+    _host, clients, wire = seat_clients(
+        TableOptions.make(players=2), entropy=_entropy("abort"), deal="classic"
+    )
     honest = clients[1].receive
 
     def lying(msg: Any) -> list[Any]:  # seat 1 reveals another seed than it committed to

@@ -1,0 +1,504 @@
+"""One blind hand followed from its public records: whose pass, shares, show or key comes next,
+the final deck, and every public check made as a record arrives (protocol/fairness.md §11).
+
+The verifier, the host (before it publishes what a party sent) and every client follow a blind
+hand with this one state machine. A check that fails raises ``BlindFault`` naming the party at
+fault and, when it is not the record being checked, the earlier record that is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from briscola_lan.fairness.blind import (
+    SHARE,
+    SHOW,
+    PartyKeys,
+    deck_order,
+    derive_keys,
+    lock_pass,
+    open_card,
+    opens_as,
+    pack_points,
+    pad,
+    product,
+    seal,
+    shared_point,
+    shuffle_pass,
+)
+from briscola_lan.fairness.encoding import HOST_PARTY
+from briscola_lan.fairness.group import is_point, scalar_of
+from briscola_lan.fairness.shuffle import pack_codes
+from briscola_lan.fairness.statements import (
+    BlindPlay,
+    Complaint,
+    KeyReveal,
+    LockPass,
+    Shares,
+    Show,
+    ShufflePass,
+)
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.schedule import PublicSchedule, TrickOutcome, initial_deal
+
+HOST = HOST_PARTY
+
+
+class BlindFault(Exception):
+    """A check of a blind hand failed: ``party`` is at fault (a seat, or HOST for the host);
+    ``record`` names an earlier record when that one is the wrong one."""
+
+    def __init__(
+        self,
+        party: int,
+        reason: str,
+        record: int | None = None,
+        kind: str = "",
+        *,
+        also_host: bool = False,
+    ) -> None:
+        super().__init__(reason)
+        self.party, self.reason, self.record, self.kind = party, reason, record, kind
+        self.also_host = also_host  # the record cannot tell the host and the party apart
+
+
+def parties_problem(players: int, human: Sequence[bool], parties: Sequence[int]) -> str | None:
+    """Why a blind-start's party list is not valid (§11.3), or None: human seats in ascending
+    order, then the host exactly when some seat is not a party; at least one party."""
+    seats = [p for p in parties if p != HOST]
+    if not parties:
+        return "a blind hand has at least one party"
+    if any(not 0 <= s < players for s in seats):
+        return "a party is not a seat"
+    if seats != sorted(set(seats)):
+        return "the seats that shuffle must be listed once each, in seat order"
+    if any(not human[s] for s in seats):
+        return "an AI seat is never a party: the host shuffles for the seats it plays"
+    host_needed = len(seats) < players
+    if (HOST in parties) != host_needed or (host_needed and parties[-1] != HOST):
+        return "the host is the last party exactly when it plays a seat"
+    if parties.count(HOST) > 1:
+        return "the host is listed twice"
+    return None
+
+
+@dataclass(slots=True)
+class Window:
+    """The keys one deal window calls for: the initial deal (window 0, with the upcard) or the
+    round of draws after a trick (window = tricks taken)."""
+
+    number: int
+    deals: tuple[tuple[int, int], ...]  # (position, receiving seat) in dealing order
+    upcard: int | None  # window 0: the upcard's position, whose keys are public
+    owing: tuple[int, ...]  # parties that owe shares, in party order
+    shares: dict[int, tuple[int, Shares]] = field(default_factory=dict)  # party -> (record, st)
+    shows_due: bool = False  # the round that empties the stock, 4 players, exchange on
+    shows: dict[int, tuple[int, Show]] = field(default_factory=dict)  # seat -> (record, st)
+
+    @property
+    def shares_done(self) -> bool:
+        return len(self.shares) == len(self.owing)
+
+
+class BlindHand:
+    """The public state of one blind hand (§11): passes, windows, plays, complaint, reveals."""
+
+    def __init__(
+        self,
+        options: TableOptions,
+        game_id: bytes,
+        hand: int,
+        dealer: int,
+        parties: Sequence[int],
+    ) -> None:
+        self.options, self.game_id, self.hand, self.dealer = options, game_id, hand, dealer
+        self.n = options.players
+        self.parties = tuple(parties)
+        self.codes = pack_codes(options)
+        self.size = len(self.codes)
+        self.sched = PublicSchedule(options, dealer)
+        self.upcard_position = self.sched.upcard_position
+        self.shuffles: list[tuple[int, ShufflePass]] = []
+        self.locks: list[tuple[int, LockPass]] = []
+        self.ecdh: dict[int, bytes] = {}  # party -> its key-exchange point
+        self.final: tuple[bytes, ...] | None = None
+        self.windows: list[Window] = []
+        self.window: Window | None = None  # the open window (until its shares and shows are in)
+        self.position_window: dict[int, int] = {}  # dealt position -> its window
+        self.upcard: int | None = None
+        self.upcard_failed = False
+        self.played: dict[int, int] = {}  # position -> card code
+        self.plays: list[tuple[int, BlindPlay]] = []
+        self.last_outcome: TrickOutcome | None = None
+        self.tricks: list[RulesTrickTaken] = []
+        self.exchange_trick: int | None = None
+        self.complaint: tuple[int, Complaint] | None = None
+        self.reveals: dict[int, tuple[int, PartyKeys]] = {}
+        self.order: tuple[int, ...] | None = None  # every position's card, once all revealed
+        self.points_by_side = [0] * options.sides
+
+    # --- who holds what -------------------------------------------------------------------------
+
+    def owner(self, seat: int) -> int:
+        """The party that holds a seat's keys: the seat itself, or the host for its seats."""
+        return seat if seat in self.parties else HOST
+
+    def seat_parties(self, seat: int) -> tuple[int, ...]:
+        """The parties other than the seat's own: those that send it its keys."""
+        own = self.owner(seat)
+        return tuple(q for q in self.parties if q != own)
+
+    @property
+    def disputed(self) -> bool:
+        return self.complaint is not None or self.upcard_failed
+
+    @property
+    def over(self) -> bool:
+        """Every trick was played (the key reveals come next)."""
+        return bool(self.plays) and self.sched.to_play is None and self.window is None
+
+    def expected(self) -> str:
+        """What the hand waits for: shuffle, lock, shares, show, play, reveal or end."""
+        if len(self.shuffles) < len(self.parties):
+            return "shuffle"
+        if len(self.locks) < len(self.parties):
+            return "lock"
+        if self.disputed or self.over:
+            return "reveal" if len(self.reveals) < len(self.parties) else "end"
+        w = self.window
+        if w is not None:
+            return "shares" if not w.shares_done else "show"
+        return "play"
+
+    def owed(self) -> tuple[str, tuple[int, ...]]:
+        """The statement kind the hand waits for and who owes it (parties, or seats for a show
+        and a play)."""
+        what = self.expected()
+        if what == "shuffle":
+            return ShufflePass.KIND, (self.parties[len(self.shuffles)],)
+        if what == "lock":
+            return LockPass.KIND, (self.parties[len(self.locks)],)
+        if what == "reveal":
+            return KeyReveal.KIND, tuple(q for q in self.parties if q not in self.reveals)
+        if what == "shares":
+            w = self.window
+            assert w is not None
+            return Shares.KIND, tuple(q for q in w.owing if q not in w.shares)
+        if what == "show":
+            w = self.window
+            assert w is not None
+            return Show.KIND, tuple(s for s in range(self.n) if s not in w.shows)
+        if what == "play":
+            to_play = self.sched.to_play
+            return BlindPlay.KIND, () if to_play is None else (to_play,)
+        return "blind-end", ()
+
+    def held_positions(self, seat: int) -> list[int]:
+        """The positions dealt to a seat and not played yet, ascending."""
+        return sorted(p for p, s in self.sched.dealt.items() if s == seat and p not in self.played)
+
+    def shown_to_party(self, party: int, position: int) -> Show | None:
+        """The show that gave ``party`` the key of ``position`` (its partner's card), if any."""
+        for w in self.windows:
+            for _, show in w.shows.values():
+                if position in show.positions and self.owner(show.partner) == party:
+                    return show
+        return None
+
+    def owed_positions(self, w: Window, party: int) -> tuple[int, ...]:
+        """The positions a party's shares for a window hold, in order (the upcard last)."""
+        out = [p for p, seat in w.deals if self.owner(seat) != party]
+        if w.upcard is not None:
+            out.append(w.upcard)
+        return tuple(out)
+
+    # --- the passes -----------------------------------------------------------------------------
+
+    def _check_deck(self, points: Sequence[bytes], party: int, what: str) -> None:
+        if len(points) != self.size:
+            raise BlindFault(party, f"the {what} pass has {len(points)} points, not {self.size}")
+        if len(set(points)) != self.size:
+            raise BlindFault(party, f"the {what} pass repeats a point")
+        if not all(is_point(p) for p in points):
+            raise BlindFault(party, f"the {what} pass holds a point that is not a group element")
+
+    def on_shuffle(self, st: ShufflePass, record: int) -> None:
+        if len(self.shuffles) >= len(self.parties) or st.seat != self.parties[len(self.shuffles)]:
+            raise BlindFault(HOST, "a shuffle pass out of party order, or one too many")
+        if not is_point(st.ecdh):
+            raise BlindFault(st.seat, "the key-exchange point is not a group element")
+        self._check_deck(st.points, st.seat, "shuffle")
+        self.shuffles.append((record, st))
+        self.ecdh[st.seat] = st.ecdh
+
+    def on_lock(self, st: LockPass, record: int) -> None:
+        if len(self.shuffles) < len(self.parties):
+            raise BlindFault(HOST, "a lock pass before every party shuffled")
+        if len(self.locks) >= len(self.parties) or st.seat != self.parties[len(self.locks)]:
+            raise BlindFault(HOST, "a lock pass out of party order, or one too many")
+        self._check_deck(st.points, st.seat, "lock")
+        self.locks.append((record, st))
+        if len(self.locks) == len(self.parties):
+            self.final = st.points
+            self._open_window(0, tuple(initial_deal(self.n, self.dealer)), self.upcard_position)
+
+    # --- deal windows -----------------------------------------------------------------------------
+
+    def _open_window(
+        self,
+        number: int,
+        deals: tuple[tuple[int, int], ...],
+        upcard: int | None,
+        shows_due: bool = False,
+    ) -> None:
+        w = Window(number, deals, upcard, (), shows_due=shows_due)
+        w.owing = tuple(q for q in self.parties if self.owed_positions(w, q))
+        for pos, _seat in deals:
+            self.position_window[pos] = number
+        self.windows.append(w)
+        self.window = w
+        self._maybe_close_window()
+
+    def on_shares(self, st: Shares, record: int) -> None:
+        w = self.window
+        if w is None or w.shares_done or self.disputed:
+            raise BlindFault(HOST, "shares outside a deal window")
+        if st.window != w.number:
+            raise BlindFault(HOST, f"shares for window {st.window} in window {w.number}")
+        pending = [q for q in w.owing if q not in w.shares]
+        if st.seat != pending[0]:
+            raise BlindFault(HOST, "shares out of party order, twice, or from a party owing none")
+        if st.positions != self.owed_positions(w, st.seat):
+            raise BlindFault(st.seat, "the shares are not for the positions the window gives")
+        if len(st.values) != len(st.positions):
+            raise BlindFault(st.seat, "the shares hold one value per position")
+        if w.upcard is not None and scalar_of(st.values[-1]) is None:
+            raise BlindFault(st.seat, "the upcard's key is not a scalar")
+        w.shares[st.seat] = (record, st)
+        if w.shares_done and w.upcard is not None:
+            self._turn_upcard(w)
+        self._maybe_close_window()
+
+    def _turn_upcard(self, w: Window) -> None:
+        assert self.final is not None
+        keys = []
+        for q in self.parties:
+            k = scalar_of(w.shares[q][1].values[-1])
+            assert k is not None
+            keys.append(k)
+        code = open_card(self.final[self.upcard_position], product(keys))
+        if code is None:
+            self.upcard_failed = True  # a dispute: every party must reveal its keys
+            return
+        self.upcard = code
+        self.sched.trump = Card.from_code(code).suit
+
+    def upcard_keys(self) -> list[int]:
+        """Every party's public key for the upcard position (window 0's shares, party order)."""
+        w = self.windows[0]
+        return [k for q in self.parties if (k := scalar_of(w.shares[q][1].values[-1]))]
+
+    def _maybe_close_window(self) -> None:
+        w = self.window
+        if w is None or not w.shares_done or self.disputed:
+            return
+        if w.shows_due and len(w.shows) < self.n:
+            return
+        self.window = None
+
+    def on_show(self, st: Show, record: int) -> None:
+        w = self.window
+        if w is None or not w.shows_due or not w.shares_done or self.disputed:
+            raise BlindFault(HOST, "a show outside the partner exchange")
+        if st.seat != len(w.shows):
+            raise BlindFault(HOST, "shows out of seat order or twice")
+        shower = self.owner(st.seat)
+        if st.partner != self.options.partner_of(st.seat):
+            raise BlindFault(shower, "a show to a seat that is not the partner")
+        if st.positions != tuple(self.held_positions(st.seat)):
+            raise BlindFault(shower, "a show must hold the seat's whole hand, in position order")
+        if len(st.values) != len(st.positions):
+            raise BlindFault(shower, "a show holds one value per position")
+        w.shows[st.seat] = (record, st)
+        self._maybe_close_window()
+
+    # --- play -------------------------------------------------------------------------------------
+
+    def on_play(self, st: BlindPlay, record: int) -> None:
+        """A published play (the host must have checked it: any fault here is the host's)."""
+        problem = self.play_problem(st)
+        if problem is not None:
+            raise BlindFault(HOST, problem)
+        self.played[st.position] = st.card
+        self.plays.append((record, st))
+        card = Card.from_code(st.card)
+        cards = (*self.sched.trick, (st.seat, card))
+        outcome = self.sched.play(st.seat, card)
+        if outcome is not None:
+            self.last_outcome = outcome
+            self.tricks.append(RulesTrickTaken(outcome.winner, cards, outcome.points))
+            if outcome.exchange:
+                self.exchange_trick = len(self.tricks)
+            side = self.options.side_of(outcome.winner)
+            self.points_by_side[side] += outcome.points
+            if outcome.draws:
+                draws = tuple(
+                    (pos, seat) for seat, pos in outcome.draws if pos != self.upcard_position
+                )
+                self._open_window(self.sched.tricks, draws, None, outcome.exchange)
+
+    def play_problem(self, st: BlindPlay) -> str | None:
+        """Why a play cannot be accepted now, or None (the checks a host makes first)."""
+        if self.expected() != "play" or self.final is None:
+            return "no card can be played now"
+        if st.index != len(self.plays):
+            return f"this is play number {len(self.plays)}"
+        if st.seat != self.sched.to_play:
+            return f"it is seat {self.sched.to_play}'s turn"
+        if self.sched.dealt.get(st.position) != st.seat or st.position in self.played:
+            return "that position is not in the seat's hand"
+        if not 0 <= st.card < 40 or st.card in self.played.values():
+            return "no such card, or it was played already"
+        key = scalar_of(st.key)
+        if key is None or not opens_as(self.final[st.position], key, st.card):
+            return "the key does not open that card at that position"
+        return None
+
+    # --- complaints and the key reveals -------------------------------------------------------
+
+    def complaint_problem(self, st: Complaint) -> str | None:
+        """Why a party cannot complain about this position now, or None."""
+        if self.final is None or self.disputed or self.reveals or self.over:
+            return "no complaint can be made now"
+        pos = st.position
+        if pos in self.played:
+            return "that card was played"
+        seat = self.sched.dealt.get(pos)
+        number = self.position_window.get(pos)
+        if seat is not None and number is not None and self.owner(seat) == st.seat:
+            w = self.windows[number]
+            if w.shares_done:
+                return None
+        for w in self.windows:
+            for _, show in w.shows.values():
+                if pos in show.positions and self.owner(show.partner) == st.seat:
+                    return None
+        return "that position was not dealt or shown to this party"
+
+    def on_complaint(self, st: Complaint, record: int) -> None:
+        problem = self.complaint_problem(st)
+        if problem is not None:
+            raise BlindFault(HOST, problem)
+        self.complaint = (record, st)
+        self.window = None
+
+    def on_key_reveal(self, st: KeyReveal, record: int) -> None:
+        """A party's secret: everything it sent this hand is recomputed now (its fault if not)."""
+        if self.expected() != "reveal":
+            raise BlindFault(HOST, "keys revealed before the hand is over or disputed")
+        pending = [q for q in self.parties if q not in self.reveals]
+        if st.seat != pending[0]:
+            raise BlindFault(HOST, "key reveals out of party order or twice")
+        keys = derive_keys(self.game_id, self.hand, st.seat, st.secret, self.size)
+        self._recompute(keys)
+        self.reveals[st.seat] = (record, keys)
+        if len(self.reveals) == len(self.parties):
+            self._after_reveals()
+
+    def _recompute(self, keys: PartyKeys) -> None:
+        q = keys.party
+        i = self.parties.index(q)
+        s_rec, shuffle = self.shuffles[i]
+        inputs = pack_points(self.codes) if i == 0 else self.shuffles[i - 1][1].points
+        if shuffle.ecdh != keys.ecdh_point or shuffle_pass(keys, inputs) != shuffle.points:
+            raise BlindFault(
+                q, "the shuffle pass is not what the revealed keys give", s_rec, shuffle.KIND
+            )
+        if i < len(self.locks):
+            l_rec, lock = self.locks[i]
+            inputs = self.shuffles[-1][1].points if i == 0 else self.locks[i - 1][1].points
+            if lock_pass(keys, inputs) != lock.points:
+                raise BlindFault(
+                    q, "the lock pass is not what the revealed keys give", l_rec, lock.KIND
+                )
+        shared: dict[int, bytes] = {}
+        for w in self.windows:
+            got = w.shares.get(q)
+            if got is None:
+                continue
+            rec, st = got
+            for pos, value in zip(st.positions, st.values, strict=True):
+                want = self._share_value(keys, pos, shared, public=pos == w.upcard)
+                if value != want:
+                    raise BlindFault(
+                        q, f"the key for position {pos} is not the party's", rec, st.KIND
+                    )
+
+    def pad(self, sender: int, receiver: int, position: int, what: str, shared: bytes) -> bytes:
+        """The pad that seals a value of this hand from one party to another."""
+        return pad(
+            self.game_id,
+            self.hand,
+            sender=sender,
+            receiver=receiver,
+            position=position,
+            what=what,
+            shared=shared,
+        )
+
+    def _share_value(
+        self, keys: PartyKeys, pos: int, shared: dict[int, bytes], *, public: bool
+    ) -> bytes:
+        b = keys.lock(pos)
+        if public:
+            return b.to_bytes(32, "little")
+        to = self.owner(self.sched.dealt[pos])
+        if to not in shared:
+            shared[to] = shared_point(keys.ecdh_key, self.ecdh[to])
+        return seal(b, self.pad(keys.party, to, pos, SHARE, shared[to]))
+
+    def _after_reveals(self) -> None:
+        """Every party revealed: the deck order, every show and every play checked."""
+        keys = [self.reveals[q][1] for q in self.parties]
+        self.order = deck_order(self.codes, [k.perm for k in keys])
+        shared: dict[tuple[int, int], bytes] = {}
+        by_party = {k.party: k for k in keys}
+        for w in self.windows:
+            for rec, show in w.shows.values():
+                sender, to = self.owner(show.seat), self.owner(show.partner)
+                if (sender, to) not in shared:
+                    shared[(sender, to)] = shared_point(by_party[sender].ecdh_key, self.ecdh[to])
+                for pos, value in zip(show.positions, show.values, strict=True):
+                    beta = product([k.lock(pos) for k in keys])
+                    pads = self.pad(sender, to, pos, SHOW, shared[(sender, to)])
+                    if value != seal(beta, pads):
+                        raise BlindFault(
+                            sender, f"the show of position {pos} is false", rec, show.KIND
+                        )
+        for rec, play in self.plays:
+            if self.order[play.position] != play.card:
+                raise BlindFault(
+                    HOST, "a played card is not the card at its position", rec, play.KIND
+                )
+
+    def dispute_verdict(self) -> BlindFault:
+        """Every party revealed and nothing it sent is wrong: the complaint was false."""
+        if self.complaint is None:
+            return BlindFault(HOST, "the upcard did not open, yet every party's keys are right")
+        rec, st = self.complaint
+        return BlindFault(
+            st.seat,
+            f"complained that position {st.position} does not open, but it does",
+            rec,
+            st.KIND,
+        )
+
+    def points(self) -> tuple[int, ...]:
+        """Card points per side from the tricks taken so far."""
+        return tuple(self.points_by_side)
+
+
+__all__ = ["HOST", "BlindFault", "BlindHand", "Window", "parties_problem"]

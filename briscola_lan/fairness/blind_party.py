@@ -1,0 +1,293 @@
+"""One party's side of a blind hand: the statements it owes and the cards it may open.
+
+A party is a human seat's client, or the host for the seats it plays. Everything it sends is a
+function of its 32-byte hand secret and the hand's public records (``BlindHand``), so a client
+restarted mid-hand that kept its secret sends the very same bytes again.
+"""
+
+from __future__ import annotations
+
+from briscola_lan.fairness.blind import (
+    SHARE,
+    SHOW,
+    derive_keys,
+    lock_pass,
+    open_card,
+    pack_points,
+    product,
+    seal,
+    shared_point,
+    shuffle_pass,
+    unseal,
+)
+from briscola_lan.fairness.blind_hand import BlindHand
+from briscola_lan.fairness.statements import (
+    BlindPlay,
+    Complaint,
+    KeyReveal,
+    LockPass,
+    Shares,
+    Show,
+    ShufflePass,
+)
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import SeatView
+
+
+class BlindParty:
+    """A party's keys for one hand and what they let it do, over the hand's public state."""
+
+    def __init__(self, hand: BlindHand, party: int, secret: bytes) -> None:
+        self.hand, self.party, self.secret = hand, party, secret
+        self.keys = derive_keys(hand.game_id, hand.hand, party, secret, hand.size)
+        self._shared: dict[int, bytes] = {}
+        self._keys: dict[int, int | None] = {}  # position -> opening key (None: does not open)
+
+    # --- what the party owes --------------------------------------------------------------------
+
+    def owes(self, kind: str) -> bool:
+        what, who = self.hand.owed()
+        return what == kind and self.party in who
+
+    def shuffle(self) -> ShufflePass | None:
+        """Its shuffle pass, when the hand waits for it."""
+        h = self.hand
+        if not self.owes(ShufflePass.KIND):
+            return None
+        inputs = h.shuffles[-1][1].points if h.shuffles else pack_points(h.codes)
+        points = shuffle_pass(self.keys, inputs)
+        return ShufflePass(h.game_id, h.hand, self.party, self.keys.ecdh_point, points)
+
+    def lock(self) -> LockPass | None:
+        """Its lock pass, when the hand waits for it."""
+        h = self.hand
+        if not self.owes(LockPass.KIND):
+            return None
+        inputs = h.locks[-1][1].points if h.locks else h.shuffles[-1][1].points
+        return LockPass(h.game_id, h.hand, self.party, lock_pass(self.keys, inputs))
+
+    def shares(self) -> Shares | None:
+        """Its keys for the open window's positions, sealed for their receivers."""
+        h, w = self.hand, self.hand.window
+        if w is None or not self.owes(Shares.KIND):
+            return None
+        positions = h.owed_positions(w, self.party)
+        values = []
+        for pos in positions:
+            b = self.keys.lock(pos)
+            if pos == w.upcard:
+                values.append(b.to_bytes(32, "little"))
+                continue
+            to = h.owner(h.sched.dealt[pos])
+            values.append(seal(b, h.pad(self.party, to, pos, SHARE, self._shared_with(to))))
+        return Shares(h.game_id, h.hand, self.party, w.number, positions, tuple(values))
+
+    def shows(self) -> list[Show]:
+        """The partner exchange: a show for every seat this party holds whose show is due."""
+        h = self.hand
+        what, seats = h.owed()
+        if what != Show.KIND:
+            return []
+        out = []
+        for seat in seats:
+            if h.owner(seat) != self.party:
+                continue
+            partner = h.options.partner_of(seat)
+            assert partner is not None
+            to = h.owner(partner)
+            positions = tuple(h.held_positions(seat))
+            values = []
+            for pos in positions:
+                key = self.opening_key(pos)
+                if key is None:
+                    return []  # a card of its own does not open: it complains instead
+                values.append(seal(key, h.pad(self.party, to, pos, SHOW, self._shared_with(to))))
+            out.append(Show(h.game_id, h.hand, seat, partner, positions, tuple(values)))
+        return out
+
+    def key_reveal(self) -> KeyReveal | None:
+        """Its secret, once every trick was played or the hand is disputed."""
+        h = self.hand
+        if not self.owes(KeyReveal.KIND):
+            return None
+        return KeyReveal(h.game_id, h.hand, self.party, self.secret)
+
+    def complaint(self) -> Complaint | None:
+        """A complaint about the first of its positions (dealt or shown) that does not open, or
+        opens to a card already seen this hand (played, the upcard, or another it may open)."""
+        h = self.hand
+        if h.final is None or h.disputed or h.reveals or h.over:
+            return None
+        seen = set(h.played.values())
+        if h.upcard is not None:
+            seen.add(h.upcard)
+        for pos in self.openable_positions():
+            if pos in h.played or pos == h.upcard_position:
+                continue
+            code = self.card_at(pos)
+            if code is None or code in seen:  # it does not open, or it is a card seen already
+                st = Complaint(h.game_id, h.hand, self.party, pos)
+                return st if h.complaint_problem(st) is None else None
+            seen.add(code)
+        return None
+
+    def play(self, seat: int, card: int) -> BlindPlay:
+        """A play of ``card`` from the seat's hand; raises ValueError if the seat lacks it."""
+        h = self.hand
+        for pos in h.held_positions(seat):
+            if self.card_at(pos) == card:
+                key = self.opening_key(pos)
+                assert key is not None
+                return BlindPlay(
+                    h.game_id, h.hand, seat, len(h.plays), card, pos, key.to_bytes(32, "little")
+                )
+        raise ValueError(f"seat {seat} does not hold card {card}")
+
+    # --- the cards it may open --------------------------------------------------------------------
+
+    def openable_positions(self) -> list[int]:
+        """Positions whose keys it holds: dealt to its seats (window complete), the upcard, and
+        its partner's hand once shown."""
+        h = self.hand
+        out = []
+        for pos, seat in h.sched.dealt.items():
+            number = h.position_window.get(pos)
+            if h.owner(seat) == self.party and number is not None and h.windows[number].shares_done:
+                out.append(pos)
+        for w in h.windows:
+            for _, show in w.shows.values():
+                if h.owner(show.partner) == self.party and show.seat != show.partner:
+                    out.extend(p for p in show.positions if h.owner(show.seat) != self.party)
+        return sorted(set(out))
+
+    def opening_key(self, pos: int) -> int | None:
+        """The whole opening key of a position it may open, or None (not yet, or a bad key)."""
+        if pos in self._keys:
+            return self._keys[pos]
+        h = self.hand
+        key: int | None
+        if pos == h.upcard_position and h.windows and h.windows[0].shares_done:
+            keys = h.upcard_keys()
+            key = product(keys) if len(keys) == len(h.parties) else None
+        else:
+            key = self._dealt_key(pos)
+            if key is None:
+                key = self._shown_key(pos)
+        if key is not None or self._settled(pos):
+            self._keys[pos] = key
+        return key
+
+    def card_at(self, pos: int) -> int | None:
+        """The card at a position it may open (None when it does not open, or not yet)."""
+        h = self.hand
+        if h.final is None:
+            return None
+        if pos in h.played:
+            return h.played[pos]
+        key = self.opening_key(pos)
+        return None if key is None else open_card(h.final[pos], key)
+
+    def seat_cards(self, seat: int) -> dict[int, int]:
+        """Position -> card for the cards a seat it holds has in hand now (those that open)."""
+        out = {}
+        for pos in self.hand.held_positions(seat):
+            code = self.card_at(pos)
+            if code is not None:
+                out[pos] = code
+        return out
+
+    def view(self, seat: int) -> SeatView | None:
+        """What a seat this party holds sees: None until its whole hand opens (a card on its way,
+        or one that does not open)."""
+        h = self.hand
+        if h.upcard is None or h.owner(seat) != self.party:
+            return None
+        held = h.held_positions(seat)
+        cards = self.seat_cards(seat)
+        if len(cards) != len(held):
+            return None
+        upcard = Card.from_code(h.upcard)
+        taken_by = h.sched.dealt.get(h.upcard_position)
+        shown = self._partner_shown(seat)
+        return SeatView(
+            seat=seat,
+            options=h.options,
+            dealer=h.dealer,
+            hand=tuple(Card.from_code(cards[p]) for p in held),
+            trump=upcard.suit,
+            upcard=upcard,
+            upcard_taken_by=taken_by,
+            stock_left=h.sched.stock_left,
+            trick=tuple(h.sched.trick),
+            leader=h.sched.leader,
+            to_play=h.sched.to_play if h.expected() == "play" else None,
+            tricks=tuple(h.tricks),
+            hand_sizes=tuple(h.sched.hand_sizes),
+            points=h.points(),
+            partner_shown=shown,
+            partner_exchange_trick=h.exchange_trick,
+        )
+
+    def _partner_shown(self, seat: int) -> tuple[Card, ...] | None:
+        """The partner's hand as the exchange showed it to ``seat`` (None before it)."""
+        h = self.hand
+        partner = h.options.partner_of(seat)
+        if partner is None:
+            return None
+        for w in h.windows:
+            got = w.shows.get(partner)
+            if got is not None:
+                codes = [self.card_at(p) for p in got[1].positions]
+                if any(c is None for c in codes):
+                    return None
+                return tuple(Card.from_code(c) for c in codes if c is not None)
+        return None
+
+    def _settled(self, pos: int) -> bool:
+        """Whether every key it needs for the position has come (so a None is final)."""
+        h = self.hand
+        seat = h.sched.dealt.get(pos)
+        number = h.position_window.get(pos)
+        if seat is not None and number is not None and h.owner(seat) == self.party:
+            return h.windows[number].shares_done
+        return h.shown_to_party(self.party, pos) is not None
+
+    def _dealt_key(self, pos: int) -> int | None:
+        h = self.hand
+        seat = h.sched.dealt.get(pos)
+        number = h.position_window.get(pos)
+        if seat is None or number is None or h.owner(seat) != self.party:
+            return None
+        w = h.windows[number]
+        if not w.shares_done:
+            return None
+        keys = [self.keys.lock(pos)]
+        for q, (_rec, st) in w.shares.items():
+            if q == self.party or pos not in st.positions:
+                continue
+            sealed = st.values[st.positions.index(pos)]
+            k = unseal(sealed, h.pad(q, self.party, pos, SHARE, self._shared_with(q)))
+            if k is None:
+                return None
+            keys.append(k)
+        if len(keys) != len(h.parties):
+            return None
+        return product(keys)
+
+    def _shown_key(self, pos: int) -> int | None:
+        h = self.hand
+        show = h.shown_to_party(self.party, pos)
+        if show is None:
+            return None
+        sender = h.owner(show.seat)
+        sealed = show.values[show.positions.index(pos)]
+        return unseal(sealed, h.pad(sender, self.party, pos, SHOW, self._shared_with(sender)))
+
+    def _shared_with(self, other: int) -> bytes:
+        point = self._shared.get(other)
+        if point is None:
+            point = self._shared[other] = shared_point(self.keys.ecdh_key, self.hand.ecdh[other])
+        return point
+
+
+__all__ = ["BlindParty"]

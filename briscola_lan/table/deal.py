@@ -1,0 +1,196 @@
+"""One hand's deal protocol behind one interface (classic or blind), and what a deal may ask of
+the table that runs it.
+
+The table (``table.host.HostTable``) owns the lobby, the seats, the AI players, the match and the
+acknowledgements; a ``Deal`` owns one hand from its first record to its end record: the
+randomness, every card dealt and played, and the statements the players owe for them. The table
+starts a deal, hands it the players' deal messages and the clock, asks it what an AI seat sees
+and plays, and takes the hand back when the deal has signed its end.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.statements import Statement
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import Hand, SeatView
+from briscola_lan.rules.match import Match
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.wire.messages import ErrorCode, Message, Record
+
+if TYPE_CHECKING:
+    from briscola_lan.table.seeds import SeedRound
+
+CLASSIC = "classic"
+BLIND = "blind"
+DEAL_MODES = (BLIND, CLASSIC)
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message for one connection; ``close`` asks the transport to close it after writing."""
+
+    conn: int
+    message: Message
+    close: bool = False
+
+
+class Phase(StrEnum):
+    """The table's phase; during a hand, the phase of its deal."""
+
+    LOBBY = "lobby"
+    COMMIT = "commit"  # classic: seeds are committed
+    REVEAL = "reveal"  # classic: seeds revealed; blind: the parties reveal their keys
+    SHUFFLE = "shuffle"  # blind: the parties shuffle, then lock, the deck
+    DEAL = "deal"  # blind: keys for a deal window or the partner exchange are on their way
+    PLAY = "play"
+    DISPUTE = "dispute"  # blind: a card did not open; every party reveals its keys
+    ACK = "ack"
+    OVER = "over"
+
+
+# Refusals that close the connection: a hello that cannot be answered on it.
+_CLOSING = frozenset({ErrorCode.BAD_VERSION, ErrorCode.BAD_KEY, ErrorCode.BAD_PROOF})
+
+
+class Refused(Exception):
+    """Bad input from a connection: it gets an Error with ``code`` and nothing changes."""
+
+    def __init__(self, code: str, text: str, *, close: bool = False) -> None:
+        super().__init__(text)
+        self.code, self.text, self.close = code, text, close or code in _CLOSING
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat of the table: who sits there, their connection, and the AI that may play it."""
+
+    occupied: bool = False
+    name: str = ""
+    key: bytes = b""
+    ai: str | None = None
+    ai_identity: Identity | None = None
+    conn: int | None = None
+    token: str | None = None
+    ready: bool = False
+    dropped_at: float | None = None
+    taken_over: bool = False
+    log: list[Message] = field(default_factory=list)  # match messages sent, for resuming
+
+
+class TableSide(Protocol):
+    """What a deal uses of the table that runs it (implemented by ``HostTable``)."""
+
+    options: TableOptions
+    identity: Identity
+    entropy: Callable[[int], bytes]
+    seats: list[Seat]
+    game_id: bytes
+    hand_number: int
+    records: list[Record]
+    match: Match | None
+    phase: Phase
+    now: float
+    deadline: float
+    timeout: float
+    grace: float
+    on_relay: Callable[[list[Outgoing]], None] | None
+
+    def sign(self, st: Statement, signer: Identity | None = None) -> Record: ...
+
+    def append(self, rec: Record, public: bool) -> None: ...
+
+    def broadcast(self, out: list[Outgoing], msg: Message, log: bool = True) -> None: ...
+
+    def to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None: ...
+
+    def receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None: ...
+
+    def check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None: ...
+
+    def abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None: ...
+
+    def hand_over(self, hand: Hand, out: list[Outgoing]) -> None: ...
+
+    def host_plays(self, seat_no: int) -> bool: ...
+
+    def seat_signer(self, seat_no: int) -> Identity: ...
+
+    def seed_round(
+        self, hand: int, on_revealed: Callable[[list[bytes], list[Outgoing]], None]
+    ) -> SeedRound: ...
+
+
+class Deal(ABC):
+    """The deal protocol of one hand, from its first record to its end record."""
+
+    MODE: ClassVar[str] = ""
+
+    def __init__(self, table: TableSide, hand_number: int, dealer: int) -> None:
+        self.table, self.number, self.dealer = table, hand_number, dealer
+
+    @abstractmethod
+    def start(self, out: list[Outgoing]) -> None:
+        """Publish the hand's first record and whatever the host owes at once."""
+
+    @abstractmethod
+    def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
+        """Take a deal message from the player in ``seat_no``; False if it is not one. Raises
+        ``Refused`` for one that cannot be taken now."""
+
+    @abstractmethod
+    def tick(self, out: list[Outgoing]) -> None:
+        """Deadlines: abort a hand that waits too long for a statement."""
+
+    @property
+    @abstractmethod
+    def to_play(self) -> int | None:
+        """The seat whose card the hand waits for, if it waits for a card."""
+
+    @property
+    @abstractmethod
+    def plays_so_far(self) -> int:
+        """Cards played in this hand."""
+
+    @abstractmethod
+    def view(self, seat_no: int) -> SeatView | None:
+        """What a seat the host plays sees (None while it cannot play)."""
+
+    @abstractmethod
+    def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
+        """The host plays ``card`` for a seat it plays (an AI, or a player it took over)."""
+
+    def after_takeover(self, seat_no: int, out: list[Outgoing]) -> None:  # noqa: B027
+        """The host just took over a seat: make the statements the seat owes now."""
+
+    def may_take_over(self, seat_no: int) -> bool:
+        """Whether the host may start playing this seat now."""
+        return False
+
+    def made_by_host(self, seat_no: int, st: Statement, body: bytes) -> bool:
+        """Whether the host already made this statement for the seat (a resumed client answering
+        a replayed message, to be ignored)."""
+        return False
+
+    @abstractmethod
+    def dump(self) -> dict[str, Any]:
+        """The deal's state for the host's snapshot (secrets included)."""
+
+
+__all__ = [
+    "BLIND",
+    "CLASSIC",
+    "DEAL_MODES",
+    "Deal",
+    "Outgoing",
+    "Phase",
+    "Refused",
+    "Seat",
+    "TableSide",
+]

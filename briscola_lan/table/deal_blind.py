@@ -1,0 +1,485 @@
+"""The blind deal (the default with two or more human seats): the parties shuffle and lock the
+deck in turn, every card opens only for whom the rules show it to, and the host relays what it
+cannot read (protocol/fairness.md §11).
+
+The host is a party only for the seats it plays (AI seats, and players away when the hand
+starts): it learns those seats' cards and nothing more. It checks every pass and play it can
+check before it publishes them; the shares of a deal window, the partner exchange's shows and
+the key reveals are published together, in party (or seat) order, once all have come.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand
+from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.statements import (
+    BlindEnd,
+    BlindPlay,
+    BlindStart,
+    Complaint,
+    KeyReveal,
+    LockPass,
+    Shares,
+    Show,
+    ShufflePass,
+    Statement,
+    StatementError,
+    decode,
+)
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import SeatView, replay_hand
+from briscola_lan.table.deal import BLIND, Deal, Outgoing, Phase, Refused, TableSide
+from briscola_lan.table.snapshot import Fields, SnapshotError
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import ErrorCode, Message, Record
+
+_KINDS: dict[type[Message], type[Statement]] = {
+    m.ShuffleDeck: ShufflePass,
+    m.LockDeck: LockPass,
+    m.SendShares: Shares,
+    m.ShowHand: Show,
+    m.PlayCard: BlindPlay,
+    m.Complain: Complaint,
+    m.RevealKeys: KeyReveal,
+}
+
+
+class BlindDeal(Deal):
+    """One blind hand on the host: relays and checks the parties' statements, plays for the
+    seats it holds, and signs the hand's start and end."""
+
+    MODE = BLIND
+
+    def __init__(self, table: TableSide, hand_number: int, dealer: int) -> None:
+        super().__init__(table, hand_number, dealer)
+        self.parties: tuple[int, ...] = ()
+        self.bh: BlindHand | None = None
+        self.host_secret = b""
+        self.host_party: BlindParty | None = None
+        # Statements published together once all have come: party/seat -> record
+        self.pending: dict[int, Record] = {}
+        self.pending_kind = ""
+        self.waiting_for: tuple[str, tuple[int, ...]] = ("", ())
+        self.waiting_since = 0.0
+
+    # --- the interface --------------------------------------------------------------------------
+
+    def start(self, out: list[Outgoing]) -> None:
+        t = self.table
+        n = t.options.players
+        for seat in t.seats:  # a player away when the hand starts: the host plays the seat
+            if seat.ai is None:
+                seat.taken_over = seat.conn is None
+        seats = [i for i in range(n) if not t.host_plays(i)]
+        self.parties = (*seats, HOST) if len(seats) < n else tuple(seats)
+        st = BlindStart(t.game_id, self.number, self.dealer, self.parties)
+        t.broadcast(out, m.HandStarted(*t.sign(st)))
+        t.phase = Phase.SHUFFLE
+        self._open(self.parties)
+        if HOST in self.parties:
+            self.host_secret = t.entropy(32)
+            assert self.bh is not None
+            self.host_party = BlindParty(self.bh, HOST, self.host_secret)
+        self._progress(out)
+
+    def _open(self, parties: tuple[int, ...]) -> None:
+        t = self.table
+        self.bh = BlindHand(t.options, t.game_id, self.number, self.dealer, parties)
+
+    def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
+        cls = _KINDS.get(type(msg))
+        if cls is None:
+            return False
+        body, sig = msg.body, msg.sig  # type: ignore[union-attr]
+        st = decode(body)
+        if not isinstance(st, cls):
+            raise Refused(ErrorCode.BAD_STATEMENT, f"this message must carry a {cls.KIND}")
+        bh, t = self.bh, self.table
+        assert bh is not None
+        if (body, sig) in t.records or self.pending.get(seat_no) == (body, sig):
+            return True  # sent again by a resumed client: it is here already
+        if st.game_id != t.game_id or st.hand != self.number:  # type: ignore[attr-defined]
+            if st.game_id == t.game_id and st.hand < self.number:  # type: ignore[attr-defined]
+                return True  # a resumed client answering a replayed message of an earlier hand
+            raise Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
+        if st.seat != seat_no:  # type: ignore[attr-defined]
+            raise Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+        if t.host_plays(seat_no):
+            raise Refused(ErrorCode.NOT_ALLOWED, "the host plays your seat this hand")
+        t.check_sig(seat_no, body, sig)
+        rec = (body, sig)
+        if isinstance(st, BlindPlay):
+            self._on_play(st, rec, out)
+        elif isinstance(st, ShufflePass | LockPass):
+            self._on_pass(st, rec, out)
+        elif isinstance(st, Complaint):
+            self._on_complaint(st, rec, out)
+        else:
+            self._on_gathered(st, rec, out)
+        return True
+
+    def tick(self, out: list[Outgoing]) -> None:
+        bh, t = self.bh, self.table
+        if bh is None or t.phase in (Phase.ACK, Phase.OVER):
+            return
+        what, who = self.waiting_for
+        waiting = [p for p in who if p not in self.pending]
+        if not waiting:
+            return
+        seat = bh.owner(waiting[0]) if what in (Show.KIND, BlindPlay.KIND) else waiting[0]
+        if seat == HOST:
+            return  # the host acts at once: nothing to wait for
+        away = t.seats[seat].conn is None and t.seats[seat].dropped_at is not None
+        gone = away and t.now - (t.seats[seat].dropped_at or 0.0) >= t.grace
+        late = what != BlindPlay.KIND and t.now >= self.waiting_since + t.timeout
+        if gone or late:
+            self._give_up(seat, what, "left the table" if gone else "was too slow", out)
+
+    @property
+    def to_play(self) -> int | None:
+        bh = self.bh
+        if bh is None or bh.expected() != "play":
+            return None
+        return bh.sched.to_play
+
+    @property
+    def plays_so_far(self) -> int:
+        return 0 if self.bh is None else len(self.bh.plays)
+
+    def view(self, seat_no: int) -> SeatView | None:
+        if self.host_party is None:
+            return None
+        return self.host_party.view(seat_no)
+
+    def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
+        hp, t = self.host_party, self.table
+        assert hp is not None
+        st = hp.play(seat_no, card.code)
+        body = st.encode()
+        self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
+
+    # --- the statements -------------------------------------------------------------------------
+
+    def _on_pass(self, st: ShufflePass | LockPass, rec: Record, out: list[Outgoing]) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None
+        kind, who = bh.owed()
+        if kind != st.KIND or st.seat not in who:
+            raise Refused(ErrorCode.WRONG_PHASE, f"no {st.KIND} pass is due from you now")
+        t.receipt(st.seat, self.number, rec, out)
+        self._publish(st, rec, out)
+
+    def _on_complaint(self, st: Complaint, rec: Record, out: list[Outgoing]) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None
+        problem = bh.complaint_problem(st)
+        if problem is not None:
+            raise Refused(ErrorCode.WRONG_PHASE, problem)
+        t.receipt(st.seat, self.number, rec, out)
+        self._publish(st, rec, out)
+
+    def _on_gathered(self, st: Statement, rec: Record, out: list[Outgoing]) -> None:
+        """Shares, shows and key reveals: kept until every one of the round has come."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        seat = st.seat  # type: ignore[attr-defined]
+        kind, who = bh.owed()
+        if kind != st.KIND or seat not in who:
+            raise Refused(ErrorCode.WRONG_PHASE, f"no {st.KIND} is due from you now")
+        problem = self._content_problem(st)
+        if problem is not None:
+            raise Refused(ErrorCode.BAD_STATEMENT, problem)
+        t.receipt(seat, self.number, rec, out)
+        self.pending[seat] = rec
+        self.pending_kind = kind
+        self._progress(out)
+
+    def _content_problem(self, st: Statement) -> str | None:
+        """What is wrong with a gathered statement, checked before it waits for the others."""
+        bh = self.bh
+        assert bh is not None
+        if isinstance(st, Shares):
+            w = bh.window
+            assert w is not None
+            if st.window != w.number or st.positions != bh.owed_positions(w, st.seat):
+                return "these shares are not for the positions this window gives you"
+            if len(st.values) != len(st.positions):
+                return "one value per position"
+        elif isinstance(st, Show):
+            if st.partner != bh.options.partner_of(st.seat):
+                return "a show goes to your partner"
+            if st.positions != tuple(bh.held_positions(st.seat)):
+                return "a show holds your whole hand, in position order"
+            if len(st.values) != len(st.positions):
+                return "one value per position"
+        return None
+
+    def _on_play(self, st: BlindPlay, rec: Record, out: list[Outgoing]) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None
+        if bh.expected() != "play":
+            raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {t.phase} phase")
+        if st.index != len(bh.plays):
+            raise Refused(ErrorCode.BAD_STATEMENT, f"this is play number {len(bh.plays)}")
+        if st.seat != bh.sched.to_play:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is seat {bh.sched.to_play}'s turn")
+        problem = bh.play_problem(st)
+        if problem is not None:
+            raise Refused(ErrorCode.ILLEGAL_PLAY, problem)
+        self._apply_play(st, rec, out)
+        t.receipt(st.seat, self.number, rec, out)
+
+    def _apply_play(self, st: BlindPlay, rec: Record, out: list[Outgoing]) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None
+        tricks = len(bh.tricks)
+        bh.on_play(st, len(t.records))
+        t.append(rec, True)
+        t.broadcast(out, m.CardPlayed(rec[0], rec[1], st.position, b""))
+        if len(bh.tricks) > tricks:
+            trick = bh.tricks[-1]
+            t.broadcast(out, m.TrickTaken(trick.winner, trick.points))
+        if t.on_relay is not None:
+            t.on_relay(list(out))  # the host's own keys are signed next: let the card go first
+            out.clear()
+        self._progress(out)
+
+    # --- publishing -----------------------------------------------------------------------------
+
+    def _publish(self, st: Statement, rec: Record, out: list[Outgoing]) -> None:
+        """Publish one statement and follow it; a party's own bad statement is published as the
+        evidence against it and the hand aborted (the verifier names the party there)."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        index = len(t.records)
+        t.append(rec, True)
+        t.broadcast(out, _relay_message(st, rec))
+        try:
+            _apply(bh, st, index)
+        except BlindFault as bf:
+            self._fail(bf, out)
+            return
+        self._progress(out)
+
+    def _publish_gathered(self, out: list[Outgoing]) -> None:
+        """Every statement of the round came: publish them in order and follow them."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        kind, who = bh.owed()
+        order = sorted(who) if kind == Show.KIND else list(who)
+        recs = tuple(self.pending[p] for p in order)
+        self.pending = {}
+        first = len(t.records)
+        for r in recs:
+            t.append(r, True)
+        t.broadcast(out, _gathered_message(kind, recs))
+        try:
+            for i, r in enumerate(recs):
+                _apply(bh, decode(r[0]), first + i)
+        except BlindFault as bf:
+            self._fail(bf, out)
+            return
+
+    def _fail(self, bf: BlindFault, out: list[Outgoing]) -> None:
+        seat = bf.party
+        self.table.abort(seat, bf.reason, out)
+
+    def _give_up(self, party: int, what: str, why: str, out: list[Outgoing]) -> None:
+        """A party owes a statement and does not send it: abort, naming it. In a dispute the key
+        reveals that came (in party order) are published first."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        if what == KeyReveal.KIND and self.pending:
+            prefix = []
+            for q in bh.parties:
+                if q in bh.reveals:
+                    continue
+                if q not in self.pending:
+                    break
+                prefix.append(self.pending[q])
+            if prefix:
+                first = len(t.records)
+                for r in prefix:
+                    t.append(r, True)
+                t.broadcast(out, m.KeysRevealed(tuple(prefix)))
+                try:
+                    for i, r in enumerate(prefix):
+                        _apply(bh, decode(r[0]), first + i)
+                except BlindFault as bf:
+                    self._fail(bf, out)
+                    return
+            self.pending = {}
+        t.abort(party, f"{why}: did not send its {what} in time", out)
+
+    # --- moving on ------------------------------------------------------------------------------
+
+    def _progress(self, out: list[Outgoing]) -> None:
+        """After every change: the host's own statements, gathered rounds, the phase, the end."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        while t.phase not in (Phase.OVER, Phase.ACK):
+            if self._host_acts(out):
+                continue
+            kind, who = bh.owed()
+            gathered = kind in (Shares.KIND, Show.KIND, KeyReveal.KIND)
+            if gathered and who and all(p in self.pending for p in who):
+                self._publish_gathered(out)
+                continue
+            break
+        if t.phase in (Phase.OVER, Phase.ACK):
+            return
+        what = bh.expected()
+        if bh.disputed:
+            t.phase = Phase.DISPUTE
+        elif what in ("shuffle", "lock"):
+            t.phase = Phase.SHUFFLE
+        elif what in ("shares", "show"):
+            t.phase = Phase.DEAL
+        elif what == "play":
+            t.phase = Phase.PLAY
+        elif what == "reveal":
+            t.phase = Phase.REVEAL
+        owed = bh.owed()
+        if owed != self.waiting_for:
+            self.waiting_for, self.waiting_since = owed, t.now
+        if what == "end":
+            if bh.disputed:
+                verdict = bh.dispute_verdict()
+                t.abort(verdict.party, verdict.reason, out)
+            else:
+                self._end(out)
+
+    def _host_acts(self, out: list[Outgoing]) -> bool:
+        """Make the next statement the host owes as a party, if any; True if it made one."""
+        hp, bh, t = self.host_party, self.bh, self.table
+        if hp is None or bh is None:
+            return False
+        complaint = hp.complaint()
+        if complaint is not None:
+            self._publish(complaint, self._host_sign(complaint), out)
+            return True
+        for st in (hp.shuffle(), hp.lock()):
+            if st is not None:
+                self._publish(st, self._host_sign(st), out)
+                return True
+        made = False
+        for gathered in (hp.shares(), *hp.shows(), hp.key_reveal()):
+            if gathered is None:
+                continue
+            who = gathered.seat
+            if who in self.pending:
+                continue
+            signer = t.identity if who == HOST else t.seat_signer(who)
+            body = gathered.encode()
+            self.pending[who] = (body, signer.sign(body))
+            made = True
+        return made and all(p in self.pending for p in bh.owed()[1])
+
+    def _host_sign(self, st: Statement) -> Record:
+        body = st.encode()
+        return body, self.table.identity.sign(body)
+
+    def _end(self, out: list[Outgoing]) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None and bh.order is not None
+        deck = [Card.from_code(c) for c in bh.order]
+        hand = replay_hand(
+            t.options, deck, self.dealer, [Card.from_code(p.card) for _, p in bh.plays]
+        )
+        st = BlindEnd(t.game_id, self.number, hand.returns())
+        t.broadcast(out, m.HandEnded(*t.sign(st)))
+        t.hand_over(hand, out)
+
+    # --- the snapshot ---------------------------------------------------------------------------
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "mode": BLIND,
+            "hand_number": self.number,
+            "dealer": self.dealer,
+            "parties": list(self.parties),
+            "host_secret": self.host_secret,
+            "pending": [[p, list(r)] for p, r in sorted(self.pending.items())],
+        }
+
+    @classmethod
+    def load(cls, table: TableSide, f: Fields) -> BlindDeal:
+        """A blind hand from its snapshot: the hand's state is rebuilt from its records."""
+        deal = cls(table, f.get_int("hand_number"), f.get_int("dealer"))
+        deal.parties = tuple(f.ints("parties"))
+        deal._open(deal.parties)
+        bh = deal.bh
+        assert bh is not None
+        deal.host_secret = f.get_bytes("host_secret")
+        if HOST in deal.parties:
+            deal.host_party = BlindParty(bh, HOST, deal.host_secret)
+        start = None
+        for i, (body, _sig) in enumerate(table.records):
+            st = decode(body)
+            if isinstance(st, BlindStart) and st.hand == deal.number:
+                start = i
+        if start is None:
+            raise SnapshotError("damaged table snapshot: the blind hand's start is missing")
+        try:
+            for i in range(start + 1, len(table.records)):
+                st = decode(table.records[i][0])
+                if isinstance(st, _FOLLOWED):
+                    _apply(bh, st, i)
+        except (BlindFault, StatementError) as exc:
+            raise SnapshotError(f"damaged table snapshot: {exc}") from exc
+        for item in f.get_list("pending"):
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+                raise SnapshotError("damaged table snapshot: a pending statement")
+            deal.pending[item[0]] = _record(item[1])
+        deal.waiting_for, deal.waiting_since = bh.owed(), table.now
+        return deal
+
+
+_FOLLOWED = (ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal)
+
+
+def _record(v: object) -> Record:
+    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, bytes) for x in v)):
+        raise SnapshotError("damaged table snapshot: a record is not [body, signature]")
+    return bytes(v[0]), bytes(v[1])
+
+
+def _apply(bh: BlindHand, st: Statement, index: int) -> None:
+    """Follow one published statement of the hand."""
+    if isinstance(st, ShufflePass):
+        bh.on_shuffle(st, index)
+    elif isinstance(st, LockPass):
+        bh.on_lock(st, index)
+    elif isinstance(st, Shares):
+        bh.on_shares(st, index)
+    elif isinstance(st, Show):
+        bh.on_show(st, index)
+    elif isinstance(st, BlindPlay):
+        bh.on_play(st, index)
+    elif isinstance(st, Complaint):
+        bh.on_complaint(st, index)
+    elif isinstance(st, KeyReveal):
+        bh.on_key_reveal(st, index)
+
+
+def _relay_message(st: Statement, rec: Record) -> Message:
+    if isinstance(st, ShufflePass):
+        return m.DeckShuffled(*rec)
+    if isinstance(st, LockPass):
+        return m.DeckLocked(*rec)
+    if isinstance(st, Complaint):
+        return m.ComplaintMade(*rec)
+    raise TypeError(f"{st.KIND} is not relayed alone")
+
+
+def _gathered_message(kind: str, recs: tuple[Record, ...]) -> Message:
+    if kind == Shares.KIND:
+        return m.SharesSent(recs)
+    if kind == Show.KIND:
+        return m.HandsShown(recs)
+    return m.KeysRevealed(recs)
+
+
+__all__ = ["BlindDeal"]

@@ -1,0 +1,260 @@
+"""The classic deal (a host option): seeds committed and revealed, the host's engine shuffles and
+knows the deck, every card committed with a salt and opened as it is dealt, played or shown
+(protocol/fairness.md §3-§7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed, seed_commitment
+from briscola_lan.fairness.shuffle import deal_deck
+from briscola_lan.fairness.statements import (
+    Deal as DealStatement,
+)
+from briscola_lan.fairness.statements import (
+    DeckCommit,
+    Exchange,
+    HostCommit,
+    HostReveal,
+    Opening,
+    Play,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    Upcard,
+    decode,
+)
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.errors import IllegalPlay, NotYourTurn
+from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
+from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
+from briscola_lan.rules.hand import Hand, SeatView
+from briscola_lan.table.deal import CLASSIC, Deal, Outgoing, Phase, Refused, TableSide
+from briscola_lan.table.snapshot import Fields, SnapshotError
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import ErrorCode, Message, Record
+
+
+class ClassicDeal(Deal):
+    """One classic hand: commit-reveal seeds, the host's shuffle, salted card commitments."""
+
+    MODE = CLASSIC
+
+    def __init__(self, table: TableSide, hand_number: int, dealer: int) -> None:
+        super().__init__(table, hand_number, dealer)
+        self.host_seed = b""
+        self.seeds = table.seed_round(hand_number, self._deal)
+        self.salts: list[bytes] = []
+        self.position_of: dict[int, int] = {}
+        self.hand: Hand | None = None
+
+    # --- the interface --------------------------------------------------------------------------
+
+    def start(self, out: list[Outgoing]) -> None:
+        t = self.table
+        self.host_seed = t.entropy(32)
+        commitment = seed_commitment(t.game_id, self.number, HOST_PARTY, self.host_seed)
+        hc = HostCommit(t.game_id, self.number, self.dealer, commitment)
+        t.broadcast(out, m.HandStarted(*t.sign(hc)))
+        self.seeds.start(out)
+
+    def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
+        if isinstance(msg, m.CommitSeed):
+            self.seeds.on_commit(seat_no, msg.body, msg.sig, out)
+        elif isinstance(msg, m.RevealSeed):
+            self.seeds.on_reveal(seat_no, msg.body, msg.sig, out)
+        elif isinstance(msg, m.PlayCard):
+            self._on_play(seat_no, msg.body, msg.sig, out)
+        else:
+            return False
+        return True
+
+    def tick(self, out: list[Outgoing]) -> None:
+        self.seeds.tick(out)
+
+    @property
+    def to_play(self) -> int | None:
+        if self.table.phase is not Phase.PLAY or self.hand is None:
+            return None
+        return self.hand.current_player
+
+    @property
+    def plays_so_far(self) -> int:
+        if self.hand is None or self.table.phase is Phase.COMMIT:
+            return 0
+        return len(self.hand.plays)
+
+    def view(self, seat_no: int) -> SeatView | None:
+        if self.hand is None or self.table.phase is not Phase.PLAY:
+            return None
+        return self.hand.view(seat_no)
+
+    def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
+        hand, t = self.hand, self.table
+        assert hand is not None
+        st = Play(t.game_id, self.number, seat_no, len(hand.plays), card.code)
+        body = st.encode()
+        self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
+
+    def may_take_over(self, seat_no: int) -> bool:
+        """Not between the seat's own commitment and its reveal: only it can reveal its seed."""
+        return not self.seeds.own_seed_unrevealed(seat_no)
+
+    def commit_due(self, seat_no: int) -> bool:
+        return self.seeds.commit_due(seat_no)
+
+    def after_takeover(self, seat_no: int, out: list[Outgoing]) -> None:
+        self.seeds.after_takeover(seat_no, out)
+
+    def made_by_host(self, seat_no: int, st: Statement, body: bytes) -> bool:
+        if isinstance(st, SeedCommit | SeedReveal):
+            return self.seeds.made_by_host(seat_no, st, body)
+        return False
+
+    # --- the deal -------------------------------------------------------------------------------
+
+    def _deal(self, seeds: list[bytes], out: list[Outgoing]) -> None:
+        t = self.table
+        assert t.match is not None
+        deck = deal_deck(t.options, deck_seed(t.game_id, self.number, self.host_seed, seeds))
+        self.salts = [t.entropy(32) for _ in deck]
+        self.position_of = {card.code: pos for pos, card in enumerate(deck)}
+        commitments = tuple(
+            card_commitment(t.game_id, self.number, p, c.code, self.salts[p])
+            for p, c in enumerate(deck)
+        )
+        t.broadcast(out, m.DeckCommitted(*t.sign(DeckCommit(t.game_id, self.number, commitments))))
+        self.hand = t.match.new_hand(deck)
+        self._send_deals(self.hand.deal_events, out)
+        up = self.hand.upcard_position
+        t.broadcast(out, m.UpcardTurned(*t.sign(Upcard(t.game_id, self.number, self._opening(up)))))
+        t.phase = Phase.PLAY
+
+    def _opening(self, pos: int) -> Opening:
+        assert self.hand is not None
+        return Opening(pos, self.hand.deck[pos].code, self.salts[pos])
+
+    def _send_deals(self, events: list[Event], out: list[Outgoing]) -> None:
+        t = self.table
+        per_seat: dict[int, list[Opening]] = {}
+        for ev in events:
+            if isinstance(ev, CardDealt):
+                per_seat.setdefault(ev.seat, []).append(self._opening(ev.position))
+        for seat_no, openings in sorted(per_seat.items()):
+            rec = t.sign(DealStatement(t.game_id, self.number, seat_no, tuple(openings)))
+            t.to_seat(out, seat_no, m.CardsDealt(*rec))
+
+    def _on_play(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
+        t = self.table
+        st = decode(body)
+        if not isinstance(st, Play):
+            raise Refused(ErrorCode.BAD_STATEMENT, "PlayCard must carry a play statement")
+        if t.phase is not Phase.PLAY:
+            raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {t.phase} phase")
+        if st.game_id != t.game_id or st.hand != self.number:
+            raise Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
+        if st.seat != seat_no:
+            raise Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+        if t.seats[seat_no].taken_over:
+            raise Refused(
+                ErrorCode.NOT_ALLOWED, "an AI plays your seat until it hands it back to you"
+            )
+        t.check_sig(seat_no, body, sig)
+        self._apply_play(st, (body, sig), out)
+        t.receipt(seat_no, st.hand, (body, sig), out)
+
+    def _apply_play(self, st: Play, rec: Record, out: list[Outgoing]) -> None:
+        hand, t = self.hand, self.table
+        assert hand is not None
+        if st.index != len(hand.plays):
+            raise Refused(ErrorCode.BAD_STATEMENT, f"this is play number {len(hand.plays)}")
+        if not 0 <= st.card < 40:
+            raise Refused(ErrorCode.ILLEGAL_PLAY, "no such card")
+        try:
+            events = hand.play(st.seat, Card.from_code(st.card))
+        except NotYourTurn as exc:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, str(exc)) from exc
+        except IllegalPlay as exc:
+            raise Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
+        t.append(rec, True)
+        pos = self.position_of[st.card]
+        t.broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
+        draws: list[Event] = []
+        relay = t.on_relay
+        for ev in events:
+            if isinstance(ev, RulesTrickTaken):
+                t.broadcast(out, m.TrickTaken(ev.winner, ev.points))
+                continue
+            if relay is not None and isinstance(ev, CardDealt | HandsExchanged | HandEnded):
+                relay(list(out))  # everything from here on is signed: let the card go first
+                out.clear()
+                relay = None
+            if isinstance(ev, CardDealt):
+                draws.append(ev)
+            elif isinstance(ev, HandsExchanged):
+                self._send_deals(draws, out)
+                draws = []
+                self._send_exchange(out)
+            elif isinstance(ev, HandEnded):
+                self._end_hand(out)
+        self._send_deals(draws, out)
+
+    def _send_exchange(self, out: list[Outgoing]) -> None:
+        hand, t = self.hand, self.table
+        assert hand is not None and hand.exchange_shown is not None
+        for seat_no in range(len(t.seats)):
+            partner = t.options.partner_of(seat_no)
+            assert partner is not None
+            openings = tuple(
+                self._opening(self.position_of[c.code]) for c in hand.exchange_shown[partner]
+            )
+            rec = t.sign(Exchange(t.game_id, self.number, seat_no, partner, openings))
+            t.to_seat(out, seat_no, m.PartnerShown(*rec))
+
+    def _end_hand(self, out: list[Outgoing]) -> None:
+        hand, t = self.hand, self.table
+        assert hand is not None
+        st = HostReveal(t.game_id, self.number, self.host_seed, tuple(self.salts), hand.returns())
+        t.broadcast(out, m.HandEnded(*t.sign(st)))
+        t.hand_over(hand, out)
+
+    # --- the snapshot ---------------------------------------------------------------------------
+
+    def dump(self) -> dict[str, Any]:
+        hand = self.hand
+        return {
+            "mode": CLASSIC,
+            "hand_number": self.number,
+            "dealer": self.dealer,
+            "host_seed": self.host_seed,
+            "seeds": self.seeds.dump(),
+            "salts": list(self.salts),
+            "hand": None
+            if hand is None
+            else {
+                "deck": [c.code for c in hand.deck],
+                "plays": [c.code for c in hand.plays],
+            },
+        }
+
+    @classmethod
+    def load(cls, table: TableSide, f: Fields) -> ClassicDeal:
+        """A classic hand from its snapshot (raises SnapshotError on a damaged one)."""
+        deal = cls(table, f.get_int("hand_number"), f.get_int("dealer"))
+        deal.host_seed = f.get_bytes("host_seed")
+        deal.seeds.load(f.map("seeds"))
+        deal.salts = f.bytes_list("salts")
+        hf = f.opt_map("hand")
+        if hf is not None:
+            opts = table.options
+            deal.hand = Hand(opts, [Card.from_code(c) for c in hf.ints("deck")], deal.dealer)
+            for code in hf.ints("plays"):
+                seat = deal.hand.current_player
+                if seat is None:
+                    raise SnapshotError("damaged table snapshot: more plays than the hand has")
+                deal.hand.play(seat, Card.from_code(code))
+            deal.position_of = {c.code: p for p, c in enumerate(deal.hand.deck)}
+        return deal
+
+
+__all__ = ["ClassicDeal"]

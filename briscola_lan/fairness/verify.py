@@ -108,6 +108,27 @@ class Fault:
         return f"{where}: {self.reason} — at fault: {who}"
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Who an unfinished file waits for (fairness.md §8.7): ending early is not a fault, so this
+    names nobody at fault, only the party whose record would come next."""
+
+    seat: int  # HOST (-1) or a seat number (a lobby seat in the draw)
+    what: str  # what that party owes next, as people read it
+    lobby: bool = False  # ``seat`` is a lobby seat (the draw)
+
+    @property
+    def party(self) -> str:
+        """As the JSON report writes it: "host" or "seat N"."""
+        return "host" if self.seat == HOST else f"seat {self.seat}"
+
+    def describe(self) -> str:
+        who = party_name(self.seat)
+        if self.lobby and self.seat != HOST:
+            who = "lobby " + who
+        return f"waiting for: {who} ({self.what})"
+
+
 class Violation(Exception):
     """Raised inside the checker; carries the Fault."""
 
@@ -124,9 +145,10 @@ class HandReport:
     dealer: int
     status: str  # "verified", "failed", "aborted", "incomplete", "unacknowledged"
     points: tuple[int, ...] | None = None
-    fault: Fault | None = None
+    fault: Fault | None = None  # a failed check, or the abort's blame
     acks: int = 0
     missing_acks: tuple[int, ...] = ()  # seats whose acknowledgement the file does not hold
+    waiting: Waiting | None = None  # the file ends in this hand: who it waits for (no fault)
 
     @property
     def verified(self) -> bool:
@@ -144,7 +166,8 @@ class DrawReport:
     cards: tuple[int, ...] = ()
     seating: tuple[int, ...] = ()
     dealer: int | None = None
-    fault: Fault | None = None
+    fault: Fault | None = None  # a failed check, or the abort's blame
+    waiting: Waiting | None = None  # the file ends in the draw: who it waits for (no fault)
 
     @property
     def verified(self) -> bool:
@@ -160,6 +183,7 @@ class DrawReport:
             "seating": list(self.seating),
             "dealer": self.dealer,
             "fault": _fault_dict(self.fault),
+            "waiting_for": self.waiting.party if self.waiting is not None else None,
         }
 
 
@@ -182,6 +206,7 @@ class MatchReport:
     takeovers: list[tuple[int, int, bool, int]] = field(default_factory=list)
     match_ended: bool = False  # the file holds the match-end record
     receipts: int = 0  # receipts from the host in this file (a seat's own file holds them)
+    waiting: Waiting | None = None  # an incomplete file: who it waits for (nobody is at fault)
 
     @property
     def verdict(self) -> str:
@@ -226,10 +251,14 @@ class MatchReport:
         return None
 
     def to_dict(self) -> dict[str, object]:
+        """The JSON report (fairness.md §9): ``at_fault`` and ``fault`` (the record named) for a
+        failed or aborted file, ``waiting_for`` for an incomplete one, null otherwise."""
+        blame = self.blame
         return {
             "ok": self.ok,
             "verdict": self.verdict,
-            "at_fault": self.blame.party if self.blame is not None else None,
+            "at_fault": blame.party if blame is not None else None,
+            "waiting_for": self.waiting.party if self.waiting is not None else None,
             "match_ended": self.match_ended,
             "receipts": self.receipts,
             "game_id": self.game_id,
@@ -249,10 +278,11 @@ class MatchReport:
                     "acks": h.acks,
                     "missing_acks": list(h.missing_acks),
                     "fault": _fault_dict(h.fault),
+                    "waiting_for": h.waiting.party if h.waiting is not None else None,
                 }
                 for h in self.hands
             ],
-            "fault": _fault_dict(self.fault),
+            "fault": _fault_dict(blame),
             "draw": self.draw.to_dict() if self.draw is not None else None,
             "takeovers": [
                 {"hand": h, "seat": seat, "ai": ai, "at_play": at}
@@ -530,35 +560,34 @@ class TranscriptChecker:
             index, _seat = self._evidence
             rep.fault = Fault(index, Evidence.KIND, HOST, "evidence published without its abort")
             self._record_fault(rep.fault)
+        # Who an unfinished file waits for (§8.7): the first seat without a commitment, else the
+        # first without a reveal, else the host. Ending early is not a fault: nobody is blamed.
+        waiting: Waiting | None = None
         d, dr = self._draw, rep.draw
         if rep.fault is None and d is not None and dr is not None and dr.status == "incomplete":
             n = d.start.players
             if len(d.commits) < n:
-                who, what = len(d.commits), "never committed to its draw seed"
+                who, what = len(d.commits), "its commitment to its draw seed"
             elif len(d.seeds) < n:
-                who, what = len(d.seeds), "never revealed its draw seed"
+                who, what = len(d.seeds), "the reveal of its draw seed"
             else:
-                who, what = HOST, "never revealed its draw seed (draw not finished)"
+                who, what = HOST, "the draw-reveal: the draw is not finished"
             if who != HOST:
-                what += f" (lobby seat {who}, {d.start.names[who]!r})"
-            dr.fault = Fault(None, "end of transcript", who, "waiting: " + what, also_host=True)
+                what = f"{d.start.names[who]!r}: {what}"
+            dr.waiting = waiting = Waiting(who, what, lobby=True)
         h = self._hand
         if rep.fault is None and h is not None and not h.revealed:
             n = self._n
             if len(h.commits) < n:
-                who, what = len(h.commits), "never committed to its seed"
+                who, what = len(h.commits), "its commitment to its seed"
             elif len(h.seeds) < n:
-                who, what = len(h.seeds), "never revealed its seed"
+                who, what = len(h.seeds), "the reveal of its seed"
             else:
-                who, what = HOST, "never revealed its seed and salts (hand not finished)"
-            rep.hands[-1].fault = Fault(
-                None, "end of transcript", who, "waiting: " + what, also_host=who != HOST
-            )
+                who, what = HOST, "the rest of the hand, up to its host-reveal"
+            rep.hands[-1].waiting = waiting = Waiting(who, what)
         elif rep.fault is None and h is not None and not self._closed:
             if h.end_due:
-                rep.hands[-1].fault = Fault(
-                    None, "end of transcript", HOST, "waiting: the match-end record"
-                )
+                rep.hands[-1].waiting = waiting = Waiting(HOST, "the match-end record")
             else:
                 with contextlib.suppress(Violation):
                     try:
@@ -566,6 +595,14 @@ class TranscriptChecker:
                     except Violation as v:
                         self._record_fault(v.fault)
                         raise
+        if rep.verdict == "incomplete":
+            if waiting is None:  # between hands, or before the first one
+                if self._ms is None:
+                    what = "the match-start record"
+                else:
+                    what = f"the {'next' if h is not None else 'first'} hand's host-commit"
+                waiting = Waiting(HOST, what)
+            rep.waiting = waiting
         return rep
 
     # --- internals ----------------------------------------------------------------------------
@@ -1328,6 +1365,7 @@ __all__ = [
     "MatchReport",
     "TranscriptChecker",
     "Violation",
+    "Waiting",
     "draw_result",
     "opening_matches",
     "options_of",

@@ -268,6 +268,7 @@ class Case:
     record: int | None
     at_fault: str | None
     records: list[Record]
+    waiting_for: str | None = None  # an incomplete file: who it waits for (fairness.md §8.7)
 
 
 # --- the cases ------------------------------------------------------------------------------
@@ -283,8 +284,11 @@ def cases() -> list[Case]:
         record: int | None,
         at_fault: str | None,
         records: list[Record],
+        *,
+        waiting_for: str | None = None,
     ) -> None:
-        out.append(Case(name, description, verdict, record, at_fault, records))
+        assert (waiting_for is None) == (verdict != "incomplete"), name
+        out.append(Case(name, description, verdict, record, at_fault, records, waiting_for))
 
     two = honest(TableOptions.make(players=2, hands_to_win=1), "2p")
     host2 = list(two.host.records)
@@ -577,6 +581,7 @@ def cases() -> list[Case]:
         None,
         None,
         e.records()[:1],
+        waiting_for="host",  # its first host-commit
     )
     e = e2()
     rev = e.find(MatchEnd)
@@ -587,6 +592,7 @@ def cases() -> list[Case]:
         None,
         None,
         e.records()[:rev],
+        waiting_for="host",  # its match-end
     )
     e = e2()
     me = e.get(rev)
@@ -630,6 +636,7 @@ def cases() -> list[Case]:
         None,
         None,
         e.records()[:last],
+        waiting_for="host",  # the next hand's host-commit
     )
 
     # receipts (a seat's own file)
@@ -1076,6 +1083,18 @@ def cases() -> list[Case]:
         None,
         None,
         e.records(),
+        waiting_for="host",  # every seed was revealed: the rest of the hand is the host's
+    )
+    e = e2()
+    i = e.find(SeedReveal, seat=0)
+    add(
+        "stops-before-a-reveal",
+        "the host's file cut after seat 0's seed reveal, before seat 1's",
+        "incomplete",
+        None,
+        None,
+        e.records()[: i + 1],
+        waiting_for="seat 1",  # the first seat without a reveal (not a fault)
     )
 
     # the draw
@@ -1242,7 +1261,8 @@ def index_text(index: list[dict[str, Any]]) -> str:
         "honest match edited and re-signed with the editor's own test keys so that one rule "
         "fails. verdict: failed, aborted, incomplete or unacknowledged; record: the index of "
         "the record at fault (null when nobody is at fault); at_fault: host, seat N, "
-        "host or seat N (null for incomplete and unacknowledged files).",
+        "host or seat N (null for incomplete and unacknowledged files); waiting_for: who an "
+        "incomplete file waits for, host or seat N (null for every other verdict).",
         "cases": index,
     }
     return json.dumps(out, indent=1, ensure_ascii=False) + "\n"
@@ -1279,6 +1299,7 @@ def generated() -> dict[str, bytes]:
                 "verdict": case.verdict,
                 "record": case.record,
                 "at_fault": case.at_fault,
+                "waiting_for": case.waiting_for,
             }
         )
     files["negative.json"] = index_text(index).encode()

@@ -213,7 +213,7 @@ class MatchReport:
         """The file's verdict (protocol/fairness.md §8.9): verified, failed, aborted, incomplete
         (the file stops before the match ends) or unacknowledged (complete, but some hand lacks
         a seat's acknowledgement)."""
-        if self.fault is not None and (self.draw is None or self.draw.status != "aborted"):
+        if self.fault is not None:  # also a record after the draw's abort (§8.3 step 3)
             return "failed"
         if self.draw is not None and self.draw.status == "failed":
             return "failed"

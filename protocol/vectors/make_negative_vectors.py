@@ -731,6 +731,21 @@ def cases() -> list[Case]:
         e.records(),
     )
     e = Edit(drawn, drawn.host.records)
+    reveal = e.get(commits + 1)
+    assert isinstance(reveal, SeedReveal) and reveal.hand == DRAW_HAND
+    e.sts[commits + 1 :] = [
+        Abort(ds.game_id, DRAW_HAND, 2, "did not reveal its seed in time"),
+        reveal,
+    ]
+    add(
+        "record-after-draw-abort",
+        "a draw seed reveal published after the draw's abort (nothing may follow an abort)",
+        "failed",
+        commits + 2,
+        "host",
+        e.records(),
+    )
+    e = Edit(drawn, drawn.host.records)
     bad = e.signed_inner(SeedReveal(ds.game_id, DRAW_HAND, 1, fixed("not the draw seed")))
     e.sts[commits + 1 :] = [
         Evidence(ds.game_id, DRAW_HAND, 1, *bad),

@@ -1180,11 +1180,40 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "takeover of a seat that does not exist, or out of place")
         if st.ai not in (0, 1):
             raise self._fail(st, HOST, "a takeover's ai flag is 0 or 1")
+        if st.ai and st.seat not in self._taken_over:
+            self._check_no_own_secret(st, h)
+        if not st.ai and len(h.seeds) < self._n:
+            raise self._fail(
+                st,
+                HOST,
+                f"seat {st.seat} handed back while the hand's seeds are committed and revealed: "
+                "the AI holds the seat's seed until they are all revealed (SPEC.md §6a)",
+            )
         if st.ai:
             self._taken_over.add(st.seat)
         else:
             self._taken_over.discard(st.seat)
         self.report.takeovers.append((st.hand, st.seat, bool(st.ai), st.at_play))
+
+    def _check_no_own_secret(self, st: Takeover, h: _Hand) -> None:
+        """The host MUST NOT take a seat between the seat's own seed-commit and its seed-reveal
+        (SPEC.md §6a): only the seat can open that commitment. The file shows it when it holds
+        the host's receipt for the seat's seed-commit and neither the seat's reveal nor the
+        receipt for it came before (a seat's own file). The host publishes the reveals only
+        once all are in, so that a seat that revealed and then dropped is rightly taken over
+        before its reveal is published: without the receipts a file cannot tell."""
+        committed = self._receipts.get((h.number, SeedCommit.KIND, st.seat, 0))
+        revealed = st.seat < len(h.seeds) or (
+            (h.number, SeedReveal.KIND, st.seat, 0) in self._receipts
+        )
+        if committed is not None and not revealed:
+            raise self._fail(
+                st,
+                HOST,
+                f"the host took seat {st.seat} over while the seat held its own unrevealed seed "
+                f"(the host's receipt for its seed commitment is record {committed.index}, and "
+                "the seat had not revealed): only the seat can open it (SPEC.md §6a)",
+            )
 
     def _on_abort(self, st: Abort) -> None:
         h = self._need_hand(st)

@@ -1229,6 +1229,55 @@ def cases() -> list[Case]:
         e.records(),
     )
 
+    # takeovers never over a seat's own secret, and no hand-back before play (SPEC.md §6a)
+    def receipt_of(ed: Edit, kind: type[Statement]) -> int:
+        return next(
+            k
+            for k, st in enumerate(ed.sts)
+            if isinstance(st, Receipt) and isinstance(decode(st.statement), kind)
+        )
+
+    e = es0()
+    r = receipt_of(e, SeedCommit)
+    assert e.find(SeedCommit) > r  # the commitments are published once all are in
+    e.sts.insert(r + 1, Takeover(gid, 0, 0, 1, 0))
+    add(
+        "takeover-after-own-commit-seat0",
+        "seat 0's file: the host receipted seat 0's seed commitment, then took the seat over "
+        "before the commitments were published (seat 0 holds its own unrevealed seed)",
+        "failed",
+        r + 1,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    last_commit = e.find(SeedCommit, seat=1)
+    assert receipt_of(e, SeedReveal) > last_commit
+    e.sts.insert(last_commit + 1, Takeover(gid, 0, 0, 1, 0))
+    add(
+        "takeover-before-own-reveal-seat0",
+        "seat 0's file: the host took seat 0 over after the commitments, before it received "
+        "seat 0's reveal (its receipt comes later)",
+        "failed",
+        last_commit + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    hc = e.find(HostCommit)
+    e.sts.insert(hc + 1, Takeover(gid, 0, 1, 1, 0))  # the AI commits for seat 1
+    last_commit = e.find(SeedCommit, seat=1)
+    e.sts.insert(last_commit + 1, Takeover(gid, 0, 1, 0, 0))
+    add(
+        "handback-in-reveal-phase",
+        "seat 1 taken over at the commit and handed back after the commitments, before the "
+        "reveals (the AI holds its seed)",
+        "failed",
+        last_commit + 1,
+        "host",
+        e.records(),
+    )
+
     return out
 
 

@@ -119,6 +119,27 @@ class Fault:
         return f"{where}: {self.reason} — at fault: {who}"
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Who an unfinished file waits for (fairness.md §8.7): ending early is not a fault, so this
+    names nobody at fault, only the party whose record would come next."""
+
+    seat: int  # HOST (-1) or a seat number (a lobby seat in the draw)
+    what: str  # what that party owes next, as people read it
+    lobby: bool = False  # ``seat`` is a lobby seat (the draw)
+
+    @property
+    def party(self) -> str:
+        """As the JSON report writes it: "host" or "seat N"."""
+        return "host" if self.seat == HOST else f"seat {self.seat}"
+
+    def describe(self) -> str:
+        who = party_name(self.seat)
+        if self.lobby and self.seat != HOST:
+            who = "lobby " + who
+        return f"waiting for: {who} ({self.what})"
+
+
 class Violation(Exception):
     """Raised inside the checker; carries the Fault."""
 
@@ -135,9 +156,10 @@ class HandReport:
     dealer: int
     status: str  # "verified", "failed", "aborted", "incomplete", "unacknowledged"
     points: tuple[int, ...] | None = None
-    fault: Fault | None = None
+    fault: Fault | None = None  # a failed check, or the abort's blame
     acks: int = 0
     missing_acks: tuple[int, ...] = ()  # seats whose acknowledgement the file does not hold
+    waiting: Waiting | None = None  # the file ends in this hand: who it waits for (no fault)
 
     @property
     def verified(self) -> bool:
@@ -155,7 +177,8 @@ class DrawReport:
     cards: tuple[int, ...] = ()
     seating: tuple[int, ...] = ()
     dealer: int | None = None
-    fault: Fault | None = None
+    fault: Fault | None = None  # a failed check, or the abort's blame
+    waiting: Waiting | None = None  # the file ends in the draw: who it waits for (no fault)
 
     @property
     def verified(self) -> bool:
@@ -171,6 +194,7 @@ class DrawReport:
             "seating": list(self.seating),
             "dealer": self.dealer,
             "fault": _fault_dict(self.fault),
+            "waiting_for": self.waiting.party if self.waiting is not None else None,
         }
 
 
@@ -194,13 +218,14 @@ class MatchReport:
     match_ended: bool = False  # the file holds the match-end record
     receipts: int = 0  # receipts from the host in this file (a seat's own file holds them)
     deal: str = ""  # "classic" or "blind", from the match's first hand
+    waiting: Waiting | None = None  # an incomplete file: who it waits for (nobody is at fault)
 
     @property
     def verdict(self) -> str:
         """The file's verdict (protocol/fairness.md §8.9): verified, failed, aborted, incomplete
         (the file stops before the match ends) or unacknowledged (complete, but some hand lacks
         a seat's acknowledgement)."""
-        if self.fault is not None and (self.draw is None or self.draw.status != "aborted"):
+        if self.fault is not None:  # also a record after the draw's abort (§8.3 step 3)
             return "failed"
         if self.draw is not None and self.draw.status == "failed":
             return "failed"
@@ -238,10 +263,14 @@ class MatchReport:
         return None
 
     def to_dict(self) -> dict[str, object]:
+        """The JSON report (fairness.md §9): ``at_fault`` and ``fault`` (the record named) for a
+        failed or aborted file, ``waiting_for`` for an incomplete one, null otherwise."""
+        blame = self.blame
         return {
             "ok": self.ok,
             "verdict": self.verdict,
-            "at_fault": self.blame.party if self.blame is not None else None,
+            "at_fault": blame.party if blame is not None else None,
+            "waiting_for": self.waiting.party if self.waiting is not None else None,
             "match_ended": self.match_ended,
             "receipts": self.receipts,
             "deal": self.deal or None,
@@ -262,10 +291,11 @@ class MatchReport:
                     "acks": h.acks,
                     "missing_acks": list(h.missing_acks),
                     "fault": _fault_dict(h.fault),
+                    "waiting_for": h.waiting.party if h.waiting is not None else None,
                 }
                 for h in self.hands
             ],
-            "fault": _fault_dict(self.fault),
+            "fault": _fault_dict(blame),
             "draw": self.draw.to_dict() if self.draw is not None else None,
             "takeovers": [
                 {"hand": h, "seat": seat, "ai": ai, "at_play": at}
@@ -560,47 +590,42 @@ class TranscriptChecker:
             index, _seat = self._evidence
             rep.fault = Fault(index, Evidence.KIND, HOST, "evidence published without its abort")
             self._record_fault(rep.fault)
+        # Who an unfinished file waits for (§8.7): the first seat without a commitment, else the
+        # first without a reveal, else the host. Ending early is not a fault: nobody is blamed.
+        waiting: Waiting | None = None
         d, dr = self._draw, rep.draw
         if rep.fault is None and d is not None and dr is not None and dr.status == "incomplete":
             n = d.start.players
             if len(d.commits) < n:
-                who, what = len(d.commits), "never committed to its draw seed"
+                who, what = len(d.commits), "its commitment to its draw seed"
             elif len(d.seeds) < n:
-                who, what = len(d.seeds), "never revealed its draw seed"
+                who, what = len(d.seeds), "the reveal of its draw seed"
             else:
-                who, what = HOST, "never revealed its draw seed (draw not finished)"
+                who, what = HOST, "the draw-reveal: the draw is not finished"
             if who != HOST:
-                what += f" (lobby seat {who}, {d.start.names[who]!r})"
-            dr.fault = Fault(None, "end of transcript", who, "waiting: " + what, also_host=True)
+                what = f"{d.start.names[who]!r}: {what}"
+            dr.waiting = waiting = Waiting(who, what, lobby=True)
         h = self._hand
         if rep.fault is None and h is not None and not h.revealed and h.blind is not None:
             kind, owing = h.blind.owed()
             party = owing[0] if owing else HOST_PARTY
             if kind in (Show.KIND, BlindPlay.KIND) and owing:
                 party = h.blind.owner(owing[0])
-            rep.hands[-1].fault = Fault(
-                None,
-                "end of transcript",
-                HOST if party == HOST_PARTY else party,
-                f"waiting: the {kind}" + ("" if party == HOST_PARTY else f" of seat {party}"),
-                also_host=party != HOST_PARTY,
-            )
+            who = HOST if party == HOST_PARTY else party
+            what = f"its {kind}" if who != HOST else f"the {kind} (the host's own)"
+            rep.hands[-1].waiting = waiting = Waiting(who, what)
         elif rep.fault is None and h is not None and not h.revealed:
             n = self._n
             if len(h.commits) < n:
-                who, what = len(h.commits), "never committed to its seed"
+                who, what = len(h.commits), "its commitment to its seed"
             elif len(h.seeds) < n:
-                who, what = len(h.seeds), "never revealed its seed"
+                who, what = len(h.seeds), "the reveal of its seed"
             else:
-                who, what = HOST, "never revealed its seed and salts (hand not finished)"
-            rep.hands[-1].fault = Fault(
-                None, "end of transcript", who, "waiting: " + what, also_host=who != HOST
-            )
+                who, what = HOST, "the rest of the hand, up to its host-reveal"
+            rep.hands[-1].waiting = waiting = Waiting(who, what)
         elif rep.fault is None and h is not None and not self._closed:
             if h.end_due:
-                rep.hands[-1].fault = Fault(
-                    None, "end of transcript", HOST, "waiting: the match-end record"
-                )
+                rep.hands[-1].waiting = waiting = Waiting(HOST, "the match-end record")
             else:
                 with contextlib.suppress(Violation):
                     try:
@@ -608,6 +633,15 @@ class TranscriptChecker:
                     except Violation as v:
                         self._record_fault(v.fault)
                         raise
+        if rep.verdict == "incomplete":
+            if waiting is None:  # between hands, or before the first one
+                if self._ms is None:
+                    what = "the match-start record"
+                else:
+                    opener = "blind-start" if self._blind_mode else "host-commit"
+                    what = f"the {'next' if h is not None else 'first'} hand's {opener}"
+                waiting = Waiting(HOST, what)
+            rep.waiting = waiting
         return rep
 
     # --- internals ----------------------------------------------------------------------------
@@ -1218,11 +1252,40 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "takeover of a seat that does not exist, or out of place")
         if st.ai not in (0, 1):
             raise self._fail(st, HOST, "a takeover's ai flag is 0 or 1")
+        if st.ai and st.seat not in self._taken_over:
+            self._check_no_own_secret(st, h)
+        if not st.ai and len(h.seeds) < self._n:
+            raise self._fail(
+                st,
+                HOST,
+                f"seat {st.seat} handed back while the hand's seeds are committed and revealed: "
+                "the AI holds the seat's seed until they are all revealed (SPEC.md §6a)",
+            )
         if st.ai:
             self._taken_over.add(st.seat)
         else:
             self._taken_over.discard(st.seat)
         self.report.takeovers.append((st.hand, st.seat, bool(st.ai), st.at_play))
+
+    def _check_no_own_secret(self, st: Takeover, h: _Hand) -> None:
+        """The host MUST NOT take a seat between the seat's own seed-commit and its seed-reveal
+        (SPEC.md §6a): only the seat can open that commitment. The file shows it when it holds
+        the host's receipt for the seat's seed-commit and neither the seat's reveal nor the
+        receipt for it came before (a seat's own file). The host publishes the reveals only
+        once all are in, so that a seat that revealed and then dropped is rightly taken over
+        before its reveal is published: without the receipts a file cannot tell."""
+        committed = self._receipts.get((h.number, SeedCommit.KIND, st.seat, 0))
+        revealed = st.seat < len(h.seeds) or (
+            (h.number, SeedReveal.KIND, st.seat, 0) in self._receipts
+        )
+        if committed is not None and not revealed:
+            raise self._fail(
+                st,
+                HOST,
+                f"the host took seat {st.seat} over while the seat held its own unrevealed seed "
+                f"(the host's receipt for its seed commitment is record {committed.index}, and "
+                "the seat had not revealed): only the seat can open it (SPEC.md §6a)",
+            )
 
     def _on_abort(self, st: Abort) -> None:
         h = self._need_hand(st)
@@ -1564,6 +1627,7 @@ __all__ = [
     "MatchReport",
     "TranscriptChecker",
     "Violation",
+    "Waiting",
     "draw_result",
     "opening_matches",
     "options_of",

@@ -103,6 +103,8 @@ def human_report(path: str, rep: MatchReport) -> str:
             lines.append(f"    {drawn}; first dealer seat {d.dealer}")
         if d.fault is not None and d.fault is not rep.fault:
             lines.append(f"    {d.fault.describe()} (lobby seat numbers)")
+        if d.waiting is not None:
+            lines.append(f"    {d.waiting.describe()}")
     for h in rep.hands:
         pts = f" points {list(h.points)}" if h.points else ""
         missing = ""
@@ -115,6 +117,8 @@ def human_report(path: str, rep: MatchReport) -> str:
         )
         if h.fault is not None and h.fault is not rep.fault:
             lines.append(f"    {h.fault.describe()}")
+        if h.waiting is not None:
+            lines.append(f"    {h.waiting.describe()}")
         for hand, seat, ai, at_play in rep.takeovers:
             if hand == h.hand:
                 who = rep.names[seat] if seat < len(rep.names) else f"seat {seat}"
@@ -150,6 +154,9 @@ def human_report(path: str, rep: MatchReport) -> str:
             lines.append(
                 "  the match is not finished in this file (incomplete: no match-end record)"
             )
+        shown = [x.waiting for x in (last, d) if x is not None]
+        if rep.waiting is not None and not any(rep.waiting is w for w in shown):
+            lines.append(f"  {rep.waiting.describe()}")
     return "\n".join(lines)
 
 

@@ -32,7 +32,7 @@ from briscola_lan.net.player import Chooser, MatchFailed, auto_play
 from briscola_lan.rules.cards import Card
 
 HELP = """commands:
-  seat N          take seat N            leave       leave your seat
+  seat N          take or move to seat N leave       leave your seat
   ready           say you are ready      start       start the match (seat 0)
   ai SEAT LEVEL   put an AI in a seat (seat 0; LEVEL 'none' frees it)
   play CARD | N   play a card: its name (A♣, Ac, 3h) or its number in your hand

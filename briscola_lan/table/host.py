@@ -546,20 +546,28 @@ class HostTable:
         self._need_phase(Phase.LOBBY)
         if not 0 <= seat_no < len(self.seats):
             raise _Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
-        if c.seat == seat_no:
+        if c.seat == seat_no:  # asked again (SPEC.md §5): answered, nothing changes
+            out.append(Outgoing(conn, m.SeatAssigned(seat_no, self.seats[seat_no].token)))
             return
         if self.seats[seat_no].occupied:
             raise _Refused(ErrorCode.SEAT_TAKEN, f"seat {seat_no} is taken: choose a free seat")
         name, key = self._pending_names.get(conn, ("player", b""))
-        if any(s.occupied and s.key == key for s in self.seats if s.ai is None) and c.seat is None:
-            raise _Refused(ErrorCode.NOT_ALLOWED, "this identity already holds a seat")
-        if c.seat is not None:
-            self.seats[c.seat] = _Seat()
-        token = self.entropy(16).hex()
+        if c.seat is None and any(s.occupied and s.key == key for s in self.seats if s.ai is None):
+            raise _Refused(
+                ErrorCode.NOT_ALLOWED, "this identity already holds a seat on another connection"
+            )
+        if c.seat is not None:  # a move to a free seat: the same player, the same resume token
+            old = c.seat
+            token = self.seats[old].token
+            self.seats[old] = _Seat()
+            event = f"{name} moved from seat {old} to seat {seat_no}"
+        else:
+            token = self.entropy(16).hex()
+            event = f"{name} took seat {seat_no}"
         self.seats[seat_no] = _Seat(True, name, key, None, None, conn, token)
         c.seat = seat_no
         out.append(Outgoing(conn, m.SeatAssigned(seat_no, token)))
-        self._seats_changed(out, f"{name} took seat {seat_no}")
+        self._seats_changed(out, event)
 
     def _leave_seat(self, c: _Conn, out: list[Outgoing]) -> None:
         self._need_phase(Phase.LOBBY)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgpack
-from blind_examples import play_hand  # protocol/vectors/blind_examples.py
 
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, card_commitment, seed_commitment
 from briscola_lan.fairness.identity import Identity
@@ -54,6 +54,8 @@ from briscola_lan.wire import SeatInfo, encode_frame
 from briscola_lan.wire import messages as m
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))  # blind_examples.py beside this script, however it is loaded
+from blind_examples import play_hand  # noqa: E402
 
 
 def fixed(label: str, n: int = 32) -> bytes:

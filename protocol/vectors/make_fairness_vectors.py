@@ -8,10 +8,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
-
-from blind_examples import play_hand, secret  # protocol/vectors/blind_examples.py
 
 from briscola_lan.fairness import blind
 from briscola_lan.fairness.draw import draw
@@ -65,6 +64,8 @@ from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))  # blind_examples.py beside this script, however it is loaded
+from blind_examples import play_hand, secret  # noqa: E402
 
 
 def fixed(label: str, n: int = 32) -> bytes:
@@ -88,6 +89,13 @@ def counter_entropy(label: str):  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
+    for name, data in generated().items():
+        (HERE / name).write_bytes(data)
+
+
+def generated() -> dict[str, bytes]:
+    """Every output file (name in this directory -> bytes), made in memory."""
+    files: dict[str, bytes] = {}
     vectors: list[dict[str, Any]] = []
     vectors.append(
         {
@@ -155,10 +163,12 @@ def main() -> None:
             }
         )
     draws = [(4, True, True, ""), (4, True, False, ""), (3, False, True, "")]
-    # and draws where players move: the first labels whose partnership draw is not the identity
+    # and draws where players move, one per partnership of lobby seat 0 that moves someone: with
+    # lobby seat 3 (seating 0, 1, 3, 2) and with lobby seat 1 (seating 0, 2, 1, 3)
     draws += [
-        (4, True, True, moving_label(game_id, True)),
-        (4, True, False, moving_label(game_id, False)),
+        (4, True, True, moving_label(game_id, True, (0, 1, 3, 2))),
+        (4, True, False, moving_label(game_id, False, (0, 1, 3, 2))),
+        (4, True, True, moving_label(game_id, True, (0, 2, 1, 3))),
     ]
     for players, partners, dealer, label in draws:
         host_seed = fixed(f"draw-host{players}{label}")
@@ -259,7 +269,7 @@ def main() -> None:
         deal="classic",
     )
     data = dumps(result.host.records)
-    (HERE / "transcript-2p.briscola.json").write_bytes(data)
+    files["transcript-2p.briscola.json"] = data
     rep = verify_records(result.host.records)
     vectors.append(
         {
@@ -281,7 +291,7 @@ def main() -> None:
         deal="classic",
     )
     data = dumps(result.host.records)
-    (HERE / "transcript-4p-draw.briscola.json").write_bytes(data)
+    files["transcript-4p-draw.briscola.json"] = data
     rep = verify_records(result.host.records)
     assert rep.draw is not None
     vectors.append(
@@ -304,7 +314,7 @@ def main() -> None:
         deal="blind",
     )
     data = dumps(result.host.records)
-    (HERE / "transcript-4p-blind.briscola.json").write_bytes(data)
+    files["transcript-4p-blind.briscola.json"] = data
     rep = verify_records(result.host.records)
     vectors.append(
         {
@@ -321,7 +331,8 @@ def main() -> None:
         "description": "Fairness vectors: see protocol/fairness.md. Hex strings are lower case.",
         "vectors": vectors,
     }
-    (HERE / "fairness.json").write_text(json.dumps(out, indent=1) + "\n")
+    files["fairness.json"] = (json.dumps(out, indent=1) + "\n").encode()
+    return files
 
 
 def _le(k: int) -> str:
@@ -413,16 +424,17 @@ def blind_statement_examples(game_id: bytes) -> list[Statement]:
     ]
 
 
-def moving_label(game_id: bytes, dealer: bool) -> str:
-    """The first label "/moves/N" whose seeds give a 4-player partnership draw that moves seats."""
+def moving_label(game_id: bytes, dealer: bool, seating: tuple[int, ...]) -> str:
+    """The first label "/moves/N" whose seeds give a 4-player partnership draw with this seating
+    (and, with a dealer draw, another first dealer than seat 0)."""
     for n in range(1000):
         label = f"/moves/{n}"
         seats = [fixed(f"draw4{label}/{i}") for i in range(4)]
         rseed = draw_seed(game_id, fixed(f"draw-host4{label}"), seats)
         res = draw(range(40), rseed, 4, draw_partners=True, draw_dealer=dealer)
-        if res.seating != (0, 1, 2, 3) and (not dealer or res.dealer != 0):
+        if res.seating == seating and (not dealer or res.dealer != 0):
             return label
-    raise AssertionError("no moving draw among 1000 labels")
+    raise AssertionError(f"no draw seating {seating} among 1000 labels")
 
 
 def signed_statement_examples(game_id: bytes) -> list[Statement]:

@@ -269,6 +269,7 @@ class Case:
     record: int | None
     at_fault: str | None
     records: list[Record]
+    waiting_for: str | None = None  # an incomplete file: who it waits for (fairness.md §8.7)
 
 
 # --- the cases ------------------------------------------------------------------------------
@@ -284,8 +285,11 @@ def cases() -> list[Case]:
         record: int | None,
         at_fault: str | None,
         records: list[Record],
+        *,
+        waiting_for: str | None = None,
     ) -> None:
-        out.append(Case(name, description, verdict, record, at_fault, records))
+        assert (waiting_for is None) == (verdict != "incomplete"), name
+        out.append(Case(name, description, verdict, record, at_fault, records, waiting_for))
 
     two = honest(TableOptions.make(players=2, hands_to_win=1), "2p")
     host2 = list(two.host.records)
@@ -578,6 +582,7 @@ def cases() -> list[Case]:
         None,
         None,
         e.records()[:1],
+        waiting_for="host",  # its first host-commit
     )
     e = e2()
     rev = e.find(MatchEnd)
@@ -588,6 +593,7 @@ def cases() -> list[Case]:
         None,
         None,
         e.records()[:rev],
+        waiting_for="host",  # its match-end
     )
     e = e2()
     me = e.get(rev)
@@ -631,6 +637,7 @@ def cases() -> list[Case]:
         None,
         None,
         e.records()[:last],
+        waiting_for="host",  # the next hand's host-commit
     )
 
     # receipts (a seat's own file)
@@ -722,6 +729,21 @@ def cases() -> list[Case]:
         "aborted",
         commits + 1,
         "host or seat 2",
+        e.records(),
+    )
+    e = Edit(drawn, drawn.host.records)
+    reveal = e.get(commits + 1)
+    assert isinstance(reveal, SeedReveal) and reveal.hand == DRAW_HAND
+    e.sts[commits + 1 :] = [
+        Abort(ds.game_id, DRAW_HAND, 2, "did not reveal its seed in time"),
+        reveal,
+    ]
+    add(
+        "record-after-draw-abort",
+        "a draw seed reveal published after the draw's abort (nothing may follow an abort)",
+        "failed",
+        commits + 2,
+        "host",
         e.records(),
     )
     e = Edit(drawn, drawn.host.records)
@@ -1077,6 +1099,18 @@ def cases() -> list[Case]:
         None,
         None,
         e.records(),
+        waiting_for="host",  # every seed was revealed: the rest of the hand is the host's
+    )
+    e = e2()
+    i = e.find(SeedReveal, seat=0)
+    add(
+        "stops-before-a-reveal",
+        "the host's file cut after seat 0's seed reveal, before seat 1's",
+        "incomplete",
+        None,
+        None,
+        e.records()[: i + 1],
+        waiting_for="seat 1",  # the first seat without a reveal (not a fault)
     )
 
     # the draw
@@ -1196,6 +1230,55 @@ def cases() -> list[Case]:
         e.records(),
     )
 
+    # takeovers never over a seat's own secret, and no hand-back before play (SPEC.md §6a)
+    def receipt_of(ed: Edit, kind: type[Statement]) -> int:
+        return next(
+            k
+            for k, st in enumerate(ed.sts)
+            if isinstance(st, Receipt) and isinstance(decode(st.statement), kind)
+        )
+
+    e = es0()
+    r = receipt_of(e, SeedCommit)
+    assert e.find(SeedCommit) > r  # the commitments are published once all are in
+    e.sts.insert(r + 1, Takeover(gid, 0, 0, 1, 0))
+    add(
+        "takeover-after-own-commit-seat0",
+        "seat 0's file: the host receipted seat 0's seed commitment, then took the seat over "
+        "before the commitments were published (seat 0 holds its own unrevealed seed)",
+        "failed",
+        r + 1,
+        "host",
+        e.records(),
+    )
+    e = es0()
+    last_commit = e.find(SeedCommit, seat=1)
+    assert receipt_of(e, SeedReveal) > last_commit
+    e.sts.insert(last_commit + 1, Takeover(gid, 0, 0, 1, 0))
+    add(
+        "takeover-before-own-reveal-seat0",
+        "seat 0's file: the host took seat 0 over after the commitments, before it received "
+        "seat 0's reveal (its receipt comes later)",
+        "failed",
+        last_commit + 1,
+        "host",
+        e.records(),
+    )
+    e = e2()
+    hc = e.find(HostCommit)
+    e.sts.insert(hc + 1, Takeover(gid, 0, 1, 1, 0))  # the AI commits for seat 1
+    last_commit = e.find(SeedCommit, seat=1)
+    e.sts.insert(last_commit + 1, Takeover(gid, 0, 1, 0, 0))
+    add(
+        "handback-in-reveal-phase",
+        "seat 1 taken over at the commit and handed back after the commitments, before the "
+        "reveals (the AI holds its seed)",
+        "failed",
+        last_commit + 1,
+        "host",
+        e.records(),
+    )
+
     return out
 
 
@@ -1243,7 +1326,8 @@ def index_text(index: list[dict[str, Any]]) -> str:
         "honest match edited and re-signed with the editor's own test keys so that one rule "
         "fails. verdict: failed, aborted, incomplete or unacknowledged; record: the index of "
         "the record at fault (null when nobody is at fault); at_fault: host, seat N, "
-        "host or seat N (null for incomplete and unacknowledged files).",
+        "host or seat N (null for incomplete and unacknowledged files); waiting_for: who an "
+        "incomplete file waits for, host or seat N (null for every other verdict).",
         "cases": index,
     }
     return json.dumps(out, indent=1, ensure_ascii=False) + "\n"
@@ -1280,6 +1364,7 @@ def generated() -> dict[str, bytes]:
                 "verdict": case.verdict,
                 "record": case.record,
                 "at_fault": case.at_fault,
+                "waiting_for": case.waiting_for,
             }
         )
     files["negative.json"] = index_text(index).encode()

@@ -15,6 +15,7 @@ import pytest
 from briscola_lan.fairness.statements import Ack, StatementError, decode
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import TranscriptChecker, Violation, verify_records
+from briscola_lan.fairness.verify_cmd import human_report
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 INDEX = json.loads((VECTORS / "negative.json").read_text())
@@ -57,6 +58,7 @@ def test_index_lists_every_file_once() -> None:
             == (c["at_fault"] is None)
             == (c["verdict"] in ("incomplete", "unacknowledged"))
         )
+        assert (c["waiting_for"] is None) == (c["verdict"] != "incomplete")
 
 
 @pytest.mark.parametrize("case", [case_param(c) for c in CASES])
@@ -67,10 +69,10 @@ def test_negative_vector(case: dict[str, Any]) -> None:
         rep.verdict,
         blame.index if blame is not None else None,
         blame.party if blame is not None else None,
+        rep.waiting.party if rep.waiting is not None else None,
     )
-    assert got == (case["verdict"], case["record"], case["at_fault"]), (
-        blame.describe() if blame else ""
-    )
+    want = (case["verdict"], case["record"], case["at_fault"], case["waiting_for"])
+    assert got == want, blame.describe() if blame else ""
 
 
 @pytest.mark.parametrize("case", [case_param(c) for c in CASES])
@@ -91,6 +93,7 @@ def test_live_checks_reach_the_same_verdict(case: dict[str, Any]) -> None:
     blame = rep.blame
     got = (rep.verdict, blame.index if blame else None, blame.party if blame else None)
     assert got == (case["verdict"], case["record"], case["at_fault"])
+    assert (rep.waiting.party if rep.waiting else None) == case["waiting_for"]
 
 
 def _is_ack(body: bytes) -> bool:
@@ -113,26 +116,88 @@ def test_generator_output_is_up_to_date() -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "who"),
+    [
+        ("stops-before-a-reveal", "seat 1"),
+        ("stops-mid-hand", "the host"),
+        ("ends-at-deciding-reveal", "the host"),
+        ("only-match-start", "the host"),
+    ],
+)
+def test_the_text_report_of_an_incomplete_file_names_nobody_at_fault(name: str, who: str) -> None:
+    """fairness.md §8.7: ending early is not a fault; the report says who the file waits for."""
+    text = human_report(name, verify_records(load(VECTORS / f"negative/{name}.briscola.json")))
+    assert "INCOMPLETE" in text and "at fault" not in text, text
+    assert f"waiting for: {who} (" in text, text
+
+
+def _verify_json(*files: str) -> tuple[int, Any]:
+    """Run ``briscola-lan verify --json FILE...``: its exit status and its JSON report."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "briscola_lan", "verify", "--json", *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.stderr == "", proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def _named(report: dict[str, Any]) -> tuple[Any, ...]:
+    """What a JSON report names (fairness.md §9): verdict, record, party, who it waits for."""
+    fault = report["fault"]
+    if fault is not None:
+        assert fault["at_fault"] == report["at_fault"], report["file"]
+    return (
+        report["verdict"],
+        fault["record"] if fault is not None else None,
+        report["at_fault"],
+        report["waiting_for"],
+    )
+
+
+def _wanted(case: dict[str, Any]) -> tuple[Any, ...]:
+    return (case["verdict"], case["record"], case["at_fault"], case["waiting_for"])
+
+
+@pytest.mark.parametrize(
     "name",
     [
         "deal-duplicate",
         "abort-mid-play-blames-seat",
         "reveal-receipted-abort-seat1",
         "only-match-start",
+        "stops-before-a-reveal",
         "last-hand-removed",
         "ack-removed",
     ],
 )
 def test_verify_command_exit_status(name: str) -> None:
+    """One file per run: its exit status (§8.9) and what its report names."""
     (case,) = [c for c in CASES if c["file"] == f"negative/{name}.briscola.json"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "briscola_lan", "verify", "--json", str(VECTORS / case["file"])],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == EXIT[case["verdict"]], proc.stdout + proc.stderr
-    report = json.loads(proc.stdout)
-    assert report["verdict"] == case["verdict"]
-    assert report["at_fault"] == case["at_fault"]
+    status, report = _verify_json(str(VECTORS / case["file"]))
+    assert status == EXIT[case["verdict"]], report
+    assert _named(report) == _wanted(case)
+
+
+def test_verify_command_names_every_case() -> None:
+    """Every negative vector through ``briscola-lan verify --json`` (all files in one run): the
+    verdict, the record named (``fault.record``, for aborted files too) and the party at fault
+    of negative.json; an incomplete file names nobody at fault, in its hands neither, only who
+    it waits for (fairness.md §8.7, §9)."""
+    status, reports = _verify_json(*(str(VECTORS / c["file"]) for c in CASES))
+    assert status == 1  # the worst of all (§8.9)
+    assert len(reports) == len(CASES)
+    for case, report in zip(CASES, reports, strict=True):
+        assert report["file"] == str(VECTORS / case["file"])
+        assert _named(report) == _wanted(case), case["file"]
+        hands = report["hands"]
+        if case["verdict"] == "incomplete":
+            assert all(h["fault"] is None for h in hands), case["file"]
+            draw = report["draw"]
+            assert draw is None or draw["fault"] is None, case["file"]
+            waits = [h["waiting_for"] for h in hands if h["waiting_for"] is not None]
+            assert waits in ([], [case["waiting_for"]]), case["file"]
+        else:
+            assert all(h["waiting_for"] is None for h in hands), case["file"]

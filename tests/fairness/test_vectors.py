@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -211,6 +213,25 @@ def test_draw_vectors_where_players_move() -> None:
     moved = [v for v in VECTORS if v["kind"] == "draw" and v["seating"] != sorted(v["seating"])]
     assert {v["draw_dealer"] for v in moved} == {True, False}
     assert all(v["draw_partners"] for v in moved)
+
+
+def test_draw_vectors_cover_every_partnership() -> None:
+    """Lobby seat 0 drawn with lobby seat 2 (nobody moves), 3 or 1: the three seatings."""
+    seatings = {tuple(v["seating"]) for v in VECTORS if v["kind"] == "draw" and v["draw_partners"]}
+    assert seatings == {(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 1, 3)}
+
+
+def test_generator_output_is_up_to_date() -> None:
+    """fairness.json and the sample transcripts are what make_fairness_vectors.py makes."""
+    spec = importlib.util.spec_from_file_location(
+        "make_fairness_vectors", DIR / "make_fairness_vectors.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    for name, data in module.generated().items():
+        assert (DIR / name).read_bytes() == data, f"{name} is stale: rerun the generator"
 
 
 # What each kind of vector states (its inputs, such as draw_partners in a draw that moves nobody,

@@ -163,10 +163,12 @@ def test_truncated_transcript_names_who_holds_up_the_hand(game: Game) -> None:
     rep = verify_records(game.records[:i])
     assert not rep.ok
     last = rep.hands[-1]
-    assert last.status == "incomplete" and last.fault is not None and last.fault.seat == HOST
+    assert last.status == "incomplete" and last.fault is None  # ending early is no fault
+    assert last.waiting is not None and last.waiting.seat == HOST and rep.waiting is last.waiting
     j = _indices(game.records, SeedReveal)[1]
     rep = verify_records(game.records[:j])
-    assert rep.hands[-1].fault is not None and rep.hands[-1].fault.seat == 1
+    assert rep.hands[-1].fault is None and rep.blame is None
+    assert rep.hands[-1].waiting is not None and rep.hands[-1].waiting.seat == 1
 
 
 def test_file_must_be_canonical(game: Game) -> None:

@@ -3,6 +3,7 @@ the host's checks (§7.1): the first check a command fails names the code."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -61,6 +62,8 @@ def _lobby_codes() -> dict[str, str]:
     got["seat taken"] = _code(host.receive(1, m.TakeSeat(0)))
     got["bot level"] = _code(host.receive(0, m.SetAiSeat(1, "expert")))
     got["empty seat"] = _code(host.receive(0, m.StartMatch()))
+    assert not any(isinstance(o.message, m.Error) for o in say_hello(host, 15, ann, "ann"))
+    got["identity seated on another connection"] = _code(host.receive(15, m.TakeSeat(1)))
     assert not any(isinstance(o.message, m.Error) for o in host.receive(1, m.TakeSeat(1)))
     got["not seat 0"] = _code(host.receive(1, m.StartMatch()))
     got["not ready"] = _code(host.receive(0, m.StartMatch()))
@@ -87,10 +90,62 @@ def test_handshake_and_lobby_codes() -> None:
         "seat taken": "seat_taken",
         "bot level": "unknown_level",
         "empty seat": "not_ready",
+        "identity seated on another connection": "not_allowed",
         "not seat 0": "not_allowed",
         "not ready": "not_ready",
         "someone else's token": "bad_token",
     }
+
+
+def _lobby(players: int = 2) -> tuple[HostTable, list[Identity]]:
+    """A lobby with one welcomed, unseated connection per player (connection i: player i)."""
+    opts = TableOptions.make(players=players, hands_to_win=1)
+    host = HostTable(
+        opts, name="t", identity=Identity.generate(bytes(32)), entropy=counter_entropy()
+    )
+    people = [Identity.generate(bytes([i + 1]) * 32) for i in range(players)]
+    for i, who in enumerate(people):
+        assert not any(isinstance(o.message, m.Error) for o in say_hello(host, i, who, f"p{i}"))
+    return host, people
+
+
+def test_take_seat_of_ones_own_seat_is_answered_and_changes_nothing() -> None:
+    """SPEC.md §5: a repeated take_seat of the sender's own seat (a client that asks again) is
+    answered with seat_assigned, the same seat and resume token, to the sender only; the seat
+    stays as it was (ready included) and nobody else is told anything."""
+    host, _people = _lobby()
+    first = host.receive(0, m.TakeSeat(1))
+    (assigned,) = [o.message for o in first if isinstance(o.message, m.SeatAssigned)]
+    assert not any(isinstance(o.message, m.Error) for o in host.receive(0, m.SetReady(True)))
+    before = [dataclasses.replace(s, log=list(s.log)) for s in host.seats]
+    again = host.receive(0, m.TakeSeat(1))
+    assert [(o.conn, o.message) for o in again] == [(0, m.SeatAssigned(1, assigned.resume_token))]
+    assert host.seats == before and host.seats[1].ready
+
+
+def test_a_seated_player_moves_to_a_free_seat() -> None:
+    """SPEC.md §5: a seated connection's take_seat of another free seat moves it there, keeping
+    its resume token (not ready any more); its old seat is free; everyone sees the move."""
+    host, people = _lobby(4)
+    host.receive(0, m.TakeSeat(0))
+    host.receive(1, m.TakeSeat(2))
+    host.receive(0, m.SetReady(True))
+    token = host.seats[0].token
+    out = host.receive(0, m.TakeSeat(1))
+    assert [o.message for o in out if o.conn == 0 and isinstance(o.message, m.SeatAssigned)] == [
+        m.SeatAssigned(1, token)
+    ]
+    changed = [o for o in out if isinstance(o.message, m.SeatsChanged)]
+    assert sorted(o.conn for o in changed) == [0, 1, 2, 3]  # every welcomed connection
+    events = {o.message.event for o in changed if isinstance(o.message, m.SeatsChanged)}
+    assert events == {"p0 moved from seat 0 to seat 1"}
+    assert not host.seats[0].occupied
+    moved = host.seats[1]
+    assert (moved.key, moved.token, moved.conn) == (people[0].public_key, token, 0)
+    assert not moved.ready
+    # a seat someone holds is still refused, and the old seat is free for anyone
+    assert _code(host.receive(0, m.TakeSeat(2))) == "seat_taken"
+    assert not any(isinstance(o.message, m.Error) for o in host.receive(2, m.TakeSeat(0)))
 
 
 def _signed(who: ClientSession, st: Play | SeedCommit, cls: type = m.PlayCard) -> m.Message:

@@ -17,7 +17,7 @@ import pytest
 
 from briscola_lan.fairness import verify_records
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.fairness.statements import Takeover, decode
+from briscola_lan.fairness.statements import Receipt, SeedCommit, SeedReveal, Takeover, decode
 from briscola_lan.fairness.verify_cmd import human_report
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import ClientSession
@@ -354,3 +354,31 @@ def test_the_seat_is_handed_back_before_the_next_hand_starts() -> None:
     text = human_report("game", report)
     assert "from play 1: an AI played for seat 1" in text
     assert "after play 40: the player took back seat 1" in text
+
+
+def test_a_seat_that_revealed_and_dropped_is_taken_over_and_nobody_is_blamed() -> None:
+    """A seat that revealed its seed (to the host) may be taken over in the reveal phase: its
+    secret is out (SPEC.md §6a). The host publishes the reveals once all are in, so in every
+    file the takeover comes before them; the verifier must not read it as a takeover over the
+    seat's own unrevealed seed, which only a seat's own file can show (its receipts: fairness.md
+    §8.3, takeover)."""
+    net = _table(4, seed=2, hands_to_win=1)
+    host = net.host
+    _advance_until(
+        net,
+        lambda: (r := classic(host).seeds.reveals)[SEAT] is not None and any(x is None for x in r),
+    )
+    net.drop(SEAT)
+    net.tick(host.now + GRACE)
+    assert host.phase is Phase.REVEAL and host.seats[SEAT].taken_over
+    kinds = [decode(body) for body, _sig in host.records]
+    takeover = next(i for i, st in enumerate(kinds) if isinstance(st, Takeover))
+    assert not any(isinstance(st, SeedReveal) for st in kinds[:takeover])
+    assert any(isinstance(st, SeedCommit) for st in kinds[:takeover])
+    net.connect(SEAT)
+    _finish(net)
+    _assert_nobody_blamed(net)  # every file verifies, the seat's own (with its receipts) too
+    mine = [decode(body) for body, _sig in net.clients[SEAT].records]
+    at = next(i for i, st in enumerate(mine) if isinstance(st, Takeover))
+    receipts = [decode(st.statement) for st in mine[:at] if isinstance(st, Receipt)]
+    assert any(isinstance(st, SeedReveal) for st in receipts)  # its reveal, receipted before

@@ -165,6 +165,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="play through the full verifiable protocol and save each match's transcripts",
     )
+    parser.add_argument(
+        "--deal",
+        choices=("classic", "blind"),
+        default="classic",
+        help="with --save: the deal the protocol uses; blind makes every seat a party that "
+        "shuffles and locks the deck (protocol/fairness.md §11; default classic: the seats are "
+        "all AI players)",
+    )
 
 
 def simulate(options: TableOptions, levels: list[str], matches: int, seed: int) -> dict[str, Any]:
@@ -216,7 +224,13 @@ def report(
 
 
 def _save_matches(
-    options: TableOptions, levels: list[str], matches: int, seed: int, out: Path
+    options: TableOptions,
+    levels: list[str],
+    matches: int,
+    seed: int,
+    out: Path,
+    *,
+    deal: str = "classic",
 ) -> list[MatchRecord]:
     """Play each match through the whole protocol and save its transcripts under ``out``."""
     from briscola_lan.net.games import save_transcripts
@@ -225,7 +239,7 @@ def _save_matches(
     records = []
     for i in range(matches):
         result = run_selfplay(
-            options, levels=levels, seed=seed * 1000 + i, entropy=_entropy(seed, i)
+            options, levels=levels, seed=seed * 1000 + i, entropy=_entropy(seed, i), deal=deal
         )
         save_transcripts(out, result.host.game_id, result.transcripts())
         match = result.host.match
@@ -282,7 +296,9 @@ def run(args: argparse.Namespace) -> int:
         if args.matches < 1:
             raise SimulationError("--matches must be at least 1")
         if args.save:
-            records = _save_matches(options, levels, args.matches, args.seed, Path(args.save))
+            records = _save_matches(
+                options, levels, args.matches, args.seed, Path(args.save), deal=args.deal
+            )
             rep = report(options, levels, args.seed, records)
         else:
             rep = simulate(options, levels, args.matches, args.seed)

@@ -86,7 +86,9 @@ def human_report(path: str, rep: MatchReport) -> str:
     lines = [f"{path}: {VERDICT_WORDS[verdict]}"]
     if rep.options is not None:
         lines.append(
-            f"  table {rep.table_name!r} ({rep.options.summary()}), host key {rep.host_fingerprint}"
+            f"  table {rep.table_name!r} ({rep.options.summary()}"
+            + (f", {rep.deal} deal" if rep.deal else "")
+            + f"), host key {rep.host_fingerprint}"
         )
         lines.append(f"  players: {', '.join(rep.names)}; {rep.records} records")
     d = rep.draw

@@ -100,6 +100,7 @@ class TableAd:
     rules: str
     phase: str
     extra: Mapping[str, str] = field(default_factory=dict)
+    deal: str = ""  # "blind", "classic", or "" (a host that does not say: classic)
 
     @property
     def address(self) -> str:
@@ -131,6 +132,7 @@ class TableAd:
                 rules=props.get("rules", ""),
                 phase=props.get("phase", ""),
                 extra=props,
+                deal=props.get("deal", ""),
             )
         except ValueError:
             return None
@@ -168,9 +170,10 @@ def build_txt(
     free: int,
     rules: str,
     phase: str,
+    deal: str = "",
 ) -> dict[str, bytes]:
     """The TXT items of a table; every item is kept within 255 bytes."""
-    return {
+    txt = {
         "v": _clip(version),
         "name": _clip(name),
         "players": str(players).encode(),
@@ -180,6 +183,9 @@ def build_txt(
         "phase": public_phase(phase).encode(),
         "fp": fingerprint.encode(),
     }
+    if deal:
+        txt["deal"] = _clip(deal)
+    return txt
 
 
 class Advertiser:

@@ -121,6 +121,7 @@ def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
         free=free_n,
         rules=rules,
         phase=str(getattr(info, "phase", "")),
+        deal=str(getattr(info, "deal", "")),
     )
 
 

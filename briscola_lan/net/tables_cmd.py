@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
                         "free": t.free,
                         "rules": t.rules,
                         "phase": t.phase,
+                        "deal": t.deal or "classic",
                         "fingerprint": t.fingerprint,
                         "version": t.version,
                     }
@@ -60,11 +61,11 @@ def run(args: argparse.Namespace) -> int:
     if not tables:
         print(f"no tables found on {', '.join(interfaces)} within {args.timeout:g} s")
         return 0
-    print(f"{'NAME':24} {'ADDRESS':22} {'SEATS':7} {'FREE':4} {'STATE':8} RULES")
+    print(f"{'NAME':24} {'ADDRESS':22} {'SEATS':7} {'FREE':4} {'STATE':8} {'DEAL':7} RULES")
     for t in tables:
         print(
             f"{t.name[:24]:24} {t.address:22} {t.seated}/{t.players:<5} {t.free:<4} "
-            f"{state_word(t.phase):8} {t.rules}"
+            f"{state_word(t.phase):8} {t.deal or 'classic':7} {t.rules}"
         )
     return 0
 

@@ -348,6 +348,8 @@ class ClientApp:
             form.draw_partners = not form.draw_partners
         elif row == "drawd":
             form.draw_dealer = not form.draw_dealer
+        elif row == "deal":
+            form.deal = "classic" if form.deal_mode() == "blind" else "blind"
         elif row.startswith("seat"):
             idx = int(row[4:]) - 1
             choices = ["open", *AI_LEVELS]

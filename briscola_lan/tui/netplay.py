@@ -72,6 +72,7 @@ def lobby_entry(ad: TableAd) -> LobbyEntry:
         address=ad.address,
         fingerprint=ad.fingerprint,
         phase=ad.phase,
+        deal=ad.deal or "classic",
     )
 
 
@@ -195,6 +196,7 @@ async def start_embedded_host(
     draw_partners: bool = False,
     draw_dealer: bool = False,
     own_thread: bool = False,
+    deal: str | None = None,
 ) -> EmbeddedHost:
     """Host a table in this process on ``interfaces``, advertised over mDNS when asked.
 
@@ -210,6 +212,7 @@ async def start_embedded_host(
         ai_delay=ai_delay,
         draw_partners=draw_partners and options.players == 4,
         draw_dealer=draw_dealer,
+        deal=deal,
     )
 
     async def open_server() -> tuple[HostServer, int]:
@@ -237,7 +240,7 @@ async def start_embedded_host(
     return EmbeddedHost(server, table, port, cert.fingerprint, interfaces[0], runner)
 
 
-def _verification(check: HandCheck | None) -> Verification | None:
+def _verification(check: HandCheck | None, deal: str = "classic") -> Verification | None:
     if check is None or check.status == "in progress":
         return None
     details = [f"Status: {check.status}"]
@@ -252,11 +255,18 @@ def _verification(check: HandCheck | None) -> Verification | None:
             if check.acks_match
             else "The seats' acknowledgements differ: the host may have shown different histories."
         )
-    details.append("Checked: the seed commitments and reveals, the shuffle, each")
-    details.append("card against its commitment when dealt, played and shown, the")
-    details.append("deal schedule, every play and the points.")
+    if deal == "blind":
+        details.append("Blind deal: every seat shuffled and locked the deck; each card opened")
+        details.append("only for whom the rules showed it, every play proved its card, and")
+        details.append("at the end every pass, key and share was recomputed from the seats'")
+        details.append("revealed secrets, with the deal schedule, every play and the points.")
+    else:
+        details.append("Checked: the seed commitments and reveals, the shuffle, each")
+        details.append("card against its commitment when dealt, played and shown, the")
+        details.append("deal schedule, every play and the points.")
     if check.status == "verified":
-        return Verification(True, "all cards match the commitments", details)
+        what = "every pass, key and card checks" if deal == "blind" else None
+        return Verification(True, what or "all cards match the commitments", details)
     who = _party(fault_seat, also_host)
     reason = check.fault.reason if check.fault is not None else check.status
     summary = f"{reason} (at fault: {who})" if fault_seat is not None else reason
@@ -550,6 +560,7 @@ class NetBackend(TableBackend):
         if st.options is not None:
             model.options = st.options
         model.known = st.options is not None
+        model.deal = st.deal
         model.title = st.table_name or model.title
         model.seated = st.seat is not None
         if st.seat is not None:
@@ -673,6 +684,8 @@ class NetBackend(TableBackend):
     def _dealing_text(self, st: ClientState) -> str:
         d = st.draw
         if d is None or st.hand_number >= 0:
+            if st.deal == "blind":
+                return "Dealing (blind deal): the players shuffle and lock the deck in turn..."
             return "Dealing: the players commit and reveal their seeds..."
         what = " and ".join(
             w for w, on in (("partners", d.draw_partners), ("first dealer", d.draw_dealer)) if on
@@ -710,7 +723,7 @@ class NetBackend(TableBackend):
                 points=points,
                 winner=hand_winner(points) if points else None,
                 tiebreak=opts.match_format is MatchFormat.POINTS and check.hand >= opts.base_hands,
-                verification=_verification(check),
+                verification=_verification(check, st.deal),
             )
             self.model.hand_results.append(summary)
             if st.view is not None:
@@ -725,7 +738,7 @@ class NetBackend(TableBackend):
         for summary in self.model.hand_results:
             for check in st.checks:
                 if check.hand == summary.number and check.status != "in progress":
-                    summary.verification = _verification(check)
+                    summary.verification = _verification(check, st.deal)
 
     def _save(self, whole: bool = False) -> None:
         """Save my transcript (and the embedded host's) in the saved-games directory.
@@ -772,6 +785,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
             draw_partners=form.draw_partners,
             draw_dealer=form.draw_dealer,
             own_thread=True,
+            deal=form.deal_mode(),
         )
 
     return NetBackend(

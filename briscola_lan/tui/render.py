@@ -373,6 +373,8 @@ def title_text(model: TableModel, ui: UiState) -> Frag:
     sep = " - " if ui.ascii_only else " · "
     style = "class:title" + (" class:error" if model.connection == "reconnecting" else "")
     facts = f"{model.options.summary()}{sep}" if model.known else ""
+    if model.known and model.deal:
+        facts += f"{model.deal} deal{sep}"
     if model.known and model.seated:
         facts += f"{hand}{sep}"
     return [
@@ -390,7 +392,7 @@ def lobby_lines(ui: UiState) -> Frag:
         out.append(("class:dim", "No tables found yet. They appear here as they are announced."))
         _nl(out)
         return out
-    out.append(("class:dim", f"  {'TABLE':<22} {'HOST':<14} {'RULES':<20} SEATS"))
+    out.append(("class:dim", f"  {'TABLE':<20} {'HOST':<14} {'RULES':<18} {'DEAL':<7} SEATS"))
     _nl(out)
     for i, entry in enumerate(ui.lobby):
         sel = i == ui.lobby_index
@@ -402,8 +404,8 @@ def lobby_lines(ui: UiState) -> Frag:
         out.append(
             (
                 style,
-                f"{mark} {entry.name[:22]:<22} {entry.host[:14]:<14} {entry.summary[:20]:<20} "
-                f"{entry.seated}/{entry.players}{full}",
+                f"{mark} {entry.name[:20]:<20} {entry.host[:14]:<14} {entry.summary[:18]:<18} "
+                f"{(entry.deal or 'classic')[:7]:<7} {entry.seated}/{entry.players}{full}",
             )
         )
         _nl(out)
@@ -425,6 +427,7 @@ def form_rows(form: HostForm) -> list[str]:
         rows.append("drawp")
     rows.append("drawd")
     rows.extend(f"seat{i}" for i in range(1, form.players))
+    rows.append("deal")
     rows.append("start")
     return rows
 
@@ -462,6 +465,14 @@ def form_lines(form: HostForm, ascii_only: bool) -> Frag:
             label, value = "Draw partners", f"{lt} {'on' if form.draw_partners else 'off'} {gt}"
         elif row == "drawd":
             label, value = "Draw first dealer", f"{lt} {'on' if form.draw_dealer else 'off'} {gt}"
+        elif row == "deal":
+            mode = form.deal_mode()
+            text = (
+                "blind: nobody sees a card before it is shown"
+                if mode == "blind"
+                else "classic: the host's engine knows the deck"
+            )
+            label, value = "Deal", f"{lt} {text} {gt}"
         elif row.startswith("seat"):
             idx = int(row[4:])
             filler = form.fillers[idx - 1]

@@ -97,6 +97,7 @@ class TableModel:
     seated: bool = True  # False while a network client holds no seat (looking, full, refused)
     can_fill_ai: bool = False  # I manage a waiting table with open seats: f seats AI players
     known: bool = True  # False until the table's rules are known (before the host's welcome)
+    deal: str = ""  # the table's deal, "blind" or "classic", once known
     live: bool = True  # False while the host replays a resumed seat's messages (no turn then)
     changes: int = 0
 
@@ -157,6 +158,7 @@ class LobbyEntry:
     address: str = ""
     fingerprint: str = ""
     phase: str = "lobby"
+    deal: str = ""  # "blind" or "classic" ("" : a table that does not say, classic)
 
 
 @dataclass(slots=True)
@@ -171,6 +173,9 @@ class HostForm:
     removed_two: Suit = Suit.COINS
     draw_partners: bool = False  # 4 players: partnerships drawn (verifiably) before the match
     draw_dealer: bool = False  # the first dealer drawn (verifiably) before the match
+    # "blind" (nobody, the host included, sees a card before the rules show it) or "classic";
+    # "" follows the default: blind with two or more seats for people.
+    deal: str = ""
     # Per other seat (1..players-1): "open" for a person, or an AI level.
     fillers: list[str] = field(default_factory=lambda: ["rules", "rules", "rules"])
     row: int = 0
@@ -191,6 +196,13 @@ class HostForm:
     def seat_fillers(self) -> list[str]:
         """Fillers for seats 1..players-1 (seat 0 is the host)."""
         return self.fillers[: self.players - 1]
+
+    def deal_mode(self) -> str:
+        """The deal the table will use: the one chosen, else blind with two or more people."""
+        if self.deal:
+            return self.deal
+        people = 1 + sum(1 for f in self.seat_fillers() if f == "open")
+        return "blind" if people >= 2 else "classic"
 
 
 @dataclass(slots=True)

@@ -48,6 +48,7 @@ async def test_txt_record_tracks_seats_and_is_withdrawn(tmp_path: Path) -> None:
             assert (ad.name, ad.players, ad.seated, ad.phase) == (name, 3, 1, "lobby")
             assert ad.fingerprint == cert.fingerprint and ad.port == hosted.port
             assert ad.rules == "3p points:3 no-2d"
+            assert ad.deal == "blind" and ad.extra["deal"] == "blind"  # two seats for people
             client = await connect(Target("127.0.0.1", hosted.port, None, cert.fingerprint), "a")
             client.send(*client.session.take_seat(0))
             assert await browser.wait_for(lambda: ad_is(1), 5)

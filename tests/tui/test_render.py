@@ -16,6 +16,7 @@ from briscola_lan.tui.learn import LEARN_TRICKS, describe
 from briscola_lan.tui.state import (
     HandSummary,
     HostForm,
+    LobbyEntry,
     SeatInfo,
     TableModel,
     UiState,
@@ -222,8 +223,14 @@ def test_learn_descriptions_come_from_the_engine() -> None:
 def test_form_rows_follow_the_options() -> None:
     form = HostForm()
     assert render.form_rows(form) == [
-        "name", "players", "format", "hands", "drawd", "seat1", "start"
+        "name", "players", "format", "hands", "drawd", "seat1", "deal", "start"
     ]  # fmt: skip
+    assert form.deal_mode() == "classic"  # against an AI only: the host plays it anyway
+    form.fillers[0] = "open"
+    assert form.deal_mode() == "blind"  # two people: nobody sees a card before it is shown
+    form.deal = "classic"
+    assert form.deal_mode() == "classic"  # the host's choice
+    form.fillers[0], form.deal = "rules", ""
     form.players = 4
     assert {"exchange", "drawp", "drawd", "seat3"} <= set(render.form_rows(form))
     form.players = 2
@@ -269,3 +276,20 @@ def test_long_table_lines_break_between_words_and_keep_their_styles() -> None:
     assert cut.replace("\n", "").replace(" ", "") == f"pin{long}now"
     assert all(len(line) <= 30 for line in cut.split("\n"))
     assert render.wrap_words(frags, None) == frags  # the width is not known before the first render
+
+
+def test_the_deal_mode_is_shown_in_the_lobby_and_the_title() -> None:
+    ui = UiState()
+    ui.lobby = [
+        LobbyEntry("a", "Kitchen", "192.0.2.7", "4p hands:2", 2, 4, 2, deal="blind"),
+        LobbyEntry("b", "Garden", "192.0.2.8", "2p hands:2", 1, 2, 1, deal="classic"),
+    ]
+    rows = "".join(t for _, t in render.lobby_lines(ui)).splitlines()
+    assert "DEAL" in rows[0]
+    assert "blind" in rows[1] and "classic" in rows[2]
+    assert all(len(r) <= 80 for r in rows)
+    model = TableModel(options=TableOptions.make(players=4), deal="blind", connection="connected")
+    title = "".join(t for _, t in render.title_text(model, ui))
+    assert "blind deal" in title
+    model.deal = "classic"
+    assert "classic deal" in "".join(t for _, t in render.title_text(model, ui))

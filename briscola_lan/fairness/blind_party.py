@@ -42,6 +42,7 @@ class BlindParty:
         self.keys = derive_keys(hand.game_id, hand.hand, party, secret, hand.size)
         self._shared: dict[int, bytes] = {}
         self._keys: dict[int, int | None] = {}  # position -> opening key (None: does not open)
+        self._cards: dict[int, int | None] = {}  # position -> the card its key opens
 
     # --- what the party owes --------------------------------------------------------------------
 
@@ -184,8 +185,13 @@ class BlindParty:
             return None
         if pos in h.played:
             return h.played[pos]
+        if pos in self._cards:
+            return self._cards[pos]
         key = self.opening_key(pos)
-        return None if key is None else open_card(h.final[pos], key)
+        if key is None:
+            return None
+        code = self._cards[pos] = open_card(h.final[pos], key)
+        return code
 
     def seat_cards(self, seat: int) -> dict[int, int]:
         """Position -> card for the cards a seat it holds has in hand now (those that open)."""

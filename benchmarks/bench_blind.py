@@ -1,0 +1,237 @@
+"""Benchmark: the blind deal beside the classic deal, measured in the same run.
+
+1. The arithmetic of one party (pure): its shuffle and lock passes, one card opened, the
+   re-check of its passes and keys at the reveal; and one scalar multiplication as the unit.
+2. A 4-player hand's set-up over TLS on loopback (``briscola-lan host`` in a child process, four
+   clients in this process on this 2-core machine): from ``hand_started`` at the first client to
+   the moment all four clients hold their three cards. Blind: four parties each shuffle and lock
+   in turn, then the shares; classic: seed commit and reveal, then the host's deal. Target: blind
+   median <= 0.25 s.
+3. One card, played until all four clients have checked and applied it (each card played once
+   the previous one is everywhere). Target: blind <= 1.5x classic.
+4. Verifying a whole 4-player, 2-hand match ("points" format) offline. Target: blind < 0.2 s.
+
+Run: python benchmarks/bench_blind.py [--matches N] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from briscola_lan.fairness import blind
+from briscola_lan.fairness.group import CARD_POINTS, mult
+from briscola_lan.fairness.verify import verify_records
+from briscola_lan.rules import TableOptions
+from briscola_lan.table.selfplay import run_selfplay
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_net import HostProcess, fmt_ms, pct
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def entropy_from(label: str) -> Callable[[int], bytes]:
+    state = {"i": 0}
+
+    def entropy(n: int) -> bytes:
+        state["i"] += 1
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(f"{label}/{state['i']}/{len(out)}".encode()).digest()
+        return out[:n]
+
+    return entropy
+
+
+class FirstBot:
+    def choose(self, view):  # type: ignore[no-untyped-def]
+        return view.legal_plays[0]
+
+
+# --- 1. the arithmetic ---------------------------------------------------------------------------
+
+
+def arithmetic(runs: int) -> None:
+    gid, size = bytes(16), 40
+    keys = blind.derive_keys(gid, 0, 0, os.urandom(32), size)
+    deck = blind.pack_points(range(40))
+    shuffled = blind.shuffle_pass(keys, deck)
+    locked = blind.lock_pass(keys, shuffled)
+    unit = median_ms(lambda: mult(12345, CARD_POINTS[0]), runs * 20)
+    derive = median_ms(lambda: blind.derive_keys(gid, 0, 0, os.urandom(32), size), runs)
+    shuffle = median_ms(lambda: blind.shuffle_pass(keys, deck), runs)
+    lock = median_ms(lambda: blind.lock_pass(keys, shuffled), runs)
+    beta = keys.lock(5)
+    open_one = median_ms(lambda: blind.open_card(locked[5], beta), runs * 10)
+    print("1. one party's arithmetic (pure, median)")
+    rows = [
+        ("scalar multiplication (the unit)", unit),
+        ("derive its keys from its secret", derive),
+        ("shuffle pass (40 points)", shuffle),
+        ("lock pass (40 points)", lock),
+        ("open one card", open_one),
+    ]
+    for label, ms in rows:
+        print(f"   {label:36} {ms:8.3f} ms  ({ms / unit:6.1f} units)")
+
+
+# --- 2 and 3. over the network -------------------------------------------------------------------
+
+
+async def one_match(port: int, fingerprint: str) -> tuple[list[float], list[float]]:
+    """Four clients play one match: hand set-up times, card latencies (isolated)."""
+    from briscola_lan.net.client import Target
+    from briscola_lan.net.player import auto_play, connect, make_chooser
+    from briscola_lan.wire.messages import CardPlayed, HandStarted, PlayCard
+
+    target = Target("127.0.0.1", port, None, fingerprint)
+    clients = [await connect(target, f"bench{i}") for i in range(4)]
+    started: dict[int, float] = {}
+    ready: dict[int, dict[int, float]] = {}
+    sent: dict[bytes, float] = {}
+    seen: dict[bytes, int] = {}
+    cards: list[float] = []
+    everywhere = asyncio.Event()
+    everywhere.set()
+
+    def hooks(i: int, c: Any) -> None:
+        def on_message(message: Any) -> None:
+            st = c.session.state
+            if type(message) is HandStarted:
+                started.setdefault(st.hand_number, time.perf_counter())
+            if type(message) is CardPlayed:
+                n = seen[message.body] = seen.get(message.body, 0) + 1
+                if n == 4 and message.body in sent:
+                    cards.append(time.perf_counter() - sent.pop(message.body))
+                    everywhere.set()
+            view = st.view
+            if view is not None and len(view.hand) == 3 and not view.tricks and not view.trick:
+                ready.setdefault(st.hand_number, {}).setdefault(i, time.perf_counter())
+
+        def on_send(message: Any) -> None:
+            if type(message) is PlayCard:
+                everywhere.clear()
+                sent[message.body] = time.perf_counter()
+
+        c.on_message = on_message
+        c.before_send = on_send
+
+    for i, c in enumerate(clients):
+        hooks(i, c)
+
+    async def gate() -> None:
+        await everywhere.wait()
+
+    try:
+        await asyncio.gather(
+            *(
+                auto_play(c, make_chooser("random", i), seat=i, gate=gate)
+                for i, c in enumerate(clients)
+            )
+        )
+    finally:
+        for c in clients:
+            await c.close()
+    setups = [max(r.values()) - started[h] for h, r in ready.items() if len(r) == 4]
+    return setups, cards
+
+
+async def network(work: Path, matches: int) -> dict[str, tuple[list[float], list[float]]]:
+    out: dict[str, tuple[list[float], list[float]]] = {}
+    for round_ in range(2):  # interleaved: classic, blind, classic, blind
+        for deal in ("classic", "blind"):
+            host = HostProcess(
+                work, "--players", "4", "--no-mdns", "--tables", str(matches), "--deal", deal
+            )
+            try:
+                for port in host.ports:
+                    s, c = await one_match(port, host.fingerprint)
+                    prev = out.setdefault(deal, ([], []))
+                    prev[0].extend(s)
+                    prev[1].extend(c)
+            finally:
+                host.stop()
+        del round_
+    return out
+
+
+# --- 4. verify -----------------------------------------------------------------------------------
+
+
+def verify_times(runs: int) -> dict[str, float]:
+    out = {}
+    opts = TableOptions.make(players=4, match_format="points")
+    for deal in ("classic", "blind"):
+        result = run_selfplay(
+            opts,
+            entropy=entropy_from(f"bench-{deal}"),
+            bot_factory=lambda level, seed: FirstBot(),
+            deal=deal,
+        )
+        records = result.host.records
+        rep = verify_records(records)
+        assert rep.ok and rep.deal == deal, (rep.verdict, rep.deal)
+        out[deal] = median_ms(lambda r=records: verify_records(r), runs)
+        out[f"{deal}-records"] = len(records)
+        out[f"{deal}-hands"] = len(rep.hands)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--matches", type=int, default=3, help="matches per deal and round")
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    arithmetic(args.runs)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        results = asyncio.run(network(Path(tmp), args.matches))
+    print("2. a 4-player hand's set-up over TLS (hand_started -> all four hold their cards)")
+    for deal in ("classic", "blind"):
+        s = results[deal][0]
+        print(
+            f"   {deal:8} median {fmt_ms(statistics.median(s))}  p90 {fmt_ms(pct(s, 90))}"
+            f"  ({len(s)} hands)"
+        )
+    ratio = statistics.median(results["blind"][0]) / statistics.median(results["classic"][0])
+    print(f"   blind / classic: {ratio:.2f}x   (target: blind median <= 250 ms)")
+    print("3. one card -> all four clients applied it (isolated cards)")
+    for deal in ("classic", "blind"):
+        c = results[deal][1]
+        print(
+            f"   {deal:8} median {fmt_ms(statistics.median(c))}  p90 {fmt_ms(pct(c, 90))}"
+            f"  ({len(c)} cards)"
+        )
+    ratio = statistics.median(results["blind"][1]) / statistics.median(results["classic"][1])
+    print(f"   blind / classic: {ratio:.2f}x   (target <= 1.5x)")
+    v = verify_times(args.runs)
+    print("4. verify a whole 4-player 2-hand match (points format), median")
+    for deal in ("classic", "blind"):
+        print(
+            f"   {deal:8} {v[deal]:7.1f} ms  ({v[f'{deal}-records']} records, "
+            f"{v[f'{deal}-hands']} hands)"
+        )
+    print(f"   blind / classic: {v['blind'] / v['classic']:.2f}x   (target: blind < 200 ms)")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

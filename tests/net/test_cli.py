@@ -114,9 +114,10 @@ def test_small_tables_by_address(tmp_path: Path, players: int, ai: int) -> None:
         host.stop()
 
 
-async def test_host_killed_mid_hand_resumes_and_clients_finish(tmp_path: Path) -> None:
+@pytest.mark.parametrize("deal", ["blind", "classic"])
+async def test_host_killed_mid_hand_resumes_and_clients_finish(tmp_path: Path, deal: str) -> None:
     state = tmp_path / "state"
-    args = ("--players", "2", "--no-mdns", *LO, "--state-dir", str(state))
+    args = ("--players", "2", "--no-mdns", *LO, "--state-dir", str(state), "--deal", deal)
     host = start_host(tmp_path / "h", *args)
     clients = [
         await connect(Target("127.0.0.1", host.port, None, host.fingerprint), f"p{i}")
@@ -152,8 +153,19 @@ async def test_host_killed_mid_hand_resumes_and_clients_finish(tmp_path: Path) -
 
 
 def test_bot_process_killed_mid_hand_the_ai_takes_its_seat(tmp_path: Path) -> None:
+    # The classic deal: in a blind hand nobody else holds the seat's keys (no takeover).
     host = start_host(
-        tmp_path / "h", "--players", "2", "--no-mdns", *LO, "--grace", "0.3", "--hands-to-win", "1"
+        tmp_path / "h",
+        "--players",
+        "2",
+        "--no-mdns",
+        *LO,
+        "--grace",
+        "0.3",
+        "--hands-to-win",
+        "1",
+        "--deal",
+        "classic",
     )
     try:
         common = ("--fingerprint", host.fingerprint, "--level", "random", "--delay", "0.02")

@@ -63,6 +63,7 @@ class BlindDeal(Deal):
         self.pending_kind = ""
         self.waiting_for: tuple[str, tuple[int, ...]] = ("", ())
         self.waiting_since = 0.0
+        self.resumed = False  # restored from a snapshot: move on at the first tick
 
     # --- the interface --------------------------------------------------------------------------
 
@@ -124,6 +125,11 @@ class BlindDeal(Deal):
         bh, t = self.bh, self.table
         if bh is None or t.phase in (Phase.ACK, Phase.OVER):
             return
+        if self.resumed:  # what the host owed, or a round complete, when it stopped
+            self.resumed = False
+            self._progress(out)
+            if t.phase in (Phase.ACK, Phase.OVER):
+                return
         what, who = self.waiting_for
         waiting = [p for p in who if p not in self.pending]
         if not waiting:
@@ -434,6 +440,7 @@ class BlindDeal(Deal):
                 raise SnapshotError("damaged table snapshot: a pending statement")
             deal.pending[item[0]] = _record(item[1])
         deal.waiting_for, deal.waiting_since = bh.owed(), table.now
+        deal.resumed = True
         return deal
 
 

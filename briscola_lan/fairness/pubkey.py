@@ -99,6 +99,13 @@ def add_points(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return x * zi % P, y * zi % P
 
 
+def multiply_point(k: int, a: tuple[int, int]) -> tuple[int, int]:
+    """The affine point ``k·a`` (builds the signature test vectors; not constant time)."""
+    x, y, z, _ = _times(k, (*a, 1, a[0] * a[1] % P))
+    zi = pow(z, P - 2, P)
+    return x * zi % P, y * zi % P
+
+
 _VALID: set[bytes] = set()  # keys already checked: a table sees a handful
 _MAX_VALID = 1024
 

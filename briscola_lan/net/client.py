@@ -173,6 +173,15 @@ async def resolve_target(
     return target
 
 
+_CONNECTION_EVENTS = frozenset({"Welcome", "ReplayDone", "Error", "SeatAssigned"})
+
+
+def _expire(waiter: asyncio.Future[bool]) -> None:
+    """A wait's deadline: it ends without a change (False)."""
+    if not waiter.done():
+        waiter.set_result(False)
+
+
 class TableClient:
     """One player's connection to one table, reconnecting by itself until closed."""
 
@@ -212,7 +221,7 @@ class TableClient:
         self.reconnects = 0
         self.pinned = ""
         self.version = 0
-        self._waiters: set[asyncio.Future[None]] = set()  # woken at every change
+        self._waiters: set[asyncio.Future[bool]] = set()  # woken (True) at every change
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
         self.resume_store = resume_store
@@ -293,16 +302,18 @@ class TableClient:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while not (predicate() or self._finished()):
-            # One plain future per wait, resolved by the next change: no lock, no extra task.
-            waiter: asyncio.Future[None] = loop.create_future()
+            # One plain future per wait, resolved by the next change (True) or by its timer
+            # (False): no lock, no extra task, no timeout context.
+            waiter: asyncio.Future[bool] = loop.create_future()
             self._waiters.add(waiter)
+            timer = None if deadline is None else loop.call_at(deadline, _expire, waiter)
             try:
-                async with asyncio.timeout_at(deadline):
-                    await waiter
-            except TimeoutError:
-                return False
+                if not await waiter:
+                    return False
             finally:
                 self._waiters.discard(waiter)
+                if timer is not None:
+                    timer.cancel()
         return bool(predicate())
 
     async def wait_live(self, timeout: float | None = None) -> bool:
@@ -320,7 +331,7 @@ class TableClient:
         waiters, self._waiters = self._waiters, set()
         for waiter in waiters:
             if not waiter.done():
-                waiter.set_result(None)
+                waiter.set_result(True)
 
     # --- internals ------------------------------------------------------------------------------
 
@@ -430,7 +441,9 @@ class TableClient:
     def _after(self, conn: FrameConnection, message: Any) -> None:
         """Connection-level reactions: welcome, refused or stolen tokens, remembering tokens."""
         name = type(message).__name__
-        if name == "Welcome":
+        if name not in _CONNECTION_EVENTS:  # a card, a deal...: only a new token may matter
+            pass
+        elif name == "Welcome":
             self._welcomed = True
             self.live = getattr(message, "seat", None) is None  # else: live after the replay
         elif name == "ReplayDone":

@@ -331,8 +331,11 @@ class HostServer:
         early = hosted.state_path is None and hasattr(table, "on_relay")
         while not conn.closed:
             try:
-                async with asyncio.timeout(self.idle_timeout):
+                if self.idle_timeout is None:  # the default: heartbeats find silent peers
                     messages = await conn.read()
+                else:
+                    async with asyncio.timeout(self.idle_timeout):
+                        messages = await conn.read()
             except TimeoutError:
                 log.info("connection %d idle for %s s: dropped", cid, self.idle_timeout)
                 return

@@ -131,7 +131,9 @@ class ClientState:
     seats: tuple[SeatInfo, ...] = ()
     game_id: str = ""
     hand_number: int = -1
-    view: SeatView | None = None  # None before the deal and while this seat's cards travel
+    # ``view`` (a property below): None before the deal and while this seat's cards travel.
+    _view: SeatView | None = field(default=None, repr=False)
+    _view_of: Callable[[], SeatView | None] | None = field(default=None, repr=False, compare=False)
     hands_won: tuple[int, ...] = ()
     total_points: tuple[int, ...] = ()
     last_hand_points: tuple[int, ...] | None = None
@@ -151,6 +153,19 @@ class ClientState:
     @property
     def verification(self) -> HandCheck | None:
         return self.checks[-1] if self.checks else None
+
+    @property
+    def view(self) -> SeatView | None:
+        """This seat's view (None before the deal and while its cards travel), built when it is
+        first read after a change: a UI or a bot reads it, not every message needs it."""
+        make = self._view_of
+        if make is not None:
+            self._view, self._view_of = make(), None
+        return self._view
+
+    @view.setter
+    def view(self, value: SeatView | None) -> None:
+        self._view, self._view_of = value, None
 
 
 class _Tracker:
@@ -507,7 +522,8 @@ class ClientSession:
             self.on_change(self.state)
 
     def _refresh(self) -> None:
-        self.state.view = self._tracker.view() if self._tracker is not None else None
+        t, s = self._tracker, self.state
+        s._view, s._view_of = None, (t.view if t is not None else None)  # built when read
         self._changed()
 
     def _signed(

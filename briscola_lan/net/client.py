@@ -325,6 +325,10 @@ class TableClient:
         return self.closed or self.error is not None
 
     async def _bump(self) -> None:
+        self._notify()
+
+    def _notify(self) -> None:
+        """A change: count it, tell ``on_change``, wake every waiter."""
         self.version += 1
         if self.on_change is not None:
             self.on_change()
@@ -396,33 +400,34 @@ class TableClient:
                 return
 
     async def _read(self, conn: FrameConnection) -> None:
-        while True:
-            messages = await conn.read()
-            if not messages:
-                return
-            changed = False
-            for message in messages:
-                if conn.answer_heartbeat(message):
-                    continue
-                changed = True
-                if isinstance(message, Exception):  # a bad message from the host: skip it
-                    log.warning("ignoring a bad message from the host: %s", message)
-                    continue
-                if self.before_message is not None:
-                    self.before_message(message)
-                replies = self.session.receive(message)
-                for reply in replies:
-                    conn.send(reply)
-                if not self._said_hello and any(type(r).__name__ == "Hello" for r in replies):
-                    self._said_hello = True  # the challenge was answered: now the rest
-                    held, self._held = self._held, []
-                    for m in held:
-                        conn.send(m)
-                self._after(conn, message)
-                if self.on_message is not None:
-                    self.on_message(message)
-            if changed:
-                await self._bump()
+        """Apply what the host sends, as it arrives (inside the transport's readable callback:
+        no task woken per message), until the connection ends."""
+        await conn.consume(lambda messages: self._take(conn, messages))
+
+    def _take(self, conn: FrameConnection, messages: list[Any]) -> None:
+        changed = False
+        for message in messages:
+            if conn.answer_heartbeat(message):
+                continue
+            changed = True
+            if isinstance(message, Exception):  # a bad message from the host: skip it
+                log.warning("ignoring a bad message from the host: %s", message)
+                continue
+            if self.before_message is not None:
+                self.before_message(message)
+            replies = self.session.receive(message)
+            for reply in replies:
+                conn.send(reply)
+            if not self._said_hello and any(type(r).__name__ == "Hello" for r in replies):
+                self._said_hello = True  # the challenge was answered: now the rest
+                held, self._held = self._held, []
+                for m in held:
+                    conn.send(m)
+            self._after(conn, message)
+            if self.on_message is not None:
+                self.on_message(message)
+        if changed:
+            self._notify()
 
     async def _heartbeat(self, conn: FrameConnection) -> None:
         """Ping a quiet host; abort the connection once it is silent past the timeout."""

@@ -221,7 +221,8 @@ class TableClient:
         self.reconnects = 0
         self.pinned = ""
         self.version = 0
-        self._waiters: set[asyncio.Future[bool]] = set()  # woken (True) at every change
+        # Each wait's future and predicate: woken (True) by a change after which it holds.
+        self._waiters: dict[asyncio.Future[bool], Callable[[], bool]] = {}
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
         self.resume_store = resume_store
@@ -302,16 +303,17 @@ class TableClient:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while not (predicate() or self._finished()):
-            # One plain future per wait, resolved by the next change (True) or by its timer
-            # (False): no lock, no extra task, no timeout context.
+            # One plain future per wait, resolved by the first change after which the predicate
+            # holds (True: ``_notify`` asks it, so a change that does not matter wakes no task)
+            # or by its timer (False): no lock, no extra task, no timeout context.
             waiter: asyncio.Future[bool] = loop.create_future()
-            self._waiters.add(waiter)
+            self._waiters[waiter] = predicate
             timer = None if deadline is None else loop.call_at(deadline, _expire, waiter)
             try:
                 if not await waiter:
                     return False
             finally:
-                self._waiters.discard(waiter)
+                self._waiters.pop(waiter, None)
                 if timer is not None:
                     timer.cancel()
         return bool(predicate())
@@ -332,10 +334,21 @@ class TableClient:
         self.version += 1
         if self.on_change is not None:
             self.on_change()
-        waiters, self._waiters = self._waiters, set()
-        for waiter in waiters:
-            if not waiter.done():
+        if not self._waiters:
+            return
+        finished = self._finished()
+        waiters, self._waiters = self._waiters, {}
+        for waiter, predicate in waiters.items():
+            if waiter.done():
+                continue
+            try:
+                wake = finished or predicate()
+            except Exception:  # its own task asks again, and raises there
+                wake = True
+            if wake:
                 waiter.set_result(True)
+            else:
+                self._waiters[waiter] = predicate
 
     # --- internals ------------------------------------------------------------------------------
 

@@ -501,6 +501,18 @@ class ClientSession:
     def view(self) -> SeatView | None:
         return self.state.view
 
+    @property
+    def my_turn(self) -> bool:
+        """``view.my_turn`` without building the view: this seat is to play, its hand whole."""
+        t = self._tracker
+        return (
+            t is not None
+            and t.seat is not None
+            and t.to_play == t.seat
+            and t.upcard is not None
+            and not t.cards_on_their_way
+        )
+
     # --- incoming ------------------------------------------------------------------------------
 
     def receive(self, msg: Message) -> list[Message]:

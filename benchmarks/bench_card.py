@@ -71,6 +71,7 @@ class Relay:
         )
         assert self.proc.stdout is not None
         self.port = int(self.proc.stdout.readline())
+        pin(self.proc.pid)
 
     def stop(self) -> None:
         assert self.proc.stdin is not None
@@ -127,10 +128,19 @@ async def relay_cards(relay: Relay, cards: int) -> tuple[list[float], float, flo
     return lat, relay_cpu, mine
 
 
+PIN: set[int] | None = None  # --pin: the CPU of the host and the relay (this process: the other)
+
+
+def pin(pid: int) -> None:
+    if PIN is not None:
+        os.sched_setaffinity(pid, PIN)
+
+
 async def project_cards(work: Path) -> tuple[list[float], float, float]:
     """One 4-player match, one card at a time: latencies, host CPU per card (everything in the
     match, spread over the cards), and this process's (the four clients)."""
     host = HostProcess(work, "--players", "4", "--no-mdns")
+    pin(host.proc.pid)
     try:
         cpu0, mine0 = host.cpu_seconds(), time.process_time()
         lat = await play_tables(
@@ -153,7 +163,14 @@ def span(xs: list[float], scale: float = 1000.0, fmt: str = ".3f") -> str:
 
 
 async def amain(args: argparse.Namespace) -> None:
-    print(f"code: {Path(briscola_lan.__file__).parent}; load average {os.getloadavg()}")
+    global PIN
+    if args.pin:  # as if on two machines: the clients on CPU 0, the host (or relay) on CPU 1
+        PIN = {1}
+        os.sched_setaffinity(0, {0})
+    print(
+        f"code: {Path(briscola_lan.__file__).parent}; load average {os.getloadavg()}; "
+        f"{'pinned: clients on CPU 0, host and relay on CPU 1' if args.pin else 'not pinned'}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         tls.load_or_create_certificate(work / "briscola-lan")
@@ -228,6 +245,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--cards", type=int, default=120, help="relay cards per round")
     parser.add_argument("--echo", type=int, default=500, help="echo round trips per round")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="clients on CPU 0, the host and the relay on CPU 1 (as on two machines)",
+    )
     asyncio.run(amain(parser.parse_args()))
 
 

@@ -320,9 +320,11 @@ class HostServer:
         outgoing: list[Any] = []  # what this read produced, written once it is handled
 
         def relay(early: list[Any]) -> None:
-            """Write what is ready now (a relayed card) before the table signs the rest."""
-            batch = outgoing + early
-            outgoing.clear()
+            """Write what is ready now (a relayed card) before the table signs the rest. The
+            sender's own copy waits for what the table signs for it next (its receipt, its
+            draw), so that they go out in one write: the other players have theirs at once."""
+            batch = outgoing + [o for o in early if o.conn != cid]
+            outgoing[:] = [o for o in early if o.conn == cid]
             self._dispatch(hosted, batch)
 
         # With a state file every frame waits for the snapshot (write-ahead); without one there

@@ -3,6 +3,11 @@
 The key file is ``$XDG_CONFIG_HOME/briscola-lan/identity.key`` (or ``~/.config/...``), the raw
 32-byte private key, mode 0600; it is read and created by ``briscola_lan.net.files`` (this layer
 does no I/O). A fingerprint is the first 8 bytes of SHA-256 of the public key.
+
+Signing and verifying go through libsodium (PyNaCl), about 1.5x faster than OpenSSL
+(``cryptography``) here for both (benchmarks/bench_ed25519.py, docs/architecture.md). The verdict
+is the one protocol/fairness.md §1.1 defines, whichever library computes it: see
+``verify_signature``.
 """
 
 from __future__ import annotations
@@ -11,12 +16,12 @@ import hashlib
 import os
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
+from nacl.exceptions import BadSignatureError
 
 from briscola_lan.fairness.pubkey import check_public_key
 
+BACKEND = "libsodium (PyNaCl)"  # what signs and verifies (the benchmarks print it)
 KEY_FILE = "identity.key"
 
 
@@ -27,13 +32,14 @@ class IdentityError(Exception):
 class Identity:
     """An Ed25519 key pair that signs this player's statements."""
 
-    __slots__ = ("_key", "public_key")
+    __slots__ = ("_secret", "_seed", "public_key")
 
     def __init__(self, private_bytes: bytes) -> None:
         if len(private_bytes) != 32:
             raise IdentityError("an Ed25519 private key is exactly 32 bytes")
-        self._key = Ed25519PrivateKey.from_private_bytes(private_bytes)
-        self.public_key: bytes = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        self._seed = bytes(private_bytes)  # RFC 8032's private key: the 32-byte seed
+        public, self._secret = crypto_sign_seed_keypair(self._seed)  # libsodium: seed || public
+        self.public_key: bytes = public
 
     @classmethod
     def generate(cls, entropy: bytes | None = None) -> Identity:
@@ -41,12 +47,11 @@ class Identity:
         return cls(entropy if entropy is not None else os.urandom(32))
 
     def private_bytes(self) -> bytes:
-        from cryptography.hazmat.primitives.serialization import NoEncryption, PrivateFormat
-
-        return self._key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        return self._seed
 
     def sign(self, body: bytes) -> bytes:
-        return self._key.sign(body)
+        """The 64-byte Ed25519 signature of exactly ``body`` (deterministic, RFC 8032)."""
+        return crypto_sign(body, self._secret)[:64]
 
     @property
     def fingerprint(self) -> str:
@@ -65,31 +70,40 @@ def fingerprint(public_key: bytes) -> str:
     return "-".join(h[i : i + 4] for i in range(0, 16, 4))
 
 
-_KEYS: dict[bytes, Ed25519PublicKey] = {}  # parsed public keys: a table has a handful
-_MAX_KEYS = 1024
-
-
-def _public_key(public_key: bytes) -> Ed25519PublicKey:
-    key = _KEYS.get(public_key)
-    if key is None:
-        check_public_key(public_key)  # InvalidKey (a ValueError): OpenSSL takes any 32 bytes
-        key = Ed25519PublicKey.from_public_bytes(public_key)
-        if len(_KEYS) >= _MAX_KEYS:
-            _KEYS.clear()
-        _KEYS[bytes(public_key)] = key
-    return key
+# R = the neutral element, canonically encoded: the one small-order R a valid key can pass with.
+_NEUTRAL_R = b"\x01" + bytes(31)
 
 
 def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
-    """Whether ``sig`` is a valid Ed25519 signature of exactly ``body`` by ``public_key``.
+    """Whether ``sig`` is a valid Ed25519 signature of exactly ``body`` by ``public_key``, as
+    protocol/fairness.md §1.1 defines it (RFC 8032 §5.1.7, the cofactorless equation, S < L).
 
     A key that is not valid (``pubkey.check_public_key``: small or mixed order, non-canonical)
     verifies nothing, so every verifier written from the spec agrees on every signature.
+    libsodium refuses a small-order R before it computes anything, where RFC 8032 (and OpenSSL,
+    which this project used before) only asks whether the equation holds; under a valid key
+    the only such R that can satisfy it is the neutral element (R must equal [S]B - [k]A, a
+    point of the prime-order subgroup), so that one input is decided by OpenSSL as before.
     """
     if len(public_key) != 32 or len(sig) != 64:
         return False
     try:
-        _public_key(public_key).verify(sig, body)
+        check_public_key(public_key)  # cached after the first time; InvalidKey is a ValueError
+        crypto_sign_open(sig + body, public_key)
+    except BadSignatureError:
+        return sig[:32] == _NEUTRAL_R and _verify_openssl(public_key, body, sig)
+    except ValueError:
+        return False
+    return True
+
+
+def _verify_openssl(public_key: bytes, body: bytes, sig: bytes) -> bool:
+    """OpenSSL's verdict (``cryptography``), for the input libsodium refuses by policy alone."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(sig, body)
     except (InvalidSignature, ValueError):
         return False
     return True

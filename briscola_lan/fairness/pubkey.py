@@ -5,10 +5,14 @@ and verifiers disagree on small-order and mixed-order keys (for the identity poi
 signature ``(R = s·B, s)`` verifies for any message). The protocol therefore accepts an identity
 key only when it is *valid* (protocol/SPEC.md §5, hello): the 32 bytes decode per RFC 8032
 §5.1.3 with ``y < p`` and no negative zero, the point is on the curve, it is not the neutral
-element, and ``L·P`` is the neutral element (P has order exactly L). Pure integer arithmetic.
+element, and ``L·P`` is the neutral element (P has order exactly L). Pure integer arithmetic
+defines it; libsodium's ``crypto_core_ed25519_is_valid_point`` (the same four conditions) gives
+the verdict on a valid key about 30x faster, and the integer check the reason for an invalid one.
 """
 
 from __future__ import annotations
+
+from nacl.bindings import crypto_core_ed25519_is_valid_point, has_crypto_core_ed25519
 
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493  # the prime order of the base point
@@ -99,7 +103,15 @@ def add_points(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return x * zi % P, y * zi % P
 
 
+def multiply_point(k: int, a: tuple[int, int]) -> tuple[int, int]:
+    """The affine point ``k·a`` (builds the signature test vectors; not constant time)."""
+    x, y, z, _ = _times(k, (*a, 1, a[0] * a[1] % P))
+    zi = pow(z, P - 2, P)
+    return x * zi % P, y * zi % P
+
+
 _VALID: set[bytes] = set()  # keys already checked: a table sees a handful
+_FAST = has_crypto_core_ed25519  # a libsodium built without it: the integer check alone
 _MAX_VALID = 1024
 
 
@@ -107,12 +119,19 @@ def check_public_key(key: bytes) -> None:
     """Raise ``InvalidKey`` unless ``key`` encodes a point of order exactly L (see the module)."""
     if key in _VALID:
         return
+    if _FAST and len(key) == 32 and crypto_core_ed25519_is_valid_point(key):
+        _remember(key)  # libsodium found it valid; a key it refuses gets its reason below
+        return
     x, y = decode_point(key)
     pt: _Point = (x, y, 1, x * y % P)
     if _is_neutral(_double(_double(_double(pt)))):
         raise InvalidKey("a point of small order (1, 2, 4 or 8), which any signature fits")
     if not _is_neutral(_times(L, pt)):
         raise InvalidKey("a mixed-order point (not in the prime-order subgroup)")
+    _remember(key)
+
+
+def _remember(key: bytes) -> None:
     if len(_VALID) >= _MAX_VALID:
         _VALID.clear()
     _VALID.add(bytes(key))

@@ -422,6 +422,8 @@ _DEFERRABLE: tuple[type[Statement], ...] = (
     Shares,
     Show,
 )
+_DEFERRABLE_TYPES = frozenset(_DEFERRABLE)  # exact classes: statements are final dataclasses
+_SEAT_NAMES = tuple(f"seat {s}" for s in range(8))
 _WINDOW_KINDS: tuple[type[Statement], ...] = (Deal, Exchange, Receipt)
 
 
@@ -467,6 +469,7 @@ class TranscriptChecker:
         self._recipients: frozenset[int] | None = None
         # (hand, kind, seat, play index or 0) -> the receipted statement
         self._receipts: dict[tuple[int, str, int, int], _Receipted] = {}
+        self._play_receipts: dict[tuple[int, int], list[tuple[int, str, int, int]]] = {}
         self._evidence: tuple[int, int] | None = None  # (record, seat): an abort must follow
         # (key, body, signature) triples already known to verify: a seat's statement comes
         # back inside its receipt and again as a public record; a client knows its own.
@@ -870,20 +873,16 @@ class TranscriptChecker:
     def _check_signature(self, st: Statement, body: bytes, sig: bytes) -> None:
         host_key, seat_keys, n = self._keys()
         if st.HOST_SIGNED or getattr(st, "seat", None) == HOST_PARTY:
-            keys = [host_key]
+            keys: tuple[bytes, ...] = (host_key,)
             who = "the host"
         else:
             seat = st.seat  # type: ignore[attr-defined]
             if not 0 <= seat < n:
                 raise self._fail(st, HOST, f"seat {seat} does not exist")
-            keys = [seat_keys[seat]]
-            if seat in self._taken_over:
-                keys.append(host_key)
-            who = f"seat {seat}"
-        if self.defer_signatures and isinstance(st, _DEFERRABLE):
-            self._pending.append(
-                _PendingSignature(self.index, st.KIND, body, sig, tuple(keys), who)
-            )
+            keys = (seat_keys[seat], host_key) if seat in self._taken_over else (seat_keys[seat],)
+            who = _SEAT_NAMES[seat] if seat < len(_SEAT_NAMES) else f"seat {seat}"
+        if self.defer_signatures and type(st) in _DEFERRABLE_TYPES:
+            self._pending.append(_PendingSignature(self.index, st.KIND, body, sig, keys, who))
             return
         self._check_pending()
         seat_signed = not st.HOST_SIGNED and keys[0] != host_key
@@ -926,9 +925,11 @@ class TranscriptChecker:
                     f"the host received seat {st.seat}'s play number {index} (this receipt) and "
                     f"published another (record {plays[index][0]})",
                 )
-        self._receipts.setdefault(
-            (hand, inner.KIND, st.seat, index), _Receipted(self.index, inner, st.time)
-        )
+        key = (hand, inner.KIND, st.seat, index)
+        if key not in self._receipts:
+            self._receipts[key] = _Receipted(self.index, inner, st.time)
+            if isinstance(inner, Play):  # what _on_play looks up, in the order received
+                self._play_receipts.setdefault((hand, index), []).append(key)
         self.report.receipts += 1
 
     def _on_evidence(
@@ -1223,10 +1224,10 @@ class TranscriptChecker:
             )
         if not 0 <= st.card < 40 or st.card in h.played:
             raise self._fail(st, HOST, f"card {st.card} cannot be played (no such card, or twice)")
-        for (hand, kind, seat, index), receipted in self._receipts.items():
-            if (hand, kind, index) == (h.number, Play.KIND, st.index) and (
-                receipted.statement != st
-            ):
+        for key in self._play_receipts.get((h.number, st.index), ()):
+            receipted = self._receipts[key]
+            _hand, _kind, seat, index = key
+            if receipted.statement != st:
                 raise self._fail(
                     st,
                     HOST,

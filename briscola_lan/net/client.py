@@ -173,6 +173,15 @@ async def resolve_target(
     return target
 
 
+_CONNECTION_EVENTS = frozenset({"Welcome", "ReplayDone", "Error", "SeatAssigned"})
+
+
+def _expire(waiter: asyncio.Future[bool]) -> None:
+    """A wait's deadline: it ends without a change (False)."""
+    if not waiter.done():
+        waiter.set_result(False)
+
+
 class TableClient:
     """One player's connection to one table, reconnecting by itself until closed."""
 
@@ -212,7 +221,8 @@ class TableClient:
         self.reconnects = 0
         self.pinned = ""
         self.version = 0
-        self._waiters: set[asyncio.Future[None]] = set()  # woken at every change
+        # Each wait's future and predicate: woken (True) by a change after which it holds.
+        self._waiters: dict[asyncio.Future[bool], Callable[[], bool]] = {}
         self._runner: asyncio.Task[None] | None = None
         self.on_change: Callable[[], None] | None = None
         self.resume_store = resume_store
@@ -293,16 +303,19 @@ class TableClient:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while not (predicate() or self._finished()):
-            # One plain future per wait, resolved by the next change: no lock, no extra task.
-            waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.add(waiter)
+            # One plain future per wait, resolved by the first change after which the predicate
+            # holds (True: ``_notify`` asks it, so a change that does not matter wakes no task)
+            # or by its timer (False): no lock, no extra task, no timeout context.
+            waiter: asyncio.Future[bool] = loop.create_future()
+            self._waiters[waiter] = predicate
+            timer = None if deadline is None else loop.call_at(deadline, _expire, waiter)
             try:
-                async with asyncio.timeout_at(deadline):
-                    await waiter
-            except TimeoutError:
-                return False
+                if not await waiter:
+                    return False
             finally:
-                self._waiters.discard(waiter)
+                self._waiters.pop(waiter, None)
+                if timer is not None:
+                    timer.cancel()
         return bool(predicate())
 
     async def wait_live(self, timeout: float | None = None) -> bool:
@@ -314,13 +327,28 @@ class TableClient:
         return self.closed or self.error is not None
 
     async def _bump(self) -> None:
+        self._notify()
+
+    def _notify(self) -> None:
+        """A change: count it, tell ``on_change``, wake every waiter."""
         self.version += 1
         if self.on_change is not None:
             self.on_change()
-        waiters, self._waiters = self._waiters, set()
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        if not self._waiters:
+            return
+        finished = self._finished()
+        waiters, self._waiters = self._waiters, {}
+        for waiter, predicate in waiters.items():
+            if waiter.done():
+                continue
+            try:
+                wake = finished or predicate()
+            except Exception:  # its own task asks again, and raises there
+                wake = True
+            if wake:
+                waiter.set_result(True)
+            else:
+                self._waiters[waiter] = predicate
 
     # --- internals ------------------------------------------------------------------------------
 
@@ -385,33 +413,34 @@ class TableClient:
                 return
 
     async def _read(self, conn: FrameConnection) -> None:
-        while True:
-            messages = await conn.read()
-            if not messages:
-                return
-            changed = False
-            for message in messages:
-                if conn.answer_heartbeat(message):
-                    continue
-                changed = True
-                if isinstance(message, Exception):  # a bad message from the host: skip it
-                    log.warning("ignoring a bad message from the host: %s", message)
-                    continue
-                if self.before_message is not None:
-                    self.before_message(message)
-                replies = self.session.receive(message)
-                for reply in replies:
-                    conn.send(reply)
-                if not self._said_hello and any(type(r).__name__ == "Hello" for r in replies):
-                    self._said_hello = True  # the challenge was answered: now the rest
-                    held, self._held = self._held, []
-                    for m in held:
-                        conn.send(m)
-                self._after(conn, message)
-                if self.on_message is not None:
-                    self.on_message(message)
-            if changed:
-                await self._bump()
+        """Apply what the host sends, as it arrives (inside the transport's readable callback:
+        no task woken per message), until the connection ends."""
+        await conn.consume(lambda messages: self._take(conn, messages))
+
+    def _take(self, conn: FrameConnection, messages: list[Any]) -> None:
+        changed = False
+        for message in messages:
+            if conn.answer_heartbeat(message):
+                continue
+            changed = True
+            if isinstance(message, Exception):  # a bad message from the host: skip it
+                log.warning("ignoring a bad message from the host: %s", message)
+                continue
+            if self.before_message is not None:
+                self.before_message(message)
+            replies = self.session.receive(message)
+            for reply in replies:
+                conn.send(reply)
+            if not self._said_hello and any(type(r).__name__ == "Hello" for r in replies):
+                self._said_hello = True  # the challenge was answered: now the rest
+                held, self._held = self._held, []
+                for m in held:
+                    conn.send(m)
+            self._after(conn, message)
+            if self.on_message is not None:
+                self.on_message(message)
+        if changed:
+            self._notify()
 
     async def _heartbeat(self, conn: FrameConnection) -> None:
         """Ping a quiet host; abort the connection once it is silent past the timeout."""
@@ -430,7 +459,9 @@ class TableClient:
     def _after(self, conn: FrameConnection, message: Any) -> None:
         """Connection-level reactions: welcome, refused or stolen tokens, remembering tokens."""
         name = type(message).__name__
-        if name == "Welcome":
+        if name not in _CONNECTION_EVENTS:  # a card, a deal...: only a new token may matter
+            pass
+        elif name == "Welcome":
             self._welcomed = True
             self.live = getattr(message, "seat", None) is None  # else: live after the replay
         elif name == "ReplayDone":

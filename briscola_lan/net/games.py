@@ -81,15 +81,25 @@ def game_path(directory: Path, game_id: str | bytes, label: str) -> Path:
 
 
 def save_game(
-    directory: Path, game_id: str | bytes, label: str, records: Sequence[Record], *, whole: bool
+    directory: Path,
+    game_id: str | bytes,
+    label: str,
+    records: Sequence[Record],
+    *,
+    whole: bool,
+    make_dir: bool = True,
 ) -> Path | None:
-    """Write one transcript; ``whole=False`` keeps only complete hands. Raises OSError."""
+    """Write one transcript; ``whole=False`` keeps only complete hands. Raises OSError.
+
+    ``make_dir=False``: the folder was made private by an earlier save (a missing one is still
+    made by ``files.write_private``)."""
     if not records or not game_id:
         return None
     kept = list(records) if whole else complete_hands(records)
     if not kept:
         return None
-    files.private_dir(directory)
+    if make_dir:
+        files.private_dir(directory)
     path = game_path(directory, game_id, label)
     files.write_private(path, dumps(kept))
     return path
@@ -129,6 +139,7 @@ class GameSaver:
         self._saved: tuple[int, bool, str | bytes] | None = None
         self.failing = False  # the last save failed: the next call retries
         self._scan: tuple[object, int, int] = (None, 0, 0)  # (list, records looked at, cut)
+        self._made: Path | None = None  # the folder a save went to (made private then)
 
     def _cut(self, records: Sequence[Record]) -> int:
         """``complete_cut`` decoding only the records added since the last look (the saver is
@@ -150,7 +161,14 @@ class GameSaver:
             return self.path
         directory = self.directory or games_dir()
         try:
-            path = save_game(directory, game_id, self.label, records[:kept], whole=True)
+            path = save_game(
+                directory,
+                game_id,
+                self.label,
+                records[:kept],
+                whole=True,
+                make_dir=self._made != directory,  # the folder is checked once, not every hand
+            )
         except OSError as exc:
             if not self.failing:
                 where = game_path(directory, game_id, self.label) if game_id else directory
@@ -163,7 +181,7 @@ class GameSaver:
                     )
             self.failing = True
             return None
-        self._saved = key
+        self._saved, self._made = key, directory
         if path is not None:
             self.path = path
         if self.failing:

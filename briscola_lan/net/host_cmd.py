@@ -36,6 +36,7 @@ from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
 from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
+from briscola_lan.wire.messages import Hello
 
 META_FILE = "table.json"
 SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
@@ -532,9 +533,7 @@ class NextMatchTable:
         return list(self.table.connect(conn, channel=channel))
 
     def receive(self, conn: int, message: Any) -> list[Any]:
-        from briscola_lan.wire.messages import Hello
-
-        if isinstance(message, Hello) and is_over(self.table) and not self._resumes(message):
+        if type(message) is Hello and is_over(self.table) and not self._resumes(message):
             self.waiting.add(conn)
             return []
         return list(self.table.receive(conn, message))

@@ -190,7 +190,34 @@ async def auto_play(
         left = None if deadline is None else deadline - time.monotonic()
         if left is not None and left <= 0:
             raise MatchFailed(f"the match did not end within {timeout} s")
-        await client.wait_change(left)
+        if state.phase == "playing" and live and hasattr(session, "my_turn"):
+            # Another seat's card, a trick, a draw: nothing to do until it is this seat's turn
+            # or something else happens (the client asks this at each change, waking no task).
+            await client.wait_for(_my_move(client, errors_seen, reconnects_seen), left)
+        else:
+            await client.wait_change(left)
+
+
+def _my_move(client: TableClient, errors: int, reconnects: int) -> Callable[[], bool]:
+    """While a match is played: whether the bot may have something to do (its turn, an error,
+    a reconnect, the end of the match, a phase or connection change)."""
+    session = client.session
+    state = session.state
+    seen = client.version  # a change first (as ``wait_change``): never true at once
+
+    def ready() -> bool:
+        return client.version != seen and (
+            bool(session.my_turn)
+            or state.phase != "playing"
+            or state.match_over
+            or len(state.errors) != errors
+            or client.reconnects != reconnects
+            or not (client.live and client.connected.is_set())
+            or client.error is not None
+            or client.closed
+        )
+
+    return ready
 
 
 # --- benchmark helpers ----------------------------------------------------------------------------

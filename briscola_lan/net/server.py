@@ -321,27 +321,19 @@ class HostServer:
         outgoing: list[Any] = []  # what this read produced, written once it is handled
 
         def relay(early: list[Any]) -> None:
-            """Write what is ready now (a relayed card) before the table signs the rest."""
-            batch = outgoing + early
-            outgoing.clear()
+            """Write what is ready now (a relayed card) before the table signs the rest. The
+            sender's own copy waits for what the table signs for it next (its receipt, its
+            draw), so that they go out in one write: the other players have theirs at once."""
+            batch = outgoing + [o for o in early if o.conn != cid]
+            outgoing[:] = [o for o in early if o.conn == cid]
             self._dispatch(hosted, batch)
 
         # With a state file every frame waits for the snapshot (write-ahead); without one there
         # is nothing to write first, and a card goes out before the host signs what follows it.
         table: Any = hosted.table
         early = hosted.state_path is None and hasattr(table, "on_relay")
-        while not conn.closed:
-            try:
-                async with asyncio.timeout(self.idle_timeout):
-                    messages = await conn.read()
-            except TimeoutError:
-                log.info("connection %d idle for %s s: dropped", cid, self.idle_timeout)
-                return
-            except FrameError as exc:
-                log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
-                return
-            if not messages:
-                return
+
+        def handle(messages: list[Any]) -> None:
             outgoing.clear()
             for message in messages:
                 if conn.answer_heartbeat(message):
@@ -365,6 +357,26 @@ class HostServer:
             except Exception:
                 log.exception("table %s: tick failed", hosted.key)
             self._dispatch(hosted, outgoing, save=True)
+
+        if self.idle_timeout is None:  # the default (heartbeats find silent peers): messages
+            try:  # are handled as they arrive, inside the readable callback, no task woken
+                await conn.consume(handle)
+            except FrameError as exc:
+                log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
+            return
+        while not conn.closed:
+            try:
+                async with asyncio.timeout(self.idle_timeout):
+                    messages = await conn.read()
+            except TimeoutError:
+                log.info("connection %d idle for %s s: dropped", cid, self.idle_timeout)
+                return
+            except FrameError as exc:
+                log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
+                return
+            if not messages:
+                return
+            handle(messages)
 
     def _dispatch(self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False) -> None:
         """Save the new state first (write-ahead), then write every message, then update TXT."""

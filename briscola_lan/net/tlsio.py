@@ -209,6 +209,9 @@ class TLSStream:
         self._eof = False
         self._error: BaseException | None = None
         self._waiter: asyncio.Future[None] | None = None
+        # Instead of ``read``: called with what arrives, at once, inside the readable callback
+        # (no task to wake); with ``b""`` once at the end of the stream or on an error.
+        self._consumer: Callable[[bytes], None] | None = None
         self._out = bytearray()
         self._inflight: bytes | None = None  # a write OpenSSL asked us to retry as it was
         self._writing = False  # add_writer registered
@@ -274,6 +277,39 @@ class TLSStream:
             self._loop.call_soon(self._on_readable)  # records already inside the TLS session
         return data
 
+    def set_consumer(self, consumer: Callable[[bytes], None] | None) -> None:
+        """Hand everything that arrives to ``consumer`` as it arrives, instead of ``read``.
+
+        What arrived before is handed over first (soon, not inside this call). ``b""`` says
+        the stream ended (``error`` tells whether it failed), once; None goes back to ``read``.
+        """
+        self._consumer = consumer
+        if consumer is None:
+            return
+        if not self._reading and not self._closing and not self._eof:
+            self._reading = True
+            self._loop.add_reader(self._fd, self._on_readable)
+        self._loop.call_soon(self._feed_consumer)
+
+    @property
+    def error(self) -> BaseException | None:
+        """Why the stream failed, if it did."""
+        return self._error
+
+    def _feed_consumer(self) -> None:
+        consumer = self._consumer
+        if consumer is None:
+            return
+        if self._rbuf:
+            data = bytes(self._rbuf)
+            self._rbuf.clear()
+            consumer(data)
+            if self._consumer is not consumer:
+                return
+        if self._error is not None or self._eof or self._closing:
+            self._consumer = None
+            consumer(b"")
+
     def close(self) -> None:
         """Close after the queued bytes are sent (TLS close_notify, then the socket)."""
         if self._closing:
@@ -321,6 +357,9 @@ class TLSStream:
             self._start_writing()
         except (OSError, ssl.SSLError) as exc:
             self._fail(exc)
+            return
+        if self._consumer is not None:
+            self._feed_consumer()
             return
         if len(self._rbuf) > READ_PAUSE and self._reading:
             self._stop_reading()
@@ -388,6 +427,8 @@ class TLSStream:
             self._loop.remove_reader(self._fd)
 
     def _wake(self) -> None:
+        if self._consumer is not None:  # the end of the stream (close, abort, an error)
+            self._loop.call_soon(self._feed_consumer)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)

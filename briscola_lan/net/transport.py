@@ -203,6 +203,43 @@ class FrameConnection:
             if out:
                 return out
 
+    async def consume(self, on_messages: Callable[[list[Any]], None]) -> None:
+        """Hand every batch of decoded messages to ``on_messages`` as its bytes arrive, inside
+        the transport's readable callback (no task woken per read), until the stream ends.
+
+        Returns at the end of the stream; raises what broke it: the stream's error, a
+        ``FrameError``, or an exception ``on_messages`` raised (reading stops at once). Messages
+        come as ``read`` gives them (an invalid one as its ``MessageError``).
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        stream = self.stream
+
+        def take(data: bytes) -> None:
+            if done.done():
+                return
+            if not data:
+                error = stream.error
+                if error is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(error)
+                return
+            self.last_heard = time.monotonic()
+            try:
+                messages = self.decode(data)
+                if messages:
+                    on_messages(messages)
+            except Exception as exc:  # handed to the awaiting task, as ``read`` would raise it
+                stream.set_consumer(None)
+                done.set_exception(exc)
+
+        stream.set_consumer(take)
+        try:
+            await done
+        finally:
+            stream.set_consumer(None)
+
     def decode(self, data: bytes) -> list[Any]:
         """Feed bytes to the decoder; invalid messages are returned as their exceptions."""
         out: list[Any] = []

@@ -135,7 +135,9 @@ class ClientState:
     seats: tuple[SeatInfo, ...] = ()
     game_id: str = ""
     hand_number: int = -1
-    view: SeatView | None = None  # None before the deal and while this seat's cards travel
+    # ``view`` (a property below): None before the deal and while this seat's cards travel.
+    _view: SeatView | None = field(default=None, repr=False)
+    _view_of: Callable[[], SeatView | None] | None = field(default=None, repr=False, compare=False)
     hands_won: tuple[int, ...] = ()
     total_points: tuple[int, ...] = ()
     last_hand_points: tuple[int, ...] | None = None
@@ -156,6 +158,19 @@ class ClientState:
     @property
     def verification(self) -> HandCheck | None:
         return self.checks[-1] if self.checks else None
+
+    @property
+    def view(self) -> SeatView | None:
+        """This seat's view (None before the deal and while its cards travel), built when it is
+        first read after a change: a UI or a bot reads it, not every message needs it."""
+        make = self._view_of
+        if make is not None:
+            self._view, self._view_of = make(), None
+        return self._view
+
+    @view.setter
+    def view(self, value: SeatView | None) -> None:
+        self._view, self._view_of = value, None
 
 
 class _Tracker:
@@ -497,6 +512,21 @@ class ClientSession:
     def view(self) -> SeatView | None:
         return self.state.view
 
+    @property
+    def my_turn(self) -> bool:
+        """``view.my_turn`` without building the view: this seat is to play, its hand whole."""
+        if self._blind is not None:
+            view = self.state.view  # a blind seat's view: its cards, opened
+            return view is not None and view.my_turn
+        t = self._tracker
+        return (
+            t is not None
+            and t.seat is not None
+            and t.to_play == t.seat
+            and t.upcard is not None
+            and not t.cards_on_their_way
+        )
+
     # --- incoming ------------------------------------------------------------------------------
 
     def receive(self, msg: Message) -> list[Message]:
@@ -518,11 +548,15 @@ class ClientSession:
             self.on_change(self.state)
 
     def _refresh(self) -> None:
-        if self._blind is not None:
-            seat = self.state.seat
-            self.state.view = self._blind.view(seat) if seat is not None else None
-        else:
-            self.state.view = self._tracker.view() if self._tracker is not None else None
+        t, s, party = self._tracker, self.state, self._blind
+        make: Callable[[], SeatView | None] | None = None
+        if party is not None:
+            seat = s.seat
+            if seat is not None:
+                make = lambda: party.view(seat)  # noqa: E731
+        elif t is not None:
+            make = t.view
+        s._view, s._view_of = None, make  # built when read
         self._changed()
 
     def _signed(self, cls: Callable[[bytes, bytes], Message], st: Statement) -> Message:

@@ -197,6 +197,9 @@ class ClassicDeal(Deal):
                 self._send_exchange(out)
             elif isinstance(ev, HandEnded):
                 self._end_hand(out)
+        if relay is not None:  # nothing signed followed: the card still goes before its receipt
+            relay(list(out))
+            out.clear()
         self._send_deals(draws, out)
 
     def _send_exchange(self, out: list[Outgoing]) -> None:

@@ -224,9 +224,10 @@ class HostTable:
         self.internal_errors: list[str] = []
         self._bots: dict[int, Bot] = {}
         # Set by the network layer: called with the messages that relay a card (and the trick it
-        # completes) as soon as they exist, before the host signs what follows (the next deals,
-        # the partner exchange, its end-of-hand reveal), so that the card is not held back by
-        # those signatures; what it is given is not returned by ``receive`` or ``tick`` again.
+        # completes) as soon as they exist, before the host signs what follows (the player's
+        # receipt, the next deals, the partner exchange, its end-of-hand reveal), so that the card
+        # is not held back by those signatures; what it is given is not returned by ``receive``
+        # or ``tick`` again.
         self.on_relay: Callable[[list[Outgoing]], None] | None = None
         self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()

@@ -187,10 +187,15 @@ def _dataclass_converter(cls: type, ignore: frozenset[str] = frozenset()) -> Con
     names = frozenset(name for name, _, _ in fields) | ignore
     convs = [(name, c) for name, c, _ in fields]
     paths: dict[str, list[str]] = {}  # where -> "where.field" for every field (error texts)
+    every = len(names)  # a map with this many keys, all known, has every field: the fast path
 
     def conv(v: Any, where: str) -> Any:
         if not isinstance(v, dict):
             raise _bad(where, "a map", v)
+        if len(v) == every and names.issuperset(v):  # every field there, in the class's order
+            at = paths.get(where)
+            if at is not None:
+                return cls(*[c(v[name], w) for (name, c), w in zip(convs, at, strict=True)])
         if not names.issuperset(v):
             unknown = set(v) - names
             raise MessageError(f"{where}: unknown field(s) {sorted(map(str, unknown))}")
@@ -264,8 +269,10 @@ class FrameDecoder:
     def feed(self, data: bytes) -> list[Message]:
         if self._broken is not None:
             raise FrameError(f"decoder already failed: {self._broken}")
-        self._buf += data
         out, self.pending = self.pending, []
+        if not self._buf:  # the usual case: whole frames, read straight out of ``data``
+            data = self._whole_frames(data, out)
+        self._buf += data
         while len(self._buf) >= 4:
             (length,) = _HEADER.unpack_from(self._buf)
             if length == 0 or length > self.max_frame:
@@ -284,6 +291,26 @@ class FrameDecoder:
                 self.pending = out
                 raise
         return out
+
+    def _whole_frames(self, data: bytes, out: list[Message]) -> bytes:
+        """Decode the complete frames at the start of ``data`` into ``out``; the rest."""
+        pos, end = 0, len(data)
+        while end - pos >= 4:
+            (length,) = _HEADER.unpack_from(data, pos)
+            if length == 0 or length > self.max_frame or end - pos - 4 < length:
+                break  # a bad length is reported by the buffered path, as before
+            body = data[pos + 4 : pos + 4 + length]
+            pos += 4 + length
+            try:
+                out.append(decode_message(body))
+            except FrameError as exc:
+                self._broken = str(exc)
+                raise
+            except MessageError:
+                self._buf += data[pos:]
+                self.pending = out
+                raise
+        return data[pos:] if pos else data
 
     @property
     def buffered(self) -> int:

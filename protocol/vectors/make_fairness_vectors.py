@@ -26,10 +26,12 @@ from briscola_lan.fairness.encoding import (
 from briscola_lan.fairness.group import CARD_POINTS
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.pubkey import (
+    L,
     add_points,
     decode_point,
     encode_point,
     is_valid_public_key,
+    multiply_point,
 )
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
 from briscola_lan.fairness.statements import (
@@ -255,6 +257,7 @@ def generated() -> dict[str, bytes]:
                 "why": why,
             }
         )
+    vectors.extend(signature_edge_cases(order8))
     # a complete small transcript: 2 players, one hand, every seat a ClientSession
     from briscola_lan.table.selfplay import run_selfplay
 
@@ -435,6 +438,145 @@ def moving_label(game_id: bytes, dealer: bool, seating: tuple[int, ...]) -> str:
         if res.seating == seating and (not dealer or res.dealer != 0):
             return label
     raise AssertionError(f"no draw seating {seating} among 1000 labels")
+
+
+BASE_POINT = bytes.fromhex("5866666666666666666666666666666666666666666666666666666666666666")
+NEUTRAL_POINT = b"\x01" + bytes(31)
+
+
+def _scalar(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+def _le32(n: int) -> bytes:
+    return n.to_bytes(32, "little")
+
+
+def signature_edge_cases(order8: str) -> list[dict[str, Any]]:
+    """Ed25519 signatures on the edges where libraries disagree, with this protocol's verdict
+    (protocol/fairness.md section 1.1). Built with the private scalar, from fixed inputs."""
+    seed = fixed("signature-edges")
+    key = Identity(seed)
+    pub = key.public_key
+    digest64 = hashlib.sha512(seed).digest()
+    a = _scalar(digest64[:32]) & ((1 << 254) - 8) | (1 << 254)  # RFC 8032 5.1.5, clamped
+    base = decode_point(BASE_POINT)
+    t8 = bytes.fromhex(order8)
+    msg = b"briscola-lan signature edge cases"
+
+    def k_of(r: bytes, public: bytes, m: bytes = msg) -> int:
+        return _scalar(hashlib.sha512(r + public + m).digest()) % L
+
+    def times_base(n: int) -> bytes:
+        return encode_point(*multiply_point(n, base))
+
+    sig = key.sign(msg)
+    r_bytes, s = sig[:32], _scalar(sig[32:])
+    r = _scalar(hashlib.sha512(digest64[32:] + msg).digest()) % L  # the signer's nonce
+    assert (r + k_of(r_bytes, pub) * a) % L == s
+    mixed_r = encode_point(*add_points(decode_point(r_bytes), decode_point(t8)))
+    neutral_noncanonical = _le32(2**255 - 19 + 1)  # y = p + 1, another encoding of y = 1
+    neutral_negative_zero = bytes.fromhex("01" + "00" * 30 + "80")
+    order2 = bytes.fromhex("ec" + "ff" * 30 + "7f")
+
+    def with_r(rb: bytes) -> bytes:
+        """R = rb and S = k·a: the equation [S]B = R + [k]A holds when R is the neutral point."""
+        return rb + _le32(k_of(rb, pub) * a % L)
+
+    # A mixed-order key A + T8 (T8 of order 8) and the key T8 itself: signatures for which the
+    # equation holds (k a multiple of 8 cancels the torsion), found by trying nonces in turn.
+    mixed_key = encode_point(*add_points(decode_point(pub), decode_point(t8)))
+    n = 1
+    while True:
+        rb = times_base(n)
+        k = k_of(rb, mixed_key)
+        if k % 8 == 0:
+            mixed_key_sig = rb + _le32((n + k * a) % L)
+            break
+        n += 1
+    n = 1
+    while True:
+        rb = times_base(n)
+        if k_of(rb, t8) % 8 == 0:
+            small_key_sig = rb + _le32(n)  # [n]B = R + [k]T8 with [k]T8 the neutral point
+            break
+        n += 1
+
+    neutral_sig = with_r(NEUTRAL_POINT)
+    mixed_r_sig = mixed_r + _le32((r + k_of(mixed_r, pub) * a) % L)
+    cases: list[tuple[bytes, bytes, bytes, bool, str]] = [
+        (pub, msg, sig, True, "a signature made by RFC 8032 signing"),
+        (pub, msg + b"\x00", sig, False, "another message"),
+        (pub, msg, sig[:63] + bytes([sig[63] ^ 0x01]), False, "S changed"),
+        (pub, msg, r_bytes + _le32(s + L), False, "non-canonical S (S + L; holds mod L)"),
+        (pub, msg, r_bytes + _le32(s + 8 * L), False, "non-canonical S (S + 8L)"),
+        (
+            pub,
+            msg,
+            neutral_sig,
+            True,
+            "small-order R: the neutral point, canonically encoded, and the equation holds "
+            "(libsodium refuses it by policy; RFC 8032 and OpenSSL accept)",
+        ),
+        (
+            pub,
+            msg,
+            NEUTRAL_POINT + bytes(32),
+            False,
+            "small-order R: the neutral point, S = 0 (the equation fails)",
+        ),
+        (pub, msg, with_r(t8), False, "small-order R: a point of order 8"),
+        (pub, msg, with_r(order2), False, "small-order R: the point of order 2"),
+        (
+            pub,
+            msg,
+            with_r(neutral_noncanonical),
+            False,
+            "non-canonical R: the neutral point as y = p + 1",
+        ),
+        (
+            pub,
+            msg,
+            with_r(neutral_negative_zero),
+            False,
+            "non-canonical R: the neutral point with the sign bit set",
+        ),
+        (
+            pub,
+            msg,
+            mixed_r_sig,
+            False,
+            "mixed-order R (the signer's R plus a point of order 8): a cofactored check "
+            "would accept it",
+        ),
+        (
+            NEUTRAL_POINT,
+            msg,
+            BASE_POINT + _le32(1),
+            False,
+            "the neutral key: R = B, S = 1 fits any message (OpenSSL accepts)",
+        ),
+        (t8, msg, small_key_sig, False, "a key of order 8, the equation holds (OpenSSL accepts)"),
+        (
+            mixed_key,
+            msg,
+            mixed_key_sig,
+            False,
+            "a mixed-order key, the equation holds (OpenSSL and libsodium accept)",
+        ),
+        (pub, msg, sig[:32], False, "a signature of 32 bytes"),
+    ]
+    return [
+        {
+            "kind": "signature",
+            "public_key": pk.hex(),
+            "message": m.hex(),
+            "signature": sg.hex(),
+            "valid": valid,
+            "why": why,
+        }
+        for pk, m, sg, valid, why in cases
+    ]
 
 
 def signed_statement_examples(game_id: bytes) -> list[Statement]:

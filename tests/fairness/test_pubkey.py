@@ -73,3 +73,60 @@ def test_a_universal_signature_under_the_neutral_key_does_not_verify() -> None:
     universal = BASE + (1).to_bytes(32, "little")
     assert not verify_signature(NEUTRAL, b"any statement at all", universal)
     assert not verify_signature(NEUTRAL, b"another one", universal)
+
+
+def _integer_check(key: bytes) -> bool:
+    """The definition alone (the pure-integer path, without libsodium's fast verdict)."""
+    from briscola_lan.fairness import pubkey
+
+    saved, pubkey._FAST = pubkey._FAST, False
+    pubkey._VALID.discard(key)
+    try:
+        return is_valid_public_key(key)
+    finally:
+        pubkey._FAST = saved
+        pubkey._VALID.discard(key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.sampled_from(SMALL_ORDER),
+    st.booleans(),
+    st.binary(min_size=32, max_size=32),
+)
+def test_libsodium_and_the_integer_check_agree(
+    private: bytes, torsion: bytes, add: bool, noise: bytes
+) -> None:
+    """libsodium's verdict (the fast path) is the integer check's on valid keys, keys plus a
+    small-order point, small-order points with the sign bit flipped, and random bytes."""
+    import nacl.bindings
+
+    key = Identity(private).public_key
+    if add:
+        key = encode_point(*add_points(decode_point(key), decode_point(torsion)))
+    flipped = torsion[:31] + bytes([torsion[31] ^ 0x80])
+    for candidate in (key, torsion, flipped, noise):
+        assert nacl.bindings.crypto_core_ed25519_is_valid_point(candidate) == _integer_check(
+            candidate
+        ), candidate.hex()
+
+
+def test_libsodium_and_the_integer_check_agree_on_the_edges() -> None:
+    import json
+    from pathlib import Path
+
+    import nacl.bindings
+
+    vectors = json.loads(
+        (Path(__file__).resolve().parents[2] / "protocol/vectors/fairness.json").read_text()
+    )["vectors"]
+    p = 2**255 - 19
+    edges = [bytes.fromhex(v["public_key"]) for v in vectors if v["kind"] == "public_key"]
+    for y in (p, p + 1, p + 18, 2**255 - 1, 0, 1, 2, p - 1):
+        for sign in (0, 1):
+            edges.append((y | sign << 255).to_bytes(32, "little"))
+    for key in edges:
+        assert nacl.bindings.crypto_core_ed25519_is_valid_point(key) == _integer_check(key), (
+            key.hex()
+        )

@@ -111,6 +111,9 @@ def test_vector(vec: dict[str, Any]) -> None:
         assert decode_fails(body)  # a proof's bytes are never a transcript statement
     elif kind == "public_key":
         assert is_valid_public_key(h(vec["public_key"])) == vec["valid"], vec["why"]
+    elif kind == "signature":  # more on these in test_signature_edges.py
+        args = h(vec["public_key"]), h(vec["message"]), h(vec["signature"])
+        assert verify_signature(*args) is vec["valid"], vec["why"]
     elif kind == "transcript":
         path = DIR / vec["file"]
         assert hashlib.sha256(path.read_bytes()).hexdigest() == vec["sha256"]
@@ -290,6 +293,7 @@ def test_all_kinds_present() -> None:
         "signed_statement",
         "hello_proof",
         "public_key",
+        "signature",
         "transcript",
         "blind_card_points",
         "blind_keys",

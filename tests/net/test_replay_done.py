@@ -130,8 +130,14 @@ class _FakeClient:
         self.sent.extend(messages)
         return True
 
+    version = 0
+
     async def wait_change(self, timeout: float | None = None) -> bool:
         await asyncio.sleep(0.01)
+        return True
+
+    async def wait_for(self, predicate: object, timeout: float | None = None) -> bool:
+        await asyncio.sleep(0.01)  # as wait_change: the test moves the state itself
         return True
 
 

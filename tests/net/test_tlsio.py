@@ -281,3 +281,52 @@ async def test_running_out_of_descriptors_pauses_accepting_instead_of_spinning(
     finally:
         lst.close()
         await lst.wait_closed()
+
+
+async def test_a_consumer_gets_everything_in_order_then_one_end(
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
+) -> None:
+    """``set_consumer``: bytes that came before it are handed over first, then each arrival
+    inside the readable callback, then ``b""`` once when the peer closes."""
+    client, server = pair
+    client.write(b"before ")
+    await asyncio.sleep(0.05)  # it is in the server's buffer (or the kernel's) already
+    got: list[bytes] = []
+    ended = asyncio.Event()
+
+    def consume(data: bytes) -> None:
+        got.append(data)
+        if not data:
+            ended.set()
+
+    server.set_consumer(consume)
+    chunks = [os.urandom(3000) for _ in range(20)]
+    for chunk in chunks:
+        client.write(chunk)
+    client.close()
+    await asyncio.wait_for(ended.wait(), 5)
+    assert got.count(b"") == 1 and got[-1] == b""
+    assert b"".join(got) == b"before " + b"".join(chunks)
+    assert server.error is None
+
+
+async def test_a_consumer_hears_of_an_abort_and_can_go_back_to_read(
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
+) -> None:
+    client, server = pair
+    got: list[bytes] = []
+    server.set_consumer(got.append)
+    client.write(b"one")
+    for _ in range(100):
+        if got:
+            break
+        await asyncio.sleep(0.01)
+    assert got == [b"one"]
+    server.set_consumer(None)  # back to read(): nothing is lost in between
+    client.write(b"two")
+    assert await read_exactly(server, 3) == b"two"
+    got.clear()
+    server.set_consumer(got.append)
+    server.abort()  # our own end: the consumer hears it once
+    await asyncio.sleep(0.05)
+    assert got == [b""]

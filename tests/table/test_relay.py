@@ -1,4 +1,5 @@
-"""HostTable.on_relay: a played card leaves before the host signs what follows it."""
+"""HostTable.on_relay: a played card leaves before the host signs what follows it (the
+player's receipt, the draws, the end of the hand)."""
 
 from __future__ import annotations
 
@@ -48,13 +49,16 @@ def test_relay_sends_the_same_messages_in_the_same_order_cards_first() -> None:
     hooked, batches, wire = _match(options, hooked=True)
     assert none == []
     assert hooked == plain  # nothing lost, duplicated or reordered
-    # Only the card and the trick it completes go early, once per trick that is followed by
-    # signed statements: 7 draws from the stock and the end of each hand at 4 players.
+    # Every card a seat plays goes early, with the trick it completes, before the host signs
+    # anything (the player's receipt, the draws, the end of the hand): 40 cards a hand.
     assert wire.host.match is not None
-    assert len(batches) == 8 * len(wire.host.match.results)
+    assert len(batches) == 40 * len(wire.host.match.results)
     for batch in batches:
         assert batch and all(isinstance(o.message, RELAYED) for o in batch)
-        assert any(isinstance(o.message, m.TrickTaken) for o in batch)
+        assert sum(isinstance(o.message, m.CardPlayed) for o in batch) == 4  # one per seat
+    assert sum(any(isinstance(o.message, m.TrickTaken) for o in b) for b in batches) == 10 * len(
+        wire.host.match.results
+    )
     assert verify_records(wire.host.records).ok
     for client in wire.clients:
         assert client.state.match_over and all(c.status == "verified" for c in client.state.checks)

@@ -1,0 +1,108 @@
+"""The host's CPU per card as instructions (callgrind), which no other job on the machine moves.
+
+    unshare -n -- sh -c 'ip link set lo up && python benchmarks/bench_host_instructions.py'
+
+A ``briscola-lan host`` runs under ``valgrind --tool=callgrind``; four clients in this process
+play one match to warm it up (imports, first uses), the counters are zeroed
+(``callgrind_control -z``), and a second match is played one card at a time
+(``play_tables(isolate=True)``); the instructions the host ran during it (user space: the
+kernel's share of a TLS write is not counted) are divided by its cards. Everything in the match
+counts: seeds, deals, acknowledgements, receipts, saving the transcript (the timer ticks every
+second instead of every 50 ms: under callgrind a match lasts ~50x longer). Run it with the code of
+two versions to compare them (``PYTHONPATH``); figures in docs/performance.md (Capacity).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import glob
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_net import env_with  # noqa: E402
+
+from briscola_lan.net import tls  # noqa: E402
+from briscola_lan.net.player import play_tables  # noqa: E402
+
+
+async def instructions_per_card(work: Path) -> tuple[int, float]:
+    out = work / "callgrind"
+    out.mkdir()
+    host = subprocess.Popen(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}/host.%p",
+            sys.executable,
+            "-m",
+            "briscola_lan.net.host_cmd",
+            "--interfaces",
+            "127.0.0.1",
+            "--players",
+            "4",
+            "--no-mdns",
+            "--tables",
+            "2",
+            "--hello-timeout",
+            "120",  # the host runs ~50x slower under callgrind
+            "--tick",
+            "1",  # so its timers would fire ~50x as often per card: 1 s keeps them near real
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env_with(work),
+    )
+    try:
+        assert host.stdout is not None
+        ports: list[int] = []
+        fingerprint = ""
+        for line in host.stdout:
+            if line.startswith("ready"):
+                break
+            if line.startswith("table"):
+                fingerprint = line.split()[-1]
+                where = line.split(" on ")[1].split()[0].rstrip(",")
+                ports.append(int(where.rsplit(":", 1)[1]))
+        await play_tables([("127.0.0.1", ports[0], fingerprint)], isolate=True)
+        subprocess.run(["callgrind_control", "-z", str(host.pid)], capture_output=True, check=True)
+        lat = await play_tables([("127.0.0.1", ports[1], fingerprint)], isolate=True)
+        subprocess.run(["callgrind_control", "-d", str(host.pid)], capture_output=True, check=True)
+    finally:
+        host.terminate()
+        host.wait(60)
+    total = 0
+    for path in glob.glob(f"{out}/host.*"):
+        for line in Path(path).read_text(errors="replace").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                total = max(total, int(line.split()[1]))
+    return len(lat), total / max(1, len(lat))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        raise SystemExit("needs valgrind (callgrind and callgrind_control)")
+    import briscola_lan
+
+    print(f"code: {Path(briscola_lan.__file__).parent}")
+    for run in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            tls.load_or_create_certificate(work / "briscola-lan")
+            cards, per_card = asyncio.run(instructions_per_card(work))
+        print(f"run {run + 1}: {cards} cards, host {per_card / 1e6:.2f} M instructions per card")
+
+
+if __name__ == "__main__":
+    main()

@@ -699,9 +699,8 @@ class TranscriptChecker:
         self._check_signature(st, body, sig)
         if st.PUBLIC:
             self.chain = chain_next(self.chain, body)
-        if (
+        if (  # also once the hand ended: a blind hand takes no seed-commit after its blind-end
             h is not None
-            and not h.revealed
             and type(st) in _HAND_KINDS
             and (h.blind is not None) != (type(st) in _BLIND_KINDS)
         ):

@@ -84,6 +84,16 @@ class Game:
         self.start()
         play_out(self.wire, [cycle_chooser(i) for i in range(len(self.clients))])
 
+    def run_until_stuck(self) -> None:
+        """As ``run``, for a match that stops where a seat no longer plays (a seat that found
+        the host cheating stops answering; the hand waits for its card, which has no deadline
+        while it is connected)."""
+        self.start()
+        try:
+            play_out(self.wire, [cycle_chooser(i) for i in range(len(self.clients))])
+        except RuntimeError:
+            assert self.host.phase == "play", self.host.phase
+
     def settle(self) -> None:
         """Let time pass (one second at a time) until the host ends the match."""
         for _ in range(300):
@@ -319,24 +329,26 @@ def wrong_share(victim: int, window: int) -> Callable[[CheatingParty, Shares], S
         pytest.param(TWO, 0, 1, 4, id="2p-fourth-draw"),
         pytest.param(FOUR, 2, 1, 0, id="4p-initial-deal"),
         pytest.param(FOUR, 3, 0, 2, id="4p-second-draw"),
+        pytest.param(THREE, 0, 2, 0, id="3p-to-the-hosts-ai-seat"),
     ],
 )
 def test_a_wrong_share_is_blamed_on_its_sender(
     monkeypatch: pytest.MonkeyPatch, options: TableOptions, cheater: int, victim: int, window: int
 ) -> None:
-    """The receiver cannot open its card and complains at once; every party reveals; the
-    sender's revealed keys do not give its shares: the sender is at fault at its shares (§11.8).
-    Fails with the shares recomputation of ``BlindHand._recompute`` disabled (the complaint
-    looks false and the victim is blamed)."""
+    """The receiver cannot open its card and complains at once (the host, for the AI seat it
+    plays); every party reveals; the sender's revealed keys do not give its shares: the sender
+    is at fault at its shares (§11.8). Fails with the shares recomputation of
+    ``BlindHand._recompute`` disabled (the complaint looks false and the victim is blamed)."""
     cheat = install(
         monkeypatch,
         Cheat(cheater, Shares.KIND, wrong_share(victim, window), lambda p, st: st.window == window),
     )
-    game = make_game(options, f"share-{options.players}-{window}")
+    ai_seats = {2: "rules"} if options.players == 3 else None
+    game = make_game(options, f"share-{options.players}-{window}", ai_seats=ai_seats)
     game.run()
     sts = game.published()
     complaint = next(st for st in sts if isinstance(st, Complaint))
-    assert complaint.seat == victim
+    assert complaint.seat == (victim if ai_seats is None else HOST_PARTY)
     window_shares = [
         i for i, st in enumerate(sts) if isinstance(st, Shares) and st.window == window
     ]
@@ -1021,3 +1033,38 @@ def test_a_play_the_host_should_have_refused_is_the_hosts_fault(
     game.wire.send_to_host(seat, [resigned(c, msg, bad)])
     game.wire.pump()
     expect(game, "failed", HOST, bad.encode())
+
+
+@pytest.mark.parametrize("what", ["shares", "show"])
+def test_a_key_the_host_forged_on_the_way_is_refused_before_it_is_used(what: str) -> None:
+    """The host relays to seat 0 (the receiver) a party's shares, or its partner's show, with a
+    sealed key changed (the party's signature no longer covers it). Seat 0 must find the bad
+    signature before it opens its cards with that key: its file fails at that record, naming
+    the host, and it never signs a complaint about a card that opens (§8.10: only the
+    signatures of play, deal, upcard, exchange, receipt and blind-play records may wait).
+    Regression: the live checker queued the signatures of shares and shows, the client opened
+    its cards with the forged key and complained."""
+    index = 1 if what == "shares" else 2  # seat 1's shares; seat 2's show, to its partner 0
+
+    def edit(game: Game, msg: Any) -> Message:
+        recs = list(msg.records)
+        body, sig = recs[index]
+        st = decode(body)
+        assert isinstance(st, Shares | Show) and st.seat == index
+        k = next(k for k, p in enumerate(st.positions) if p != 3 * len(game.clients))  # not the
+        values = list(st.values)  # upcard, whose key everyone has from window 0
+        values[k] = bytes([values[k][0] ^ 1]) + values[k][1:]
+        recs[index] = (dataclasses.replace(st, values=tuple(values)).encode(), sig)
+        box["body"] = recs[index][0]
+        return type(msg)(tuple(recs))  # type: ignore[call-arg]
+
+    cls = m.SharesSent if what == "shares" else m.HandsShown
+    box, tap = relay_to(0, cls, edit)
+    game = make_game(TWO if what == "shares" else FOUR, f"forged-{what}", tap=tap)
+    box["game"] = game
+    game.run_until_stuck()
+    assert not any(isinstance(st, Complaint) for st in game.published())
+    expect(game, "failed", HOST, box["body"], files={"seat0": HOST})
+    for name, recs in game.files().items():  # nobody else blames seat 0
+        blame = verify_records(recs).blame
+        assert name == "seat0" or blame is None or "seat 0" not in blame.party, name

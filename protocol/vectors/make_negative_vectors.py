@@ -1610,6 +1610,19 @@ def blind_cases(add: Add, classic_long: Run) -> None:
         e.records(),
     )
     e = eb()
+    disputed(e, 0, seat0[0], 2, 0)
+    del e.sts[-1]
+    add(
+        "blind-dispute-stops-before-the-abort",
+        "a complaint and both key reveals, and the file ends: a disputed hand waits for the "
+        "host's abort, never a blind-end (§11.9)",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+        waiting_for="host",
+    )
+    e = eb()
     c = disputed(e, 0, seat0[0], 1, 1)
     add(
         "blind-dispute-missing-reveal",

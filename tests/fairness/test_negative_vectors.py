@@ -148,6 +148,7 @@ def test_generator_output_is_up_to_date() -> None:
         ("only-match-start", "the host"),
         ("blind-stops-before-the-locks", "seat 0"),
         ("blind-stops-before-blind-end", "the host"),
+        ("blind-dispute-stops-before-the-abort", "the host"),
     ],
 )
 def test_the_text_report_of_an_incomplete_file_names_nobody_at_fault(name: str, who: str) -> None:
@@ -155,6 +156,8 @@ def test_the_text_report_of_an_incomplete_file_names_nobody_at_fault(name: str, 
     text = human_report(name, verify_records(load(VECTORS / f"negative/{name}.briscola.json")))
     assert "INCOMPLETE" in text and "at fault" not in text, text
     assert f"waiting for: {who} (" in text, text
+    if name.startswith("blind-dispute"):  # a disputed hand ends with an abort (§11.9)
+        assert "the abort" in text and "blind-end" not in text, text
 
 
 def _verify_json(*files: str) -> tuple[int, Any]:

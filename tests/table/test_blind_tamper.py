@@ -212,9 +212,10 @@ def expect(
 
 @dataclass
 class Cheat:
-    """One statement a party edits: the first of ``kind`` for which ``when`` holds."""
+    """One statement a party edits: the first of ``kind`` for which ``when`` holds (``party``
+    None: whichever seat's client first makes such a statement)."""
 
-    party: int
+    party: int | None
     kind: str
     edit: Callable[[CheatingParty, Any], Any]
     when: Callable[[CheatingParty, Any], bool] = lambda p, st: True
@@ -274,7 +275,7 @@ def install(monkeypatch: pytest.MonkeyPatch, cheat: Cheat) -> Cheat:
     """The party ``cheat.party`` cheats: a seat's client, or the host (HOST_PARTY)."""
 
     def party(hand: BlindHand, q: int, secret: bytes) -> BlindParty:
-        if q == cheat.party:
+        if q == cheat.party or (cheat.party is None and q != HOST_PARTY):
             return CheatingParty(hand, q, secret, cheat)
         return BlindParty(hand, q, secret)
 
@@ -651,6 +652,36 @@ def test_a_false_show_is_blamed_on_the_shower(
     last_show = max(i for i, st in enumerate(sts) if isinstance(st, Show))
     assert game.index(complaint.encode()) == last_show + 1  # at once
     expect(game, "failed", blamed, cheat.body)
+
+
+def test_a_false_show_of_the_upcard_is_caught_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat that drew the upcard last shows it with a wrong key. Everyone knows that card
+    (its keys are public since window 0), yet the show must hold its true opening key: the
+    partner opens the shown position with the shown key and complains at once (§11.6), and
+    the shower is at fault at its show. Regression: the partner took the upcard's key from
+    window 0 and never looked at the shown one, so the false show was found only after the
+    last trick."""
+
+    def holds_upcard(p: CheatingParty, st: Show) -> bool:
+        return p.hand.upcard_position in st.positions
+
+    def edit(p: CheatingParty, st: Show) -> Show:
+        at = st.positions.index(p.hand.upcard_position)
+        values = list(st.values)
+        values[at] = bytes([values[at][0] ^ 1]) + values[at][1:]
+        return dataclasses.replace(st, values=tuple(values))
+
+    cheat = install(monkeypatch, Cheat(None, Show.KIND, edit, holds_upcard))
+    game = make_game(FOUR, "show-upcard")
+    game.run()
+    sts = game.published()
+    made = cheat.made
+    assert isinstance(made, Show)
+    (complaint,) = [st for st in sts if isinstance(st, Complaint)]
+    assert (complaint.seat, complaint.position) == (made.partner, 3 * 4)
+    last_show = max(i for i, st in enumerate(sts) if isinstance(st, Show))
+    assert game.index(complaint.encode()) == last_show + 1  # at once
+    expect(game, "failed", f"seat {made.seat}", cheat.body)
 
 
 # --- 6. withheld statements: abort at the deadline, blame by receipts ----------------------------

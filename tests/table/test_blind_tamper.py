@@ -94,15 +94,6 @@ class Game:
         except RuntimeError:
             assert self.host.phase == "play", self.host.phase
 
-    def settle(self) -> None:
-        """Let time pass (one second at a time) until the host ends the match."""
-        for _ in range(300):
-            if self.host.phase == "over":
-                return
-            self.wire.deliver(self.host.tick(self.host.now + 1.0))
-            self.wire.pump()
-        raise AssertionError("the host never ended the match")
-
     def files(self) -> dict[str, list[Record]]:
         out = {HOST: list(self.host.records)}
         for i, c in enumerate(self.clients):
@@ -184,10 +175,9 @@ def expect(
     body: bytes,
     *,
     files: dict[str, str] | None = None,
-    live: bool = True,
 ) -> None:
     """Every file (or those in ``files``, name -> party) has ``verdict``, blames ``party`` and
-    names the record ``body``; so does each live client (``live``)."""
+    names the record ``body``; so does the live client of each seat whose file is checked."""
     wanted = files if files is not None else dict.fromkeys(game.files(), party)
     for name, who in wanted.items():
         recs = game.files()[name]
@@ -196,7 +186,7 @@ def expect(
         assert blame is not None and blame.index is not None, (name, rep.verdict)
         got = (rep.verdict, blame.party, recs[blame.index][0] == body)
         assert got == (verdict, who, True), (name, blame.describe())
-        if live and name != HOST:
+        if name != HOST:
             c = game.clients[int(name.removeprefix("seat"))]
             check = c.state.checks[-1]
             assert check.fault is not None, (name, check)

@@ -161,7 +161,8 @@ class BlindHand:
         return bool(self.plays) and self.sched.to_play is None and self.window is None
 
     def expected(self) -> str:
-        """What the hand waits for: shuffle, lock, shares, show, play, reveal or end."""
+        """What the hand waits for: shuffle, lock, shares, show, play, reveal or end (its
+        blind-end, or in a disputed hand the host's abort)."""
         if len(self.shuffles) < len(self.parties):
             return "shuffle"
         if len(self.locks) < len(self.parties):
@@ -194,7 +195,7 @@ class BlindHand:
         if what == "play":
             to_play = self.sched.to_play
             return BlindPlay.KIND, () if to_play is None else (to_play,)
-        return "blind-end", ()
+        return ("abort" if self.disputed else "blind-end"), ()  # a disputed hand never ends
 
     def held_positions(self, seat: int) -> list[int]:
         """The positions dealt to a seat and not played yet, ascending."""

@@ -123,7 +123,12 @@ class BlindParty:
         if h.upcard is not None:
             seen.add(h.upcard)
         for pos in self.openable_positions():
-            if pos in h.played or pos == h.upcard_position:
+            if pos in h.played:
+                continue
+            if pos == h.upcard_position:  # its card is known; a show of it must still be true
+                if not self._shown_upcard_opens(pos):
+                    st = Complaint(h.game_id, h.hand, self.party, pos)
+                    return st if h.complaint_problem(st) is None else None
                 continue
             code = self.card_at(pos)
             if code is None or code in seen:  # it does not open, or it is a card seen already
@@ -279,6 +284,15 @@ class BlindParty:
         if len(keys) != len(h.parties):
             return None
         return product(keys)
+
+    def _shown_upcard_opens(self, pos: int) -> bool:
+        """Whether a show of the upcard's position (the partner drew it last) holds the key that
+        opens it: everyone has that card from window 0, but the show must hold its true key."""
+        h = self.hand
+        if h.final is None or h.shown_to_party(self.party, pos) is None:
+            return True
+        key = self._shown_key(pos)
+        return key is not None and open_card(h.final[pos], key) == h.upcard
 
     def _shown_key(self, pos: int) -> int | None:
         h = self.hand

@@ -412,6 +412,9 @@ def draw_result(st: DrawStart, host_seed: bytes, seeds: Sequence[bytes]) -> Draw
     )
 
 
+# Never a blind hand's shares or shows (fairness.md §8.10): a client opens its cards with the keys
+# they hold, and would sign a complaint about a key the host forged on the way. A blind-play MAY
+# wait: its key is checked against the final deck at once, and no one but the seat can make it.
 _DEFERRABLE: tuple[type[Statement], ...] = (
     Play,
     Deal,
@@ -419,8 +422,6 @@ _DEFERRABLE: tuple[type[Statement], ...] = (
     Exchange,
     Receipt,
     BlindPlay,
-    Shares,
-    Show,
 )
 _DEFERRABLE_TYPES = frozenset(_DEFERRABLE)  # exact classes: statements are final dataclasses
 _SEAT_NAMES = tuple(f"seat {s}" for s in range(8))
@@ -441,8 +442,9 @@ class TranscriptChecker:
     """Feeds records one at a time; ``report`` holds the verdict so far.
 
     With ``defer_signatures=True`` (the live client) the signatures of the per-card records of a
-    hand (play, deal, upcard, exchange) are queued instead of checked at once; everything else
-    about them (order, context, openings against their commitments) is still checked at once.
+    hand (play, deal, upcard, exchange, receipt, blind-play; never a blind hand's shares or
+    shows, whose keys the client uses at once) are queued instead of checked at once; everything
+    else about them (order, context, openings against their commitments) is still checked at once.
     The queue is checked in order, in one batch, before any other record is checked (the
     host's reveal that ends the hand, an abort, an acknowledgement, a seed or deck statement),
     by ``flush()``, by ``finish()``, and before any other fault is reported, so the first
@@ -702,9 +704,8 @@ class TranscriptChecker:
         self._check_signature(st, body, sig)
         if st.PUBLIC:
             self.chain = chain_next(self.chain, body)
-        if (
+        if (  # also once the hand ended: a blind hand takes no seed-commit after its blind-end
             h is not None
-            and not h.revealed
             and type(st) in _HAND_KINDS
             and (h.blind is not None) != (type(st) in _BLIND_KINDS)
         ):

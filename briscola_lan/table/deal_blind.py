@@ -267,6 +267,10 @@ class BlindDeal(Deal):
         except BlindFault as bf:
             self._fail(bf, out)
             return
+        if isinstance(st, Complaint):
+            # The hand is disputed: the shares or shows held for the round are void, and only
+            # the key reveals count now (a held show is no party's key reveal).
+            self.pending = {}
         self._progress(out)
 
     def _publish_gathered(self, out: list[Outgoing]) -> None:

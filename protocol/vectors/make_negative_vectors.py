@@ -2,9 +2,10 @@
 
 Each case is an honest match played by the pure host and its clients (fixed entropy, fixed keys,
 a fixed clock), then edited and re-signed with the editor's own keys (the host's and the seats'
-test keys), so that exactly one rule of protocol/fairness.md §8 fails. The expected verdict,
-record and party at fault of each case are written here from the rules, not read from a
-verifier. Run from the repo root: ``python protocol/vectors/make_negative_vectors.py``.
+test keys), so that exactly one rule of protocol/fairness.md §8 (or of §11, for the blind deal's
+cases, named blind-*) fails. The expected verdict, record and party at fault of each case are
+written here from the rules, not read from a verifier. Run from the repo root:
+``python protocol/vectors/make_negative_vectors.py``.
 """
 
 from __future__ import annotations
@@ -17,11 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from briscola_lan.fairness.blind import derive_keys, lock_pass
 from briscola_lan.fairness.encoding import CHAIN_START, DRAW_HAND, HOST_PARTY, chain_next
+from briscola_lan.fairness.group import L, base, scalar_bytes
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
+    BlindEnd,
+    BlindPlay,
+    BlindStart,
+    Complaint,
     Deal,
     DrawReveal,
     DrawStart,
@@ -29,6 +36,8 @@ from briscola_lan.fairness.statements import (
     Exchange,
     HostCommit,
     HostReveal,
+    KeyReveal,
+    LockPass,
     MatchEnd,
     MatchStart,
     Opening,
@@ -36,6 +45,9 @@ from briscola_lan.fairness.statements import (
     Receipt,
     SeedCommit,
     SeedReveal,
+    Shares,
+    Show,
+    ShufflePass,
     Statement,
     Takeover,
     Upcard,
@@ -45,7 +57,7 @@ from briscola_lan.fairness.transcript import dumps
 from briscola_lan.rules import TableOptions
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
-from briscola_lan.rules.schedule import PublicSchedule
+from briscola_lan.rules.schedule import PublicSchedule, initial_deal
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import Wire, play_out
@@ -58,6 +70,7 @@ INDEX = HERE / "negative.json"
 CLOCK = 1_767_225_600  # the receipts' time: 2026-01-01 00:00:00 UTC
 
 Record = tuple[bytes, bytes]
+AI_1 = {1: "rules"}  # a blind match with an AI seat: the host is a party (it plays seat 1)
 
 
 def fixed(label: str, n: int = 32) -> bytes:
@@ -104,6 +117,9 @@ class Run:
         out = {self.host.identity.public_key: self.host.identity}
         for c in self.clients:
             out[c.identity.public_key] = c.identity
+        for seat in self.host.seats:  # an AI seat signs with its own key
+            if seat.ai_identity is not None:
+                out[seat.ai_identity.public_key] = seat.ai_identity
         return out
 
 
@@ -114,22 +130,26 @@ def table(
     draw_partners: bool = False,
     draw_dealer: bool = False,
     drop: Callable[[int, Message], bool] | None = None,
+    deal: str = "classic",
+    ai_seats: dict[int, str] | None = None,
 ) -> Run:
-    """A table with one seated, ready client per seat; ``drop`` loses client->host messages."""
+    """A table with one seated, ready client per human seat (the AI seats come last); ``drop``
+    loses client->host messages."""
     entropy = counter_entropy(label)
     host = HostTable(
         options,
         name=f"negative {label}",
         identity=Identity.generate(entropy(32)),
         entropy=entropy,
+        ai_seats=ai_seats,
         draw_partners=draw_partners,
         draw_dealer=draw_dealer,
         clock=lambda: CLOCK,
-        deal="classic",
+        deal=deal,
     )
     clients = [
         ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
-        for i in range(options.players)
+        for i in range(options.players - len(ai_seats or {}))
     ]
     host.tick(0.0)
     wire = Wire(host, clients)
@@ -223,8 +243,17 @@ class Edit:
     def signed_inner(self, st: Statement, key: Identity | None = None) -> tuple[bytes, bytes]:
         """A seat statement and its signature (by the seat's key unless ``key``)."""
         body = st.encode()
-        signer = key or self.seat_key(st.seat, draw=st.hand == DRAW_HAND)  # type: ignore[attr-defined]
+        signer = key or self.signer(st)
         return body, signer.sign(body)
+
+    def signer(self, st: Statement) -> Identity:
+        """The key a statement is signed with: the host's for its own statements and its party
+        (HOST) in a blind hand, else the seat's (the lobby seat's in the draw)."""
+        seat = getattr(st, "seat", None)
+        if st.HOST_SIGNED or seat == HOST_PARTY:
+            return self.run.host_key
+        assert isinstance(seat, int)
+        return self.seat_key(seat, draw=getattr(st, "hand", None) == DRAW_HAND)
 
     def opening(self, position: int) -> Opening:
         """The opening of a deck position, from the deals and the upcard in this transcript."""
@@ -249,12 +278,7 @@ class Edit:
             body = st.encode()
             sig = self.sigs.get(body)
             if sig is None:
-                if st.HOST_SIGNED:
-                    sig = self.run.host_key.sign(body)
-                else:
-                    seat = st.seat  # type: ignore[attr-defined]
-                    draw = getattr(st, "hand", None) == DRAW_HAND
-                    sig = self.seat_key(seat, draw=draw).sign(body)
+                sig = self.signer(st).sign(body)
             if st.PUBLIC:
                 chain = chain_next(chain, body)
             out.append((body, sig))
@@ -1279,7 +1303,652 @@ def cases() -> list[Case]:
         e.records(),
     )
 
+    blind_cases(add, longer)
     return out
+
+
+Add = Callable[..., None]  # cases()'s add(name, description, verdict, record, at_fault, records)
+FRESH = base(123456789)  # a valid group element that is no card's point in any of these decks
+
+
+def with_point(st: Any, index: int, point: bytes) -> Any:
+    """A pass with one point replaced."""
+    points = list(st.points)
+    points[index] = point
+    return dataclasses.replace(st, points=tuple(points))
+
+
+def flipped(value: bytes) -> bytes:
+    """A 32-byte value with its lowest bit changed (a sealed key: another key once unsealed)."""
+    return bytes([value[0] ^ 1]) + value[1:]
+
+
+def blind_cases(add: Add, classic_long: Run) -> None:
+    """The blind deal (fairness.md §11): honest blind matches, edited and re-signed so that one
+    rule of §11 fails; each expected verdict, record and party is the one §11 gives."""
+    b2 = honest(TableOptions.make(players=2, hands_to_win=1), "blind-2p", deal="blind")
+    b4 = honest(TableOptions.make(players=4, hands_to_win=1), "blind-4p", deal="blind")
+    b2long = honest(TableOptions.make(players=2, hands_to_win=2), "blind-2p-long", deal="blind")
+    bai = honest(
+        TableOptions.make(players=2, hands_to_win=1), "blind-2p-ai", deal="blind", ai_seats=AI_1
+    )
+
+    def eb() -> Edit:
+        return Edit(b2, b2.host.records)
+
+    e = eb()
+    gid = e.get(0).game_id
+    start = e.get(e.find(BlindStart))
+    assert start.parties == (0, 1)
+    size = 40
+    seat0 = [p for p, s in initial_deal(2, start.dealer) if s == 0]  # seat 0's initial positions
+    seat1 = [p for p, s in initial_deal(2, start.dealer) if s == 1]
+
+    # §11.4 the passes: a malformed pass is its party's fault; order is the host's
+    i = e.find(ShufflePass, seat=1)
+    e.sts[i] = with_point(e.get(i), 5, b"\x01" + bytes(31))
+    add(
+        "blind-pass-invalid-point",
+        "seat 1's shuffle pass holds the neutral element, not a valid point (§11.4)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(LockPass, seat=0)
+    lock0 = e.get(i)
+    e.sts[i] = with_point(lock0, 5, lock0.points[4])
+    add(
+        "blind-pass-duplicate-point",
+        "seat 0's lock pass holds one point twice (§11.4)",
+        "failed",
+        i,
+        "seat 0",
+        e.records(),
+    )
+    e = eb()
+    a, b = e.find(ShufflePass, seat=0), e.find(ShufflePass, seat=1)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
+    add(
+        "blind-shuffle-out-of-party-order",
+        "seat 1's shuffle pass before seat 0's, the first party (§11.4)",
+        "failed",
+        a,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    s1 = e.find(ShufflePass, seat=1)
+    e.sts.insert(s1, e.sts.pop(e.find(LockPass, seat=0)))
+    add(
+        "blind-lock-before-every-shuffle",
+        "seat 0's lock pass before seat 1 shuffled (§11.4)",
+        "failed",
+        s1,
+        "host",
+        e.records(),
+    )
+
+    # §11.5 the shares of a deal window
+    e = eb()
+    i = e.find(Shares, seat=1, window=0)
+    sh = e.get(i)
+    e.sts[i] = dataclasses.replace(
+        sh, positions=(sh.positions[1], sh.positions[0], *sh.positions[2:])
+    )
+    add(
+        "blind-shares-wrong-positions",
+        "seat 1's shares of the initial deal hold its positions in another order (§11.5)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(Shares, seat=0, window=0)
+    e.sts[i] = dataclasses.replace(e.get(i), window=1)
+    add(
+        "blind-shares-other-window",
+        "seat 0's shares of the initial deal say window 1 (§11.5)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    a, b = e.find(Shares, seat=0, window=0), e.find(Shares, seat=1, window=0)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
+    add(
+        "blind-shares-out-of-party-order",
+        "the initial deal's shares published seat 1's first (§11.5)",
+        "failed",
+        a,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(Shares, seat=1, window=0)
+    del e.sts[i]
+    assert isinstance(e.get(i), BlindPlay)
+    add(
+        "blind-shares-missing-party",
+        "seat 1's shares of the initial deal missing: the first play comes while the window "
+        "waits for them (§11.10)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(Shares, seat=1, window=0)
+    sh = e.get(i)
+    assert sh.positions[-1] == 3 * 2  # the upcard, its key in the clear
+    e.sts[i] = dataclasses.replace(sh, values=(*sh.values[:-1], b"\xff" * 32))
+    add(
+        "blind-upcard-key-not-a-scalar",
+        "seat 1's public key for the upcard is not below the group order (§11.5)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+
+    # §11.7 plays
+    e = eb()
+    i = e.find(BlindPlay, index=0)
+    play = e.get(i)
+    twice = scalar_bytes(int.from_bytes(play.key, "little") * 2 % L)
+    e.sts[i] = dataclasses.replace(play, key=twice)
+    add(
+        "blind-play-key-does-not-open",
+        f"the first play (seat {play.seat}) published with a key that does not open its card "
+        "(§11.7)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i, j = e.find(BlindPlay, index=0), e.find(BlindPlay, index=1)
+    first, second = e.get(i), e.get(j)
+    e.sts[i] = dataclasses.replace(second, index=0)
+    e.sts[j] = dataclasses.replace(first, index=1)
+    add(
+        "blind-play-out-of-turn",
+        f"the first trick's cards swapped: seat {second.seat} leads out of turn (§11.7)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(BlindEnd)
+    end = e.get(i)
+    points = tuple(reversed(end.points))
+    if points == end.points:
+        points = (end.points[0] + 1, *end.points[1:])
+    e.sts[i] = dataclasses.replace(end, points=points)
+    add(
+        "blind-end-wrong-points",
+        "a blind-end with other points than the hand's (§11.8)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+
+    # §11.8 key reveals: everything a party sent is recomputed from its secret
+    e = eb()
+    i = e.find(KeyReveal, seat=0)
+    e.sts[i] = dataclasses.replace(e.get(i), secret=fixed("not seat 0's secret"))
+    add(
+        "blind-key-reveal-wrong-secret",
+        "seat 0 reveals a secret whose keys do not give its shuffle pass (§11.8)",
+        "failed",
+        e.find(ShufflePass, seat=0),
+        "seat 0",
+        e.records(),
+    )
+    e = eb()
+    a, b = e.find(KeyReveal, seat=0), e.find(KeyReveal, seat=1)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
+    add(
+        "blind-key-reveals-out-of-party-order",
+        "seat 1's key reveal before seat 0's (§11.8)",
+        "failed",
+        a,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(Shares, seat=1, window=0) + 1
+    e.sts.insert(i, e.get(e.find(KeyReveal, seat=0)))
+    add(
+        "blind-key-reveal-before-the-end",
+        "seat 0's key reveal right after the initial deal, before the hand is over or "
+        "disputed (§11.10)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+
+    # §11.9 disputes: a complaint after the initial deal, the key reveals, the abort
+    reveals = [e.get(e.find(KeyReveal, seat=q)) for q in (0, 1)]
+    keys = [derive_keys(gid, 0, q, reveals[q].secret, size) for q in (0, 1)]
+
+    def disputed(ed: Edit, complainer: int, position: int, revealed: int, blamed: int) -> int:
+        """The hand cut after the initial deal's shares: a complaint, the first ``revealed``
+        key reveals, the host's abort naming ``blamed``. Returns the complaint's record."""
+        cut = ed.find(Shares, seat=1, window=0) + 1
+        ed.sts[cut:] = [
+            Complaint(gid, 0, complainer, position),
+            *reveals[:revealed],
+            Abort(gid, 0, blamed, "a card does not open"),
+        ]
+        return cut
+
+    e = eb()
+    i = e.find(ShufflePass, seat=1)
+    shuffled = with_point(e.get(i), seat0[0], FRESH)  # seat 1 shuffles last: position seat0[0]
+    e.sts[i] = shuffled
+    l0, l1 = e.find(LockPass, seat=0), e.find(LockPass, seat=1)
+    locked = dataclasses.replace(e.get(l0), points=lock_pass(keys[0], shuffled.points))
+    e.sts[l0] = locked
+    e.sts[l1] = dataclasses.replace(e.get(l1), points=lock_pass(keys[1], locked.points))
+    disputed(e, 0, seat0[0], 2, 1)
+    add(
+        "blind-dispute-shuffle-not-from-keys",
+        f"seat 1's shuffle swaps in a point at position {seat0[0]}, dealt to seat 0 (the locks "
+        "made from it): seat 0 complains, both reveal, seat 1's keys do not give its shuffle "
+        "(§11.8)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(LockPass, seat=1)
+    e.sts[i] = with_point(e.get(i), seat0[0], FRESH)
+    disputed(e, 0, seat0[0], 2, 1)
+    add(
+        "blind-dispute-lock-not-from-keys",
+        f"seat 1's lock swaps in a point at position {seat0[0]}, dealt to seat 0: seat 0 "
+        "complains, both reveal, seat 1's keys do not give its lock (§11.8)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(Shares, seat=1, window=0)
+    sh = e.get(i)
+    k = sh.positions.index(seat0[1])
+    values = list(sh.values)
+    values[k] = flipped(values[k])
+    e.sts[i] = dataclasses.replace(sh, values=tuple(values))
+    disputed(e, 0, seat0[1], 2, 1)
+    add(
+        "blind-dispute-share-not-from-keys",
+        f"seat 1 seals a wrong key for position {seat0[1]}, dealt to seat 0: seat 0 complains, "
+        "both reveal, seat 1's keys do not give its shares (§11.8)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = eb()
+    c = disputed(e, 0, seat0[0], 2, 0)
+    add(
+        "blind-dispute-false-complaint",
+        f"seat 0 complains that position {seat0[0]}, its own card, does not open; both reveal "
+        "and all they sent checks: the complaint was false (§11.9 rule 2)",
+        "aborted",
+        c,
+        "seat 0",
+        e.records(),
+    )
+    e = eb()
+    disputed(e, 0, seat0[0], 2, 0)
+    del e.sts[-1]
+    add(
+        "blind-dispute-stops-before-the-abort",
+        "a complaint and both key reveals, and the file ends: a disputed hand waits for the "
+        "host's abort, never a blind-end (§11.9)",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+        waiting_for="host",
+    )
+    e = eb()
+    c = disputed(e, 0, seat0[0], 1, 1)
+    add(
+        "blind-dispute-missing-reveal",
+        "a complaint, seat 0's key reveal, then the abort naming seat 1, whose reveal never "
+        "came: no receipt in the host's file (§11.9 rules 3 and 5)",
+        "aborted",
+        c + 2,
+        "host or seat 1",
+        e.records(),
+    )
+    e = Edit(b2, b2.clients[1].records)
+    kr1 = next(
+        k
+        for k, st in enumerate(e.sts)
+        if isinstance(st, Receipt) and isinstance(decode(st.statement), KeyReveal)
+    )
+    receipt = e.get(kr1)
+    c = disputed(e, 0, seat0[0], 1, 1)
+    e.sts.insert(c + 1, receipt)
+    add(
+        "blind-dispute-receipted-reveal-seat1",
+        "seat 1's file: a complaint, the host's receipt for seat 1's key reveal, seat 0's "
+        "reveal, then the abort naming seat 1 (§11.9 rules 3 and 5)",
+        "aborted",
+        c + 3,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(Shares, seat=1, window=0) + 1
+    e.sts.insert(i, Complaint(gid, 0, 0, seat1[0]))
+    add(
+        "blind-complaint-not-its-card",
+        f"seat 0 complains about position {seat1[0]}, dealt to seat 1 (§11.9)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(KeyReveal, seat=0) + 1
+    e.sts.insert(i, Complaint(gid, 0, 1, seat1[0]))
+    add(
+        "blind-complaint-after-a-reveal",
+        "seat 1 complains after seat 0 revealed its keys at the end of the hand (§11.9)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+
+    # §11.9 aborts without a dispute
+    e = eb()
+    i = e.find(BlindPlay, index=0)
+    led = e.get(i).seat
+    e.sts[i + 1 :] = [Abort(gid, 0, led, "did not play in time")]
+    add(
+        "blind-abort-seat-owes-nothing",
+        f"an abort naming seat {led}, which just led, while seat {1 - led} is to play "
+        "(§11.9 rule 4)",
+        "aborted",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    e.sts[i + 1 :] = [Abort(gid, 0, 1 - led, "did not play in time")]
+    add(
+        "blind-abort-seat-to-play",
+        f"an abort naming seat {1 - led}, the seat to play (the host cannot play a party's "
+        "cards): no receipt (§11.9 rule 5)",
+        "aborted",
+        i + 1,
+        f"host or seat {1 - led}",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(ShufflePass, seat=1)
+    e.sts[i:] = [Abort(gid, 0, HOST_PARTY, "the host stopped the hand")]
+    add(
+        "blind-abort-by-host",
+        "the host aborts naming itself before seat 1 shuffled (§11.9 rule 1)",
+        "aborted",
+        i,
+        "host",
+        e.records(),
+    )
+    for who, recs in (("host", b2.host.records), ("seat1", b2.clients[1].records)):
+        e = Edit(b2, recs)
+        w1 = e.find(Shares, window=1)
+        got = [
+            k
+            for k, st in enumerate(e.sts)
+            if isinstance(st, Receipt)
+            and isinstance(decode(st.statement), Shares)
+            and decode(st.statement).window == 1  # type: ignore[attr-defined]
+        ]
+        assert (got and got[0] < w1) if who == "seat1" else not got
+        e.sts[w1:] = [Abort(gid, 0, 1, "did not send its shares in time")]
+        add(
+            f"blind-abort-shares-receipted-{who}",
+            f"{who}'s file: the host receipted seat 1's shares for the first draw, then aborted "
+            "naming seat 1 (§11.9 rule 5)",
+            "aborted",
+            w1,
+            "host" if who == "seat1" else "host or seat 1",
+            e.records(),
+        )
+    e = Edit(b2, b2.clients[0].records)
+    p = e.find(BlindPlay, seat=0)
+    r = next(
+        k
+        for k, st in enumerate(e.sts)
+        if k > p and isinstance(st, Receipt) and decode(st.statement) == e.get(p)
+    )
+    e.sts[p:] = [e.get(r), Abort(gid, 0, 0, "did not play in time")]
+    add(
+        "blind-abort-play-receipted-seat0",
+        "seat 0's file: the host receipted seat 0's play and did not publish it, then aborted "
+        "naming seat 0 (§11.9 rule 5)",
+        "aborted",
+        p + 1,
+        "host",
+        e.records(),
+    )
+    e = Edit(b2, b2.clients[0].records)
+    r = next(
+        k
+        for k, st in enumerate(e.sts)
+        if k > p and isinstance(st, Receipt) and decode(st.statement) == e.get(p)
+    )
+    rp = e.get(r)
+    other = dataclasses.replace(decode(rp.statement), card=(e.get(p).card + 1) % 40)
+    body, sig = e.signed_inner(other)
+    e.sts[r] = dataclasses.replace(rp, statement=body, signature=sig)
+    add(
+        "blind-receipt-play-differs",
+        "seat 0's file: the receipt for seat 0's first play holds another card than the play "
+        "published (§11.10)",
+        "failed",
+        r,
+        "host",
+        e.records(),
+    )
+
+    # §11.6 the partner exchange (4 players)
+    def e4() -> Edit:
+        return Edit(b4, b4.host.records)
+
+    e = e4()
+    i = e.find(Show, seat=1)
+    show = e.get(i)
+    e.sts[i] = dataclasses.replace(show, values=(flipped(show.values[0]), *show.values[1:]))
+    add(
+        "blind-show-false",
+        "4 players: seat 1's show holds a wrong key for its first position; found once every "
+        "party revealed (§11.8)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
+    e = e4()
+    i = e.find(Show, seat=2)
+    show = e.get(i)
+    e.sts[i] = dataclasses.replace(show, positions=show.positions[1:], values=show.values[1:])
+    add(
+        "blind-show-not-the-whole-hand",
+        "4 players: seat 2 shows its partner two of its three cards (§11.6)",
+        "failed",
+        i,
+        "seat 2",
+        e.records(),
+    )
+    e = e4()
+    a, b = e.find(Show, seat=0), e.find(Show, seat=1)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
+    add(
+        "blind-shows-out-of-seat-order",
+        "4 players: seat 1's show published before seat 0's (§11.6)",
+        "failed",
+        a,
+        "host",
+        e.records(),
+    )
+
+    # §11.3 parties and modes
+    e = eb()
+    i = e.find(BlindStart)
+    e.sts[i] = dataclasses.replace(start, parties=(1, 0))
+    add(
+        "blind-start-parties-out-of-order",
+        "a blind-start listing the parties 1, 0 (§11.3: ascending seat order)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    ea = Edit(bai, bai.host.records)
+    i = ea.find(BlindStart)
+    assert ea.get(i).parties == (0, HOST_PARTY)
+    for parties, name, what in (
+        ((0,), "without-host", "seat 0 alone, though the host plays the AI seat 1"),
+        ((0, 1, HOST_PARTY), "ai-seat", "the AI seat 1 as a party"),
+    ):
+        e = Edit(bai, bai.host.records)
+        e.sts[i] = dataclasses.replace(e.get(i), parties=parties)
+        add(
+            f"blind-start-parties-{name}",
+            f"AI in seat 1: a blind-start listing {what} (§11.3)",
+            "failed",
+            i,
+            "host",
+            e.records(),
+        )
+    e = Edit(bai, bai.host.records)
+    i = e.find(ShufflePass, seat=HOST_PARTY)
+    e.sts[i] = with_point(e.get(i), 3, e.get(i).points[2])
+    add(
+        "blind-host-party-pass-duplicate-point",
+        "AI in seat 1: the host's own shuffle pass, as the party of the seat it plays, holds "
+        "one point twice (§11.4: its party's fault)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(BlindStart) + 1
+    e.sts.insert(i, Takeover(gid, 0, 1, 1, 0))
+    add(
+        "blind-takeover",
+        "a takeover in a blind match (§11.3)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(ShufflePass, seat=0)
+    e.sts.insert(i, SeedCommit(gid, 0, 0, fixed("a seed commitment")))
+    add(
+        "blind-classic-record-in-blind-hand",
+        "seat 0's seed-commit in a blind hand (§11.3)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = Edit(b2long, b2long.host.records)
+    i = e.find(BlindStart, hand=1)
+    assert isinstance(e.get(i - 1), Ack)
+    e.sts.insert(i, SeedCommit(gid_of(e), 0, 0, fixed("a seed commitment")))
+    add(
+        "blind-classic-record-after-blind-hand",
+        "seat 0's seed-commit for the first hand after its blind-end and acks (§11.3)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = Edit(b2long, b2long.host.records)
+    i = e.find(BlindStart, hand=1)
+    second = e.get(i)
+    e.sts[i] = HostCommit(second.game_id, 1, second.dealer, fixed("a host commitment"))
+    add(
+        "blind-host-commit-after-blind-hand",
+        "the second hand of a blind match opened with a host-commit (§11.3)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+    e = Edit(classic_long, classic_long.host.records)
+    i = e.find(HostCommit, hand=1)
+    hc = e.get(i)
+    e.sts[i] = BlindStart(hc.game_id, 1, hc.dealer, (0, 1))
+    add(
+        "blind-start-in-classic-match",
+        "the second hand of a classic match opened with a blind-start (§11.3)",
+        "failed",
+        i,
+        "host",
+        e.records(),
+    )
+
+    # §11.10 incomplete files: who the hand waits for
+    e = eb()
+    e.sts[e.find(ShufflePass, seat=1) + 1 :] = []
+    add(
+        "blind-stops-before-the-locks",
+        "the file ends after the shuffles: the hand waits for seat 0's lock (§11.10)",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+        waiting_for="seat 0",
+    )
+    e = eb()
+    i = e.find(BlindPlay, index=0)
+    e.sts[i + 1 :] = []
+    add(
+        "blind-stops-mid-trick",
+        f"the file ends after the first card: the hand waits for seat {1 - led}'s play (§11.10)",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+        waiting_for=f"seat {1 - led}",
+    )
+    e = eb()
+    e.sts[e.find(KeyReveal, seat=1) + 1 :] = []
+    add(
+        "blind-stops-before-blind-end",
+        "the file ends after the key reveals: the hand waits for the host's blind-end (§11.10)",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+        waiting_for="host",
+    )
+
+
+def gid_of(e: Edit) -> bytes:
+    gid: bytes = e.get(0).game_id
+    return gid
 
 
 def illegal_play(e: Edit) -> tuple[int, int]:
@@ -1322,7 +1991,8 @@ def main() -> None:
 
 def index_text(index: list[dict[str, Any]]) -> str:
     out = {
-        "description": "Negative transcript vectors (protocol/fairness.md §8): each file is an "
+        "description": "Negative transcript vectors (protocol/fairness.md §8, and §11 for the "
+        "blind deal's, named blind-*): each file is an "
         "honest match edited and re-signed with the editor's own test keys so that one rule "
         "fails. verdict: failed, aborted, incomplete or unacknowledged; record: the index of "
         "the record at fault (null when nobody is at fault); at_fault: host, seat N, "
@@ -1346,6 +2016,12 @@ def honest_bases() -> list[Run]:
             "4p-draw",
             draw_partners=True,
             draw_dealer=True,
+        ),
+        honest(TableOptions.make(players=2, hands_to_win=1), "blind-2p", deal="blind"),
+        honest(TableOptions.make(players=4, hands_to_win=1), "blind-4p", deal="blind"),
+        honest(TableOptions.make(players=2, hands_to_win=2), "blind-2p-long", deal="blind"),
+        honest(
+            TableOptions.make(players=2, hands_to_win=1), "blind-2p-ai", deal="blind", ai_seats=AI_1
         ),
     ]
 

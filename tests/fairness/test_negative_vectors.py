@@ -103,6 +103,30 @@ def _is_ack(body: bytes) -> bool:
         return False
 
 
+BLIND_KINDS = (
+    "blind-start",
+    "shuffle",
+    "lock",
+    "shares",
+    "show",
+    "blind-play",
+    "complaint",
+    "key-reveal",
+    "blind-end",
+)
+
+
+def test_blind_vectors_name_every_blind_statement_kind() -> None:
+    """fairness.md §11: for every blind statement kind, some vector blames one (a party's own
+    wrong statement, or the host's), so that an implementation is tested at each of them."""
+    named = set()
+    for case in CASES:
+        if case["record"] is not None and case["file"].startswith("negative/blind-"):
+            body, _sig = load(VECTORS / case["file"])[case["record"]]
+            named.add(decode(body).KIND)
+    assert set(BLIND_KINDS) <= named, set(BLIND_KINDS) - named
+
+
 def test_honest_bases_verify() -> None:
     """The matches the cases are edited from verify in every file: only the edit fails."""
     for run in generator().honest_bases():
@@ -122,6 +146,9 @@ def test_generator_output_is_up_to_date() -> None:
         ("stops-mid-hand", "the host"),
         ("ends-at-deciding-reveal", "the host"),
         ("only-match-start", "the host"),
+        ("blind-stops-before-the-locks", "seat 0"),
+        ("blind-stops-before-blind-end", "the host"),
+        ("blind-dispute-stops-before-the-abort", "the host"),
     ],
 )
 def test_the_text_report_of_an_incomplete_file_names_nobody_at_fault(name: str, who: str) -> None:
@@ -129,6 +156,8 @@ def test_the_text_report_of_an_incomplete_file_names_nobody_at_fault(name: str, 
     text = human_report(name, verify_records(load(VECTORS / f"negative/{name}.briscola.json")))
     assert "INCOMPLETE" in text and "at fault" not in text, text
     assert f"waiting for: {who} (" in text, text
+    if name.startswith("blind-dispute"):  # a disputed hand ends with an abort (§11.9)
+        assert "the abort" in text and "blind-end" not in text, text
 
 
 def _verify_json(*files: str) -> tuple[int, Any]:
@@ -171,6 +200,10 @@ def _wanted(case: dict[str, Any]) -> tuple[Any, ...]:
         "stops-before-a-reveal",
         "last-hand-removed",
         "ack-removed",
+        "blind-pass-duplicate-point",
+        "blind-dispute-false-complaint",
+        "blind-dispute-missing-reveal",
+        "blind-stops-mid-trick",
     ],
 )
 def test_verify_command_exit_status(name: str) -> None:

@@ -464,6 +464,8 @@ class TranscriptChecker:
         self._hand: _Hand | None = None
         self._taken_over: set[int] = set()
         self._blind_mode: bool | None = None  # fixed by the match's first hand (§11.3)
+        # A blind abort's owed statement, as judged (party, kind, play number or window).
+        self.owed_at_abort: tuple[int, str, int] | None = None
         self._closed = False  # after an abort nothing more may follow
         self._draw: _Draw | None = None
         # The seats whose private records this file holds (every seat in the host's file, one
@@ -545,6 +547,7 @@ class TranscriptChecker:
     def receipt_for(self, hand: int, kind: str, seat: int, index: int = 0) -> _Receipted | None:
         """The host's receipt in this file for a seat's statement, if there is one."""
         return self._receipts.get((hand, kind, seat, index))
+
 
     def flush(self) -> None:
         """Check every queued signature now, in order; raises Violation on the first bad one."""
@@ -1451,6 +1454,7 @@ class TranscriptChecker:
         """An abort for a statement ``party`` owed: the host's fault if it is the host, or if
         this file holds the host's receipt for it; else the host and the seat cannot be told
         apart."""
+        self.owed_at_abort = (party, kind, index)
         if party == HOST_PARTY:
             return Fault(self.index, st.KIND, HOST, f"the host did not send its {kind}")
         receipted = self._receipts.get((h.number, kind, party, index))

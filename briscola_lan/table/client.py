@@ -1048,8 +1048,15 @@ class ClientSession:
                 "the host claims your seed reveal does not open your commitment, but the reveal "
                 "it published as evidence opens it, so the host is at fault"
             )
-        for kind, what in ((SeedReveal.KIND, "reveal your seed"), (SeedCommit.KIND, "commit")):
-            r = self._checker.receipt_for(st.hand, kind, me)
+        owed = [
+            (SeedReveal.KIND, "reveal your seed", 0),
+            (SeedCommit.KIND, "commit", 0),
+        ]
+        judged = self._checker.owed_at_abort
+        if judged is not None and judged[0] == me:  # a blind hand: the statement it waited for
+            owed.insert(0, (judged[1], _BLIND_OWED.get(judged[1], "answer"), judged[2]))
+        for kind, what, index in owed:
+            r = self._checker.receipt_for(st.hand, kind, me, index)
             if r is not None and fault.seat == HOST:
                 when = datetime.fromtimestamp(r.time, UTC).strftime("%H:%M:%S UTC")
                 return (
@@ -1074,6 +1081,17 @@ class ClientSession:
         if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
             self._fail(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
+
+
+# What a seat failed to do, by the blind statement an abort says it owed (for its own verdict).
+_BLIND_OWED = {
+    "shuffle": "shuffle the deck",
+    "lock": "lock the deck",
+    "shares": "send your keys for the cards being dealt",
+    "show": "show your hand to your partner",
+    "blind-play": "play",
+    "key-reveal": "reveal your keys",
+}
 
 
 def _commitment_of(records: tuple[Record, ...], seat: int) -> bytes | None:

@@ -804,12 +804,6 @@ def test_a_statement_the_host_receipted_and_dropped_is_the_hosts_fault_in_the_vi
     assert own.own_verdict is not None and "host is at fault" in own.own_verdict, own.own_verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="table/client.py _own_verdict looks only for seed receipts: in a blind hand it tells "
-    "a seat whose receipted statement the host dropped that it 'owed nothing' (fairness.md §8.10 "
-    "asks for the receipt and when the host received it); reported to the lead",
-)
 def test_the_victim_of_a_dropped_statement_is_told_when_the_host_received_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -548,7 +548,6 @@ class TranscriptChecker:
         """The host's receipt in this file for a seat's statement, if there is one."""
         return self._receipts.get((hand, kind, seat, index))
 
-
     def flush(self) -> None:
         """Check every queued signature now, in order; raises Violation on the first bad one."""
         if self.report.fault is not None:

@@ -145,6 +145,7 @@ class ClientState:
     last_trick: RulesTrickTaken | None = None
     draw_partners: bool = False  # the table draws partnerships (4 players)
     draw_dealer: bool = False  # the table draws the first dealer
+    hints: bool = False  # the host allows hints (welcome)
     draw: DrawCheck | None = None  # the draw of this match, once it started
     taken_over: bool = False  # the host's AI plays this seat (seat_taken_over), until handed back
 
@@ -573,6 +574,7 @@ class ClientSession:
         s.phase = "lobby" if s.phase in ("disconnected", "lobby") else s.phase
         s.table_name, s.options, s.seats = msg.table_name, msg.options, msg.seats
         s.draw_partners, s.draw_dealer = msg.draw_partners, msg.draw_dealer
+        s.hints = msg.hints
         if self.host_key and msg.host_key != self.host_key:
             self._fail(Fault(None, "welcome", HOST, "the host's identity key changed"))
         self.host_key = msg.host_key

@@ -193,6 +193,9 @@ def default_bot_factory(level: str, seed: int) -> Bot:
     return bot
 
 
+AI_PACE = 0.6  # seconds an AI player waits after the last card: ``host --ai-delay`` default
+
+
 class HostTable:
     """One table: lobby, the commit-reveal deal, play, acknowledgements, AI seats, resuming."""
 
@@ -211,12 +214,16 @@ class HostTable:
         draw_partners: bool = False,
         draw_dealer: bool = False,
         clock: Callable[[], float] = time.time,
+        hints: bool = False,
     ) -> None:
-        """``clock`` is the wall clock the receipts are dated by (Unix seconds)."""
+        """``clock`` is the wall clock the receipts are dated by (Unix seconds); ``ai_delay``
+        is the AI players' pace: seconds after the last card played, by anyone; ``hints``
+        allows the players to ask their client's AI for hints (said in ``welcome``)."""
         options.validate()
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
         self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
+        self.hints = hints
         self.drawing = False  # the draw's commit-reveal round is running
         self.options = options
         self.name = name[:MAX_NAME]
@@ -504,6 +511,7 @@ class HostTable:
                     None if seat_no is None else self.seats[seat_no].token,
                     self.draw_partners,
                     self.draw_dealer,
+                    self.hints,
                 ),
             )
         )
@@ -938,6 +946,7 @@ class HostTable:
         except IllegalPlay as exc:
             raise _Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
         self._append(rec, True)
+        self.last_ai_move = self.now  # the AI players' pace counts from any card played
         pos = self.position_of[st.card]
         self._broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
         draws: list[Event] = []
@@ -1326,6 +1335,7 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "ai_delay": t.ai_delay,
         "draw_partners": t.draw_partners,
         "draw_dealer": t.draw_dealer,
+        "hints": t.hints,
         "drawing": t.drawing,
         "seats": [_dump_seat(seat) for seat in t.seats],
         "phase": str(t.phase),
@@ -1373,6 +1383,7 @@ def _load_state(t: HostTable, f: _Fields, identity: Identity) -> None:
         f.get_float("ai_delay"),
     )
     t.draw_partners, t.draw_dealer = f.get_bool("draw_partners"), f.get_bool("draw_dealer")
+    t.hints = bool(f.obj.get("hints", False))  # absent in snapshots from before the option
     t.drawing = f.get_bool("drawing")
     t.now = f.get_float("now")
     seats = f.get_list("seats")

@@ -127,6 +127,7 @@ class Welcome:
     resume_token: str | None
     draw_partners: bool = False  # 4 players: partnerships are drawn before the first hand
     draw_dealer: bool = False  # the first dealer is drawn before the first hand
+    hints: bool = False  # the host allows players to ask their client's AI for hints
 
 
 @dataclass(frozen=True, slots=True)

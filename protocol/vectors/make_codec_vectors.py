@@ -210,6 +210,7 @@ def _other_examples() -> dict[str, list[m.Message]]:
                 None,
                 False,
                 True,
+                True,
             ),
             m.Welcome(
                 2,

@@ -39,13 +39,15 @@ from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.tls import KnownTables
-from briscola_lan.rules import Card, MatchFormat, TableOptions, hand_winner
+from briscola_lan.rules import Card, MatchFormat, SeatView, TableOptions, hand_winner
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.table.host import HostTable
+from briscola_lan.tui import deck as dk
 from briscola_lan.tui.adapters import apply_seat_view
 from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.backend import TableBackend
-from briscola_lan.tui.saved import games_dir
+from briscola_lan.tui.backend import TableBackend, removed_two_line
+from briscola_lan.tui.i18n import _
+from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import (
     HandSummary,
     HostForm,
@@ -173,6 +175,21 @@ class EmbeddedHost:
     fingerprint: str
     address: str
     runner: HostThread | None = None
+    hosted: Any = None  # the server's HostedTable (a rematch serves a fresh table in it)
+    fresh: Callable[[], HostTable] | None = None  # a new table: same rules, name and AI seats
+
+    async def rematch(self) -> None:
+        """Serve a fresh table (same port, rules, name and AI seats) in place of this one; its
+        players' connections close and their clients connect again, to the new match."""
+        if self.fresh is None or self.hosted is None:
+            raise ConnectError("this table cannot start a rematch")
+        table = self.fresh()
+
+        async def swap() -> None:
+            self.server.replace_table(self.hosted, table)
+
+        await (self.runner.call(swap()) if self.runner else swap())
+        self.table = table
 
     async def close(self) -> None:
         if self.runner is None:
@@ -195,6 +212,7 @@ async def start_embedded_host(
     draw_partners: bool = False,
     draw_dealer: bool = False,
     own_thread: bool = False,
+    hints: bool = False,
 ) -> EmbeddedHost:
     """Host a table in this process on ``interfaces``, advertised over mDNS when asked.
 
@@ -202,17 +220,23 @@ async def start_embedded_host(
     caller's event loop (the screen).
     """
     cert = tls.load_or_create_certificate()
-    table = HostTable(
-        options,
-        name=name,
-        identity=Identity.generate(),
-        ai_seats=ai_seats,
-        ai_delay=ai_delay,
-        draw_partners=draw_partners and options.players == 4,
-        draw_dealer=draw_dealer,
-    )
+    identity = Identity.generate()  # one host key for the table and its rematches
 
-    async def open_server() -> tuple[HostServer, int]:
+    def fresh() -> HostTable:
+        return HostTable(
+            options,
+            name=name,
+            identity=identity,
+            ai_seats=ai_seats,
+            ai_delay=ai_delay,
+            draw_partners=draw_partners and options.players == 4,
+            draw_dealer=draw_dealer,
+            hints=hints,
+        )
+
+    table = fresh()
+
+    async def open_server() -> tuple[HostServer, Any]:
         advertiser = Advertiser(interfaces) if advertise else None
         server = HostServer(
             tls.server_context(cert),
@@ -225,16 +249,18 @@ async def start_embedded_host(
         except OSError as exc:
             await server.close()
             raise ConnectError(f"cannot host on {', '.join(interfaces)}: {exc}") from exc
-        return server, hosted.port
+        return server, hosted
 
     runner = HostThread() if own_thread else None
     try:
-        server, port = await (runner.call(open_server()) if runner else open_server())
+        server, hosted = await (runner.call(open_server()) if runner else open_server())
     except BaseException:
         if runner is not None:
             await runner.stop()
         raise
-    return EmbeddedHost(server, table, port, cert.fingerprint, interfaces[0], runner)
+    return EmbeddedHost(
+        server, table, hosted.port, cert.fingerprint, interfaces[0], runner, hosted, fresh
+    )
 
 
 def _verification(check: HandCheck | None) -> Verification | None:
@@ -300,10 +326,16 @@ class NetBackend(TableBackend):
         ascii_only: bool = False,
         ai_level: str = "rules",
         resume: bool = False,
+        deck: dk.Deck = dk.Deck.FRENCH,
+        rematch: bool = False,
     ) -> None:
         super().__init__(
             TableModel(title=title, connection="connecting", seated=False, known=False)
         )
+        self.deck = deck
+        # A rematch: join the table's next match (once it opens) in my seat of the last one.
+        self.rematching = rematch
+        self._reopened = False
         self.name = name
         self.target = target
         self.host_factory = host_factory
@@ -328,7 +360,9 @@ class NetBackend(TableBackend):
         self._held = False
         self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.model.waiting = "Connecting..."
+        self.model.waiting = (
+            _("Waiting for the rematch to open...") if rematch else _("Connecting...")
+        )
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -373,6 +407,7 @@ class NetBackend(TableBackend):
             resume_store=store,
         )
         self.client.on_change = self._sync
+        self.client.on_message = self._on_message
         await self.client.start()
         self.model.connection = "connected"
         self._spawn(self._take_seat())
@@ -382,10 +417,21 @@ class NetBackend(TableBackend):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _on_message(self, msg: object) -> None:
+        """A welcome after the match was over: the host opened a new match at this table."""
+        st = self.session.state if self.session is not None else None
+        welcome = type(msg).__name__ == "Welcome"
+        if welcome and st is not None and st.match_over and not self._reopened:
+            self._reopened = True
+            self.model.add_log(_("the table opened a new match: press r to sit in again"))
+
     async def _take_seat(self) -> None:
         client, session = self.client, self.session
         assert client is not None and session is not None
         st = session.state
+        if self.rematching:  # the finished match's table may reopen later: no time limit
+            await client.wait_for(lambda: st.phase == "lobby" and bool(st.seats))
+            self.model.waiting = None
         await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 10)
         if st.seat is None:
             free = [i.seat for i in st.seats if not i.occupied]
@@ -494,6 +540,60 @@ class NetBackend(TableBackend):
                 if not self.client.send(*msgs):
                     self.model.error = "Not connected: try again shortly."
         self.notify()
+
+    def current_view(self) -> SeatView | None:
+        st = self.session.state if self.session is not None else None
+        if st is None or not self.model.live or st.taken_over:
+            return None
+        return st.view
+
+    def hints_allowed(self) -> bool:
+        st = self.session.state if self.session is not None else None
+        if st is None:
+            return False
+        others = [i for i in st.seats if i.occupied and i.ai is None and i.seat != st.seat]
+        return st.hints or not others
+
+    def record_hint(self, view: SeatView, card: Card) -> None:
+        st = self.session.state if self.session is not None else None
+        trick = len(view.tricks) + 1
+        self.model.add_log(_("you asked the strong AI for a hint (trick {n})").format(n=trick))
+        if st is not None and st.game_id:
+            directory = self.games or games_dir()
+            try:
+                record_hint(
+                    directory, st.game_id, self.name, hand=st.hand_number, trick=trick, card=card
+                )
+            except OSError as exc:
+                self.model.add_log(
+                    _("! could not keep the hint with the saved game: {error}").format(error=exc)
+                )
+        self.notify()
+
+    def rematch(self) -> TableBackend | None:
+        """The same table's next match in my seat: a table hosted here serves it at once; a
+        joined table's host opens it (``briscola-lan host`` once the last match's players have
+        left it, a client's table when its host asks for a rematch)."""
+        common: dict[str, Any] = {
+            "name": self.name, "want_seat": self.model.my_seat, "auto_start": True,
+            "interfaces": self.interfaces, "games": self.games, "identity": self.identity,
+            "ascii_only": self.ascii_only, "ai_level": self.ai_level, "deck": self.deck,
+        }  # fmt: skip
+        host = self.host
+        if host is not None:
+            self.host = None  # the new backend owns the host from now on
+
+            async def same_host() -> EmbeddedHost:
+                await host.rematch()
+                return host
+
+            return NetBackend(self.model.title, host_factory=same_host, **common)
+        if isinstance(self.target, Target):
+            return NetBackend(
+                self.model.title, target=self.target, known_tables=self.known_tables,
+                rematch=True, **common,
+            )  # fmt: skip
+        return None
 
     def _plays_seen(self) -> tuple[int, int]:
         """(hand, cards played so far): a play is in flight until this moves on."""
@@ -659,11 +759,19 @@ class NetBackend(TableBackend):
         for line in st.log[self._log_seen :]:
             if line != "connection lost" and not line.startswith("error (bad_token)"):
                 self.model.add_log(self._plain(self._named(self._sided(line))))
+                opts = st.options
+                new_hand = line.startswith("hand ") and " started, " in line
+                if new_hand and opts is not None and opts.players == 3:
+                    self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
         self._log_seen = len(st.log)
         t = st.last_trick
         if t is not None and t is not self._last_trick_logged:
-            cards = " ".join(c.label(self.ascii_only) for _, c in t.plays)
-            self.model.add_log(f"{self._who(st, t.winner)} took the trick ({cards}) for {t.points}")
+            cards = " ".join(dk.card_label(c, self.deck, self.ascii_only) for _s, c in t.plays)
+            self.model.add_log(
+                _("{name} took the trick ({cards}) for {n}").format(
+                    name=self._who(st, t.winner), cards=cards, n=t.points
+                )
+            )
         self._last_trick_logged = t
         for check in st.checks:
             if check.acks_match is not None and check.hand not in self._acks_saved:
@@ -772,6 +880,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
             draw_partners=form.draw_partners,
             draw_dealer=form.draw_dealer,
             own_thread=True,
+            hints=form.hints,
         )
 
     return NetBackend(
@@ -784,6 +893,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
         games=config.games,
         identity=config.identity,
         ascii_only=config.ascii_only,
+        deck=config.deck,
     )
 
 
@@ -803,6 +913,7 @@ def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
         ascii_only=config.ascii_only,
         ai_level=config.ai_level,
         resume=True,
+        deck=config.deck,
     )
 
 
@@ -843,4 +954,5 @@ def join_target_backend(
         ascii_only=config.ascii_only,
         ai_level=config.ai_level,
         resume=True,
+        deck=config.deck,
     )

@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions, TrickTaken
+from briscola_lan.tui.deck import Deck
+from briscola_lan.tui.follow import Follow, HandOrder
+from briscola_lan.tui.widgets import Scroll
 
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
 
 class Screen(StrEnum):
@@ -82,6 +86,7 @@ class TableModel:
     last_trick: TrickTaken | None = None
     to_play: int | None = None
     tricks_won: tuple[int, ...] = ()
+    hand_sizes: tuple[int, ...] = ()  # cards each seat holds (public: everyone can count them)
     points: tuple[int, ...] = ()
     partner_shown: tuple[Card, ...] | None = None
     hands_won: tuple[int, ...] = ()
@@ -139,7 +144,7 @@ class TableModel:
 
     def add_log(self, line: str) -> None:
         self.log.append(line)
-        del self.log[:-200]
+        del self.log[:-MAX_LOG]
         self.changes += 1
 
 
@@ -171,6 +176,7 @@ class HostForm:
     removed_two: Suit = Suit.COINS
     draw_partners: bool = False  # 4 players: partnerships drawn (verifiably) before the match
     draw_dealer: bool = False  # the first dealer drawn (verifiably) before the match
+    hints: bool = False  # players may ask the strong AI for a hint (always on with no other person)
     # Per other seat (1..players-1): "open" for a person, or an AI level.
     fillers: list[str] = field(default_factory=lambda: ["rules", "rules", "rules"])
     row: int = 0
@@ -208,9 +214,18 @@ class UiState:
     show_help: bool = False
     show_last_trick: bool = False
     show_verify_details: bool = False
+    show_hint: bool = False
+    show_review: bool = False
+    last_form: tuple[HostForm, str | None] | None = None  # the table last started from the form
     confirm_quit: bool = False
     quit_to_lobby: bool = False  # what a "yes" in the quit dialog does: lobby, or quit
     learn_step: int = 0
     saved_files: list[str] = field(default_factory=list)
     saved_index: int = 0
     saved_report: list[str] = field(default_factory=list)
+    deck: Deck = Deck.FRENCH
+    hand_order: HandOrder = HandOrder.SORTED
+    follow: Follow = field(default_factory=Follow)
+    log_scroll: Scroll = field(default_factory=lambda: Scroll(from_end=True))
+    help_scroll: Scroll = field(default_factory=Scroll)
+    page_scroll: Scroll = field(default_factory=Scroll)  # learn, saved games, hand review

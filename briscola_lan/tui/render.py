@@ -89,7 +89,7 @@ def sizes(columns: int, rows: int, model: TableModel) -> Sizes:
         width = max(20, columns - players_width - 2)
         need = -(-(len(model.waiting) + len(model.error or "")) // width) + 1
         top = max(top, min(need + 2, rows - 12))
-    cards = 1 if compact else (5 if big else 3) + 1  # boxes and their numbers, or one line
+    cards = 1 if compact or not model.hand else (5 if big else 3) + 1  # boxes and numbers
     hand = cards + 2 + (1 if model.partner_shown is not None else 0)
     return Sizes(players_width, top, hand, big, compact)
 

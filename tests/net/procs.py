@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,7 +93,9 @@ def finish(proc: subprocess.Popen[str], timeout: float) -> tuple[int, str]:
     return proc.returncode, out
 
 
-_PENDING: dict[int, bytes] = {}  # bytes read past the last line returned, per pipe
+# Bytes read past the last line returned, per pipe object (not per descriptor number: a later
+# child's pipe may get the same number).
+_PENDING: weakref.WeakKeyDictionary[Any, bytes] = weakref.WeakKeyDictionary()
 
 
 def wait_line(stdout: Any, text: str, timeout: float, seen: list[str] | None = None) -> str:
@@ -102,10 +105,10 @@ def wait_line(stdout: Any, text: str, timeout: float, seen: list[str] | None = N
     seen = [] if seen is None else seen
     end = time.monotonic() + timeout
     while True:
-        buf = _PENDING.get(fd, b"")
+        buf = _PENDING.get(stdout, b"")
         while b"\n" in buf:
             raw, buf = buf.split(b"\n", 1)
-            _PENDING[fd] = buf
+            _PENDING[stdout] = buf
             line = raw.decode("utf-8", "replace")
             seen.append(line)
             if text in line:
@@ -117,12 +120,12 @@ def wait_line(stdout: Any, text: str, timeout: float, seen: list[str] | None = N
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise AssertionError(f"{text!r} never printed (end of output): {seen}")
-            _PENDING[fd] = buf + chunk
+            _PENDING[stdout] = buf + chunk
 
 
 def rest_of_output(stdout: Any) -> str:
     """Everything the child prints from here to its end (after ``wait_line`` reads too)."""
-    data = _PENDING.pop(stdout.fileno(), b"")
+    data = _PENDING.pop(stdout, b"")
     while chunk := os.read(stdout.fileno(), 65536):
         data += chunk
     return data.decode("utf-8", "replace")

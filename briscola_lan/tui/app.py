@@ -37,7 +37,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 from briscola_lan.rules import MatchFormat, OptionsError, Suit
-from briscola_lan.tui import coach, learn, render, saved
+from briscola_lan.tui import coach, learn, render, saved, sessionlog
 from briscola_lan.tui.backend import PracticeBackend, TableBackend
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
@@ -751,7 +751,10 @@ class ClientApp:
         if res is None or session is None:
             return None
         checks = [c for c in session.state.checks if c.hand == res.number]
-        return checks[-1].own_verdict if checks else None
+        verdict = checks[-1].own_verdict if checks else None
+        if verdict is None:
+            return None
+        return sessionlog.render(verdict, str, str) or verdict
 
     def _hand_text(self, width: int) -> StyleAndTextTuples:
         sizes = self._sizes()

@@ -137,9 +137,10 @@ class PracticeBackend(TableBackend):
         delay: float = 0.6,
         ascii_only: bool = False,
         deck: dk.Deck = dk.Deck.FRENCH,
-        title: str = "Practice vs AI",
+        title: str | None = None,
         deck_source: Callable[[TableOptions], list[Card]] = shuffled_deck,
     ) -> None:
+        title = title or _("Practice vs AI")
         model = TableModel(title=title, my_seat=0, options=options, connection="local")
         super().__init__(model)
         self.options = options

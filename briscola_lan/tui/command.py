@@ -94,9 +94,11 @@ def build_config(args: argparse.Namespace) -> ClientConfig:
 
 def run(args: argparse.Namespace) -> int:
     from briscola_lan.tui.app import ClientApp
+    from briscola_lan.tui.i18n import _, set_language
 
     if not sys.stdin.isatty() and "BRISCOLA_FORCE_TUI" not in os.environ:
-        print("briscola-lan: the client needs a terminal (stdin is not a tty)", file=sys.stderr)
+        set_language(getattr(args, "lang", None))
+        print(_("briscola-lan: the client needs a terminal (stdin is not a tty)"), file=sys.stderr)
         return 2
     app = ClientApp(build_config(args))
     return asyncio.run(app.run_async())

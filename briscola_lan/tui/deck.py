@@ -65,7 +65,9 @@ def parse_deck(text: str) -> Deck:
     try:
         return Deck(text.strip().lower())
     except ValueError:
-        raise ValueError(f"unknown deck {text!r}: use french or italian") from None
+        raise ValueError(
+            _("unknown deck {deck!r}: use french or italian").format(deck=text)
+        ) from None
 
 
 def suit_symbol(suit: Suit, deck: Deck, ascii_only: bool) -> str:

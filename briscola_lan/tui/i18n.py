@@ -58,7 +58,11 @@ def set_language(lang: str | None) -> str:
     global _active, _lang
     code = (lang or language_from_env()).split("_")[0].lower()
     if code not in LANGUAGES:
-        raise ValueError(f"no catalog for language {lang!r}: use one of {', '.join(LANGUAGES)}")
+        raise ValueError(
+            _("no catalog for language {lang!r}: use one of {langs}").format(
+                lang=lang, langs=", ".join(LANGUAGES)
+            )
+        )
     if code == "en":
         _active = gettext.NullTranslations()
     else:

@@ -43,6 +43,7 @@ from briscola_lan.rules import Card, MatchFormat, SeatView, TableOptions, hand_w
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.table.host import HostTable
 from briscola_lan.tui import deck as dk
+from briscola_lan.tui import sessionlog
 from briscola_lan.tui.adapters import apply_seat_view
 from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.backend import TableBackend, removed_two_line
@@ -182,7 +183,7 @@ class EmbeddedHost:
         """Serve a fresh table (same port, rules, name and AI seats) in place of this one; its
         players' connections close and their clients connect again, to the new match."""
         if self.fresh is None or self.hosted is None:
-            raise ConnectError("this table cannot start a rematch")
+            raise ConnectError(_("this table cannot start a rematch"))
         table = self.fresh()
 
         async def swap() -> None:
@@ -248,7 +249,10 @@ async def start_embedded_host(
             hosted = await server.add_table("table", table)
         except OSError as exc:
             await server.close()
-            raise ConnectError(f"cannot host on {', '.join(interfaces)}: {exc}") from exc
+            where = ", ".join(interfaces)
+            raise ConnectError(
+                _("cannot host on {where}: {error}").format(where=where, error=exc)
+            ) from exc
         return server, hosted
 
     runner = HostThread() if own_thread else None
@@ -266,7 +270,7 @@ async def start_embedded_host(
 def _verification(check: HandCheck | None) -> Verification | None:
     if check is None or check.status == "in progress":
         return None
-    details = [f"Status: {check.status}"]
+    details = [_("Status: {status}").format(status=_status(check.status))]
     fault_seat: int | None = None
     also_host = False
     if check.fault is not None:
@@ -274,33 +278,57 @@ def _verification(check: HandCheck | None) -> Verification | None:
         fault_seat, also_host = check.fault.seat, check.fault.also_host
     if check.acks_match is not None:
         details.append(
-            "Every seat acknowledged the same history."
+            _("Every seat acknowledged the same history.")
             if check.acks_match
-            else "The seats' acknowledgements differ: the host may have shown different histories."
+            else _(
+                "The seats' acknowledgements differ: the host may have shown different histories."
+            )
         )
-    details.append("Checked: the seed commitments and reveals, the shuffle, each")
-    details.append("card against its commitment when dealt, played and shown, the")
-    details.append("deal schedule, every play and the points.")
+    details.append(
+        _(
+            "Checked: the seed commitments and reveals, the shuffle, each card against its "
+            "commitment when dealt, played and shown, the deal schedule, every play and the "
+            "points."
+        )
+    )
     if check.status == "verified":
-        return Verification(True, "all cards match the commitments", details)
+        return Verification(True, _("all cards match the commitments"), details)
     who = _party(fault_seat, also_host)
     reason = check.fault.reason if check.fault is not None else check.status
-    summary = f"{reason} (at fault: {who})" if fault_seat is not None else reason
+    if fault_seat is not None:
+        summary = _("{reason} (at fault: {who})").format(reason=reason, who=who)
+    else:
+        summary = _status(reason)
     if check.own_verdict is not None:
-        summary = check.own_verdict
-        details.insert(1, check.own_verdict)
+        summary = _own(check.own_verdict)
+        details.insert(1, summary)
     if check.status == "aborted":
-        summary = f"hand aborted: {summary}"
+        summary = _("hand aborted: {summary}").format(summary=summary)
     return Verification(False, summary, details, fault_seat, also_host)
 
 
 def _party(seat: int | None, also_host: bool) -> str:
     """Who is at fault, as the player reads it (protocol/fairness.md §8.7)."""
     if seat == HOST:
-        return "the host"
+        return _("the host")
     if also_host:
-        return f"the host or seat {seat}, cannot be told apart"
-    return f"seat {seat}"
+        return _("the host or seat {n}, cannot be told apart").format(n=seat)
+    return _("seat {n}").format(n=seat)
+
+
+def _status(status: str) -> str:
+    """A verdict word (verified, failed, aborted...) in the player's language."""
+    return {
+        "verified": _("verified"),
+        "failed": _("failed"),
+        "aborted": _("aborted"),
+        "in progress": _("in progress"),
+    }.get(status, status)
+
+
+def _own(verdict: str) -> str:
+    """What the player's own record says, in the player's language."""
+    return sessionlog.render(verdict, str, str) or verdict
 
 
 class NetBackend(TableBackend):
@@ -371,7 +399,9 @@ class NetBackend(TableBackend):
             await self._start()
         except Exception as exc:
             self.model.connection = "closed"
-            self.model.waiting = self._plain(f"Could not open the table: {exc}")
+            self.model.waiting = self._plain(
+                _("Could not open the table: {error}").format(error=exc)
+            )
             self.model.add_log(self._plain(f"! {exc}"))
             self.notify()
 
@@ -384,9 +414,13 @@ class NetBackend(TableBackend):
                 None,
                 self.host.fingerprint,
             )
-            self.model.add_log(f"Hosting on {self.host.address}:{self.host.port}")
+            self.model.add_log(
+                _("Hosting on {address}:{port}").format(
+                    address=self.host.address, port=self.host.port
+                )
+            )
         if callable(self.target):
-            self.model.waiting = "Looking for the table..."
+            self.model.waiting = _("Looking for the table...")
             self.notify()
             self.target = await self.target()
         assert isinstance(self.target, Target)
@@ -436,8 +470,8 @@ class NetBackend(TableBackend):
         if st.seat is None:
             free = [i.seat for i in st.seats if not i.occupied]
             if not free:
-                self.model.waiting = "The table is full: pick another table in the lobby."
-                self.model.add_log("! the table is full")
+                self.model.waiting = _("The table is full: pick another table in the lobby.")
+                self.model.add_log(_("! the table is full"))
                 self.notify()
                 return
             seat = self.want_seat if self.want_seat in free else free[0]
@@ -445,8 +479,10 @@ class NetBackend(TableBackend):
             client.send(*session.take_seat(seat), *session.ready())
             await client.wait_for(lambda: st.seat is not None or len(st.errors) > errors, 10)
             if st.seat is None:
-                why = st.errors[-1].text if len(st.errors) > errors else "no answer from the host"
-                self.model.waiting = self._plain(f"Could not take a seat: {why}")
+                why = (
+                    st.errors[-1].text if len(st.errors) > errors else _("no answer from the host")
+                )
+                self.model.waiting = self._plain(_("Could not take a seat: {why}").format(why=why))
                 self.notify()
                 return
         if self.auto_start and st.seat == 0:
@@ -501,11 +537,11 @@ class NetBackend(TableBackend):
     def play(self, card: Card) -> None:
         self.model.error = None
         if self.client is None or self.session is None:
-            self.model.error = "not connected yet"
+            self.model.error = _("not connected yet")
         elif not self.model.my_turn:
-            self.model.error = "Not your turn yet."
+            self.model.error = _("Not your turn yet.")
         elif self._pending_play == self._plays_seen():
-            self.model.error = "Your card is on its way to the host."
+            self.model.error = _("Your card is on its way to the host.")
         else:
             try:
                 sent = self.client.send(*self.session.play(card))
@@ -515,7 +551,7 @@ class NetBackend(TableBackend):
                 if sent:
                     self._pending_play = self._plays_seen()
                 else:
-                    self.model.error = "Not connected: the card was not sent, try again shortly."
+                    self.model.error = _("Not connected: the card was not sent, try again shortly.")
         self.notify()
 
     def fill_open_seats(self) -> None:
@@ -524,21 +560,21 @@ class NetBackend(TableBackend):
         self.model.error = None
         st = self.session.state if self.session is not None else None
         if self.client is None or st is None or st.seat is None:
-            self.model.error = "Take a seat first."
+            self.model.error = _("Take a seat first.")
         elif st.phase != "lobby":
-            self.model.error = "The match has started: every seat is taken."
+            self.model.error = _("The match has started: every seat is taken.")
         elif st.seat != 0:
-            self.model.error = "Only the player in seat 0 can seat AI players."
+            self.model.error = _("Only the player in seat 0 can seat AI players.")
         else:
             open_seats = [i.seat for i in st.seats if not i.occupied]
             if not open_seats:
-                self.model.error = "There are no open seats to fill."
+                self.model.error = _("There are no open seats to fill.")
             else:
                 session = self.session
                 assert session is not None
                 msgs = [msg for s in open_seats for msg in session.set_ai_seat(s, self.ai_level)]
                 if not self.client.send(*msgs):
-                    self.model.error = "Not connected: try again shortly."
+                    self.model.error = _("Not connected: try again shortly.")
         self.notify()
 
     def current_view(self) -> SeatView | None:
@@ -639,9 +675,11 @@ class NetBackend(TableBackend):
         if before != model.connection and model.started:
             model.add_log(
                 {
-                    "reconnecting": "! connection lost: reconnecting...",
-                    "connected": "reconnected: play resumes",
-                    "closed": f"! disconnected: {self.client.error if self.client else ''}",
+                    "reconnecting": _("! connection lost: reconnecting..."),
+                    "connected": _("reconnected: play resumes"),
+                    "closed": _("! disconnected: {why}").format(
+                        why=self.client.error if self.client else ""
+                    ),
                 }.get(model.connection, model.connection)
             )
         self._pull_log(st)
@@ -660,7 +698,7 @@ class NetBackend(TableBackend):
         model.seats = [
             SeatInfo(
                 i.seat,
-                i.name if i.occupied else "(open seat)",
+                i.name if i.occupied else _("(open seat)"),
                 is_ai=i.ai is not None,
                 level=f"AI:{i.ai}" if i.ai else "",
                 connected=i.connected,
@@ -678,7 +716,7 @@ class NetBackend(TableBackend):
         # replay is over, never a turn from it (a card chosen then would be out of date).
         model.live = self.client is None or self.client.live or not self.client.connected.is_set()
         if not model.live:
-            model.waiting = "Catching up with the table..."
+            model.waiting = _("Catching up with the table...")
         elif not self._held:
             if st.view is not None:
                 apply_seat_view(model, st.view)
@@ -688,24 +726,26 @@ class NetBackend(TableBackend):
                 if model.hand_over and not self._held_ready(st):
                     # the host reveals right after the last trick: wait for the verdict
                     model.hand_over = False
-                    model.waiting = "Hand over: checking the deal..."
+                    model.waiting = _("Hand over: checking the deal...")
             elif st.phase == "lobby":
                 seated = sum(1 for i in st.seats if i.occupied)
-                model.waiting = (
-                    f"Waiting for players: {seated}/{len(st.seats)} seats taken. The match "
-                    "starts when every seat is filled."
-                )
+                model.waiting = _(
+                    "Waiting for players: {seated}/{seats} seats taken. The match starts when "
+                    "every seat is filled."
+                ).format(seated=seated, seats=len(st.seats))
                 if model.can_fill_ai:
-                    model.waiting += (
-                        f" Press f to seat AI players ({self.ai_level}) in the open seats."
-                    )
+                    model.waiting += " " + _(
+                        "Press f to seat AI players ({level}) in the open seats."
+                    ).format(level=self.ai_level)
             elif st.phase == "playing" and self._viewed_hand == st.hand_number >= 0:
                 # mid-hand, no view while a drawn card (or the partner's hand) is on its way
-                model.waiting = "The cards are on their way..."
+                model.waiting = _("The cards are on their way...")
             elif st.phase == "playing":
                 model.waiting = self._dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:
-            model.waiting = "The match was aborted: " + (st.log[-1] if st.log else "")
+            model.waiting = _("The match was aborted: {why}").format(
+                why=st.log[-1] if st.log else ""
+            )
         self.notify()
 
     def _who(self, st: ClientState, seat: int) -> str:
@@ -740,6 +780,24 @@ class NetBackend(TableBackend):
         text = text.replace("\u2026", "...")
         return text.encode("ascii", "replace").decode("ascii")
 
+    def _seat_name(self, seat: int) -> str:
+        """'Ann (seat 0)' for the log, from the session's seats (see ``_named``)."""
+        seats = self.session.state.seats if self.session is not None else ()
+        names = {i.seat: i.name for i in seats if i.occupied}
+        if seat in names:
+            return _("{name} (seat {n})").format(name=names[seat], n=seat)
+        return _("seat {n}").format(n=seat)
+
+    def _side_name(self, side: int) -> str:
+        """A side that won, as a person reads it: 'Bea', or 'side A (You + Cid)'."""
+        opts = self.model.options
+        if side >= opts.sides:
+            return _("side {n}").format(n=side)
+        names = self.model.side_name(side)
+        if opts.players == 4:
+            return _("side {ab} ({names})").format(ab="AB"[side], names=names)
+        return names
+
     def _sided(self, line: str) -> str:
         """'side 1 won the match' as a person reads it: the winners' names (and A/B at 4)."""
         m = _SIDE_WON_RE.fullmatch(line)
@@ -749,16 +807,16 @@ class NetBackend(TableBackend):
         opts = self.model.options
         if side >= opts.sides:
             return line
-        names = self.model.side_name(side)
-        if opts.players == 4:
-            return f"side {'AB'[side]} ({names}) won the match"
-        return f"{names} won the match"
+        return _("{winner} won the match").format(winner=self._side_name(side))
 
     def _pull_log(self, st: ClientState) -> None:
         """Copy new session log lines and finished tricks, in order (called per message)."""
         for line in st.log[self._log_seen :]:
             if line != "connection lost" and not line.startswith("error (bad_token)"):
-                self.model.add_log(self._plain(self._named(self._sided(line))))
+                said = sessionlog.render(line, self._seat_name, self._side_name)
+                if said is None:  # a line no pattern knows: as it came, with names
+                    said = self._named(self._sided(line))
+                self.model.add_log(self._plain(said))
                 opts = st.options
                 new_hand = line.startswith("hand ") and " started, " in line
                 if new_hand and opts is not None and opts.players == 3:
@@ -781,16 +839,21 @@ class NetBackend(TableBackend):
     def _dealing_text(self, st: ClientState) -> str:
         d = st.draw
         if d is None or st.hand_number >= 0:
-            return "Dealing: the players commit and reveal their seeds..."
-        what = " and ".join(
-            w for w, on in (("partners", d.draw_partners), ("first dealer", d.draw_dealer)) if on
-        )
+            return _("Dealing: the players commit and reveal their seeds...")
         if d.own_verdict is not None:
-            return f"Draw {d.status.upper()}: {d.own_verdict}"
+            return _("Draw {status}: {verdict}").format(
+                status=_status(d.status).upper(), verdict=_own(d.own_verdict)
+            )
         if d.fault is not None:
             who = _party(d.fault.seat, d.fault.also_host)
-            return f"Draw {d.status.upper()}: {d.fault.reason} (at fault: {who})"
-        return f"Drawing cards for the {what}..."
+            return _("Draw {status}: {reason} (at fault: {who})").format(
+                status=_status(d.status).upper(), reason=d.fault.reason, who=who
+            )
+        if d.draw_partners and d.draw_dealer:
+            return _("Drawing cards for the partners and the first dealer...")
+        if d.draw_partners:
+            return _("Drawing cards for the partners...")
+        return _("Drawing cards for the first dealer...")
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"
@@ -853,7 +916,9 @@ class NetBackend(TableBackend):
             for label, records in files:
                 save_game(directory, game, label, records, whole=whole)
         except OSError as exc:
-            self.model.add_log(f"! could not save the game in {directory}: {exc}")
+            self.model.add_log(
+                _("! could not save the game in {dir}: {error}").format(dir=directory, error=exc)
+            )
 
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
@@ -884,7 +949,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
         )
 
     return NetBackend(
-        "Practice vs AI" if practice else name,
+        _("Practice vs AI") if practice else name,
         name=config.name,
         host_factory=factory,
         want_seat=0,

@@ -208,7 +208,7 @@ class UiState:
     player_name: str = "Player"
     lobby: list[LobbyEntry] = field(default_factory=list)
     lobby_index: int = 0
-    lobby_status: str = "Looking for tables on the network..."
+    lobby_status: str = ""  # the app says what discovery is doing
     form: HostForm = field(default_factory=HostForm)
     card_index: int = 0
     show_help: bool = False

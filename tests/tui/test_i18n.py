@@ -42,8 +42,9 @@ def test_every_client_text_is_translated_in_italian() -> None:
             continue  # the header
         assert not entry.fuzzy, f"fuzzy: {msgid!r}"
         assert entry.msgstr and all(entry.msgstr), f"untranslated: {msgid!r}"
-        for translated in entry.msgstr:
-            assert _fields(translated) == _fields(msgid), (msgid, translated)
+        sources = [msgid] if entry.plural is None else [msgid, entry.plural]
+        for source, translated in zip(sources, entry.msgstr, strict=True):
+            assert _fields(translated) == _fields(source), (source, translated)
     stale = sorted(t for t in po if t and t not in texts)
     assert not stale, f"in the catalog but no longer in the client: {stale}"
 

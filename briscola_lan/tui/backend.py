@@ -110,6 +110,13 @@ class TableBackend:
         """Leave the table and release everything."""
 
 
+def trick_line(name: str, mine: bool, cards: str, points: int) -> str:
+    """The log's line for a trick taken: 'You took the trick (A♥ 3♥) for 21'."""
+    if mine:
+        return _("You took the trick ({cards}) for {n}").format(cards=cards, n=points)
+    return _("{name} took the trick ({cards}) for {n}").format(name=name, cards=cards, n=points)
+
+
 def removed_two_line(options: TableOptions, deck: dk.Deck, ascii_only: bool) -> str:
     """The log's announcement, at 3 players, of the 2 taken out of the deck."""
     two = dk.card_label(Card(options.removed_two, Rank.TWO), deck, ascii_only)
@@ -218,13 +225,9 @@ class PracticeBackend(TableBackend):
         events = self.hand.play(seat, card)
         for ev in events:
             if isinstance(ev, TrickTaken):
-                self.model.add_log(
-                    _("{name} took the trick ({cards}) for {n}").format(
-                        name=self.model.who(ev.winner),
-                        cards=" ".join(self._label(c) for _seat, c in ev.plays),
-                        n=ev.points,
-                    )
-                )
+                cards = " ".join(self._label(c) for _seat, c in ev.plays)
+                mine = ev.winner == self.model.my_seat
+                self.model.add_log(trick_line(self.model.who(ev.winner), mine, cards, ev.points))
         if self.hand.is_terminal:
             self._finish_hand()
         else:

@@ -46,7 +46,7 @@ from briscola_lan.tui import deck as dk
 from briscola_lan.tui import sessionlog
 from briscola_lan.tui.adapters import apply_seat_view
 from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.backend import TableBackend, removed_two_line
+from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import (
@@ -751,7 +751,7 @@ class NetBackend(TableBackend):
     def _who(self, st: ClientState, seat: int) -> str:
         """'You' or the seat's name, from the session (the model may not be filled in yet)."""
         if st.seat == seat:
-            return "You"
+            return _("You")
         for info in st.seats:
             if info.seat == seat and info.occupied:
                 return info.name
@@ -826,9 +826,7 @@ class NetBackend(TableBackend):
         if t is not None and t is not self._last_trick_logged:
             cards = " ".join(dk.card_label(c, self.deck, self.ascii_only) for _s, c in t.plays)
             self.model.add_log(
-                _("{name} took the trick ({cards}) for {n}").format(
-                    name=self._who(st, t.winner), cards=cards, n=t.points
-                )
+                trick_line(self._who(st, t.winner), st.seat == t.winner, cards, t.points)
             )
         self._last_trick_logged = t
         for check in st.checks:

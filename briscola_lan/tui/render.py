@@ -479,7 +479,7 @@ def hand_lines(
         return [("class:dim", _("(no cards)"))]
     if inline:
         return _inline_hand(model, ui, cards, on_click)
-    width = 8 if big else 7
+    width = 8  # a card and its gap (large cards have no gap: they are a column wider)
     boxes: list[list[Frag]] = []
     numbers: Frag = []
     for i, card in enumerate(cards):
@@ -496,7 +496,7 @@ def hand_lines(
         cell = f" {num}{new}"
         numbers.append(("class:turn" if sel else "class:dim", f"{cell[:width]:<{width}}"))
     out: Frag = []
-    for row in _boxes_row(boxes):
+    for row in _boxes_row(boxes, " " if big else "  "):
         out.extend(row)
         _nl(out)
     out.extend(numbers)
@@ -662,6 +662,8 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
     form.row = min(form.row, len(rows) - 1)
     lt, gt = "<", ">"
     label_w = 22 if (width or 80) >= 70 else 16
+    labels = [_("Draw first dealer"), _("Hints for players"), _("Match format")]
+    label_w = min(30, max(label_w, *(len(x) for x in labels)))
     for i, row in enumerate(rows):
         sel = i == form.row
         style = "class:selected" if sel else ""

@@ -20,7 +20,10 @@ Who = Callable[[int], str]  # a seat number as a person reads it: "Ann (seat 0)"
 PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p), t)
     for p, t in (
-        (r"joined table '(?P<table>.*)' \((?P<rules>.*)\)", N_("joined table '{table}' ({rules})")),
+        (
+            r"joined table (?P<q>['\"])(?P<table>.*)(?P=q) \((?P<rules>.*)\)",
+            N_("joined table '{table}' ({rules})"),
+        ),
         (r"(?P<name>.+) took seat (?P<n>\d+)", N_("{name} took seat {n}")),
         (r"(?P<name>.+) is not ready", N_("{name} is not ready")),
         (r"(?P<name>.+) is ready", N_("{name} is ready")),
@@ -142,5 +145,6 @@ def render(line: str, who: Who, side: Callable[[int], str]) -> str | None:
                 fields[key] = value.replace(" drew ", " " + _("drew") + " ")
             else:
                 fields[key] = value
+        fields.pop("q", None)
         return _(template).format(**fields)
     return None

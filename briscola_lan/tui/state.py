@@ -13,6 +13,7 @@ from enum import StrEnum
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions, TrickTaken
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import Follow, HandOrder
+from briscola_lan.tui.i18n import _
 from briscola_lan.tui.widgets import Scroll
 
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
@@ -70,7 +71,7 @@ class HandSummary:
 class TableModel:
     """Everything the table screen shows; the adapters keep it up to date."""
 
-    title: str = "Table"
+    title: str = ""  # the backend names the table
     my_seat: int = 0
     options: TableOptions = field(default_factory=TableOptions)
     seats: list[SeatInfo] = field(default_factory=list)
@@ -140,7 +141,7 @@ class TableModel:
         return self.who(side)
 
     def who(self, seat: int) -> str:
-        return "You" if self.seated and seat == self.my_seat else self.name_of(seat)
+        return _("You") if self.seated and seat == self.my_seat else self.name_of(seat)
 
     def add_log(self, line: str) -> None:
         self.log.append(line)
@@ -168,7 +169,7 @@ class LobbyEntry:
 class HostForm:
     """The 'host a table' form: every table option plus seat fillers and the table name."""
 
-    table_name: str = "Briscola"
+    table_name: str = ""  # the app proposes "<name>'s table"
     players: int = 2
     match_format: MatchFormat = MatchFormat.HANDS
     hands_to_win: int = 2

@@ -22,9 +22,10 @@ MARKERS = {"_", "N_", "ngettext"}
 # product's name; everything else a person reads must go through the catalog.
 ENGLISH_ON_PURPOSE = {
     "sessionlog.py": {"PATTERNS", "_WORDS"},
+    "deck.py": {"_ITALIAN_SUITS", "_ITALIAN_FIGURES"},  # the Italian deck's own names
     "netplay.py": {"_SEAT_RE", "_SIDE_WON_RE"},
 }
-NOT_TEXT = {" Briscola LAN", "%Y-%m-%d %H:%M"}
+NOT_TEXT = {" Briscola LAN", "%Y-%m-%d %H:%M", "Player"}  # the product, a date, a default name
 
 
 def _fields(text: str) -> set[str]:
@@ -80,7 +81,8 @@ def _english_literals(path: Path) -> list[tuple[int, str]]:
             continue
         text = node.value
         words = [w for w in re.split(r"\s+", text) if sum(c.isalpha() for c in w) >= 2]
-        if len(words) < 2 or text in NOT_TEXT or "class:" in text or "#" in text:
+        word = re.fullmatch(r"[A-Z][a-z]{2,}", text) is not None  # "You", "Waiting"
+        if (len(words) < 2 and not word) or text in NOT_TEXT or "class:" in text or "#" in text:
             continue
         parent = parents.get(node)
         if isinstance(parent, ast.Expr | ast.Compare):
@@ -104,7 +106,8 @@ def _english_literals(path: Path) -> list[tuple[int, str]]:
                 exempt = True
             if isinstance(up, ast.Assign | ast.AnnAssign):
                 targets = up.targets if isinstance(up, ast.Assign) else [up.target]
-                if any(isinstance(t, ast.Name) and t.id in skip_names for t in targets):
+                names = skip_names | {"__all__"}
+                if any(isinstance(t, ast.Name) and t.id in names for t in targets):
                     exempt = True
             up = parents.get(up)
         if not exempt:

@@ -18,7 +18,7 @@ from briscola_lan.ai import StrongBot
 from briscola_lan.rules import Card, SeatView
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.follow import winning_seat
-from briscola_lan.tui.i18n import _
+from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import TableModel, UiState
 
 HINT_SEED = 14  # the hint's bot is deterministic: the same position, the same advice
@@ -100,9 +100,10 @@ def hint_line(advice: Advice, ui: UiState) -> str:
         alt, margin = second
         alt_label = dk.card_label(alt, ui.deck, ui.ascii_only)
         if margin >= 0.5:
-            text += " " + _("About {n:.0f} points better than {card}.").format(
-                n=margin, card=alt_label
-            )
+            n = round(margin)
+            text += " " + ngettext(
+                "About {n} point better than {card}.", "About {n} points better than {card}.", n
+            ).format(n=n, card=alt_label)
         else:
             text += " " + _("{card} is about as good.").format(card=alt_label)
     return text

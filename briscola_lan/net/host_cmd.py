@@ -39,6 +39,7 @@ from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
 
 META_FILE = "table.json"
+AI_PACE_DEFAULT = 0.6  # table/host.py AI_PACE (not imported here: --help stays light)
 SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
 RETRY_SAVES = 2.0  # seconds between tries to save what a full or read-only disk refused
 
@@ -84,7 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--ai-level", default="rules", help="AI level for --ai (random, rules, strong)"
     )
     parser.add_argument(
-        "--ai-delay", type=float, default=0.6, metavar="SECONDS",
+        "--ai-delay", type=float, default=AI_PACE_DEFAULT, metavar="SECONDS",
         help="the AI players' pace: seconds an AI waits after the last card played, so that "
         "people can follow (default 0.6, as in the client; 0: at once)",
     )  # fmt: skip

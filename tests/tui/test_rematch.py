@@ -82,3 +82,35 @@ async def test_rematch_at_a_table_hosted_here(tmp_path: Path) -> None:
         assert new.session is not None and new.session.state.game_id != game  # a new match
         assert [(s.seat, s.name, s.level) for s in c.model.seats] == seats
         assert not c.model.match_over and c.model.hand_number == 0
+
+
+@pytest.mark.usefixtures("private_dirs")
+async def test_rematch_at_a_joined_table_once_its_host_opens_it(tmp_path: Path) -> None:
+    from briscola_lan.rules import TableOptions
+    from briscola_lan.tui.netplay import start_embedded_host
+
+    from .helpers import lobby_entry
+
+    host = await start_embedded_host(
+        TableOptions.make(players=2, hands_to_win=1), "Joined", {1: "random"}, ["127.0.0.1"],
+        advertise=False, ai_delay=0.0,
+    )  # fmt: skip
+    try:
+        async with running(net_config(tmp_path)) as d:
+            d.client.set_lobby([lobby_entry(host, "Joined", 1)])
+            await d.keys(ENTER)
+            await _play_until_match_over(d)
+            c = d.client
+            old = c.backend
+            assert isinstance(old, NetBackend) and old.host is None  # joined, not hosted here
+            game = old.session.state.game_id if old.session else ""
+            await d.keys("r")
+            new = c.backend
+            assert isinstance(new, NetBackend) and new is not old and new.rematching
+            assert "Waiting for the rematch to open" in (c.model.waiting or "")
+            await host.rematch()  # the table's host opens the next match
+            await wait_for(lambda: c.model.started and c.model.my_turn, 30, "the rematch's turn")
+            assert new.session is not None and new.session.state.game_id != game
+            assert c.model.my_seat == 0 and not c.model.match_over
+    finally:
+        await host.close()

@@ -279,6 +279,8 @@ class HostTable:
             return [Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
+        if isinstance(message, m.PlayCard):  # the AI players' pace counts from any card played
+            self.last_ai_move = self.now
         return out
 
     def disconnect(self, conn: int) -> list[Outgoing]:
@@ -946,7 +948,6 @@ class HostTable:
         except IllegalPlay as exc:
             raise _Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
         self._append(rec, True)
-        self.last_ai_move = self.now  # the AI players' pace counts from any card played
         pos = self.position_of[st.card]
         self._broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
         draws: list[Event] = []

@@ -739,8 +739,9 @@ class ClientApp:
         return out
 
     def _table_text(self, width: int | None = None) -> StyleAndTextTuples:
+        sizes = self._sizes()
         return render.table_lines(
-            self.model, self.ui, width, self._own_verdict(), big=self._sizes().big
+            self.model, self.ui, width, self._own_verdict(), big=sizes.big, compact=sizes.compact
         )
 
     def _own_verdict(self) -> str | None:

@@ -279,7 +279,7 @@ def _trick_tag(model: TableModel, seat: int, winner: int | None, done: bool, a: 
     return out
 
 
-def trick_text(model: TableModel, ui: UiState, big: bool) -> Frag:
+def trick_text(model: TableModel, ui: UiState, big: bool, compact: bool = False) -> Frag:
     """The trick on the table: the held, completed one, or the current one with who is winning."""
     a = ui.ascii_only
     held = ui.follow.held
@@ -333,7 +333,8 @@ def trick_text(model: TableModel, ui: UiState, big: bool) -> Frag:
             else _("{name} takes the trick: +{points} points")
         ).format(name=who, points=held.points)
         out.append(("class:bold", text))
-        out.append(("class:dim", "  " + _("(any key: go on)")))
+        if not compact:  # a short terminal's key line says it
+            out.append(("class:dim", "  " + _("(any key: go on)")))
         _nl(out)
     return out
 
@@ -344,6 +345,7 @@ def table_lines(
     width: int | None = None,
     own_verdict: str | None = None,
     big: bool = False,
+    compact: bool = False,
 ) -> Frag:
     """The centre of the table: briscola, stock, trick, whose turn, or the result.
 
@@ -374,7 +376,7 @@ def table_lines(
     if model.players == 3:
         out.append(("class:dim", removed_two_text(model, ui)))
         _nl(out)
-    out.extend(trick_text(model, ui, big))
+    out.extend(trick_text(model, ui, big, compact))
     if held:
         pass
     elif model.connection == "reconnecting":

@@ -344,6 +344,7 @@ def table_lines(
     ui: UiState,
     width: int | None = None,
     own_verdict: str | None = None,
+    *,
     big: bool = False,
     compact: bool = False,
 ) -> Frag:

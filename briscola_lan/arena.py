@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from briscola_lan.ai import make_bot
+from briscola_lan.progress import progress, wanted
 from briscola_lan.rules import TableOptions
 from briscola_lan.sim import (
     SimulationError,
@@ -101,16 +102,29 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def arena(
-    options: TableOptions, a: str, b: str, *, deals: int, seed: int, unit: str, jobs: int
+    options: TableOptions,
+    a: str,
+    b: str,
+    *,
+    deals: int,
+    seed: int,
+    unit: str,
+    jobs: int,
+    show_progress: bool = False,
 ) -> dict[str, Any]:
-    """Run the deals (in ``jobs`` processes) and summarise them from A's point of view."""
+    """Run the deals (in ``jobs`` processes) and summarise them from A's point of view;
+    ``show_progress`` draws a bar with the time left on stderr."""
     tasks = [(options.to_dict(), a, b, seed, d, unit) for d in range(deals)]
     start = time.perf_counter()
+    label = f"{a} vs {b}: {unit}"
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.map(play_deal, tasks, chunksize=1)
+            results = list(
+                progress(pool.imap(play_deal, tasks, chunksize=1), deals, label,
+                         enabled=show_progress)
+            )  # fmt: skip
     else:
-        results = [play_deal(t) for t in tasks]
+        results = list(progress(map(play_deal, tasks), deals, label, enabled=show_progress))
     elapsed = time.perf_counter() - start
     flat = [r for deal in results for r in deal]
     a_won = sum(1 for w, _ in flat if w > 0)
@@ -145,6 +159,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unit", choices=("hands", "matches"), default="hands")
     parser.add_argument("--jobs", "-j", type=int, default=2, help="worker processes")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (shown on a terminal)"
+    )
     add_table_arguments(parser)
 
 
@@ -180,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             unit=args.unit,
             jobs=args.jobs,
+            show_progress=wanted(args.no_progress),
         )
     except SimulationError as exc:
         print(f"briscola-lan arena: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.ai import LEVELS, Bot, UnknownLevel, make_bot
+from briscola_lan.progress import progress, wanted
 from briscola_lan.rules import Card, Hand, Match, MatchFormat, OptionsError, Suit, TableOptions
 from briscola_lan.rules import deck_for as rules_deck_for
 
@@ -160,6 +161,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_table_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (shown on a terminal)"
+    )
+    parser.add_argument(
         "--save",
         metavar="DIR",
         default=None,
@@ -175,11 +179,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def simulate(options: TableOptions, levels: list[str], matches: int, seed: int) -> dict[str, Any]:
-    """Play the matches and return the JSON-ready report (see docs/ai.md for its shape)."""
+def simulate(
+    options: TableOptions,
+    levels: list[str],
+    matches: int,
+    seed: int,
+    *,
+    show_progress: bool = False,
+) -> dict[str, Any]:
+    """Play the matches and return the JSON-ready report (see docs/ai.md for its shape);
+    ``show_progress`` draws a bar with the time left on stderr."""
     bots = [make_bot(lv, seed * 1000 + s) for s, lv in enumerate(levels)]
     records = [
-        play_match(options, bots, seed, i, first_dealer=i % options.players) for i in range(matches)
+        play_match(options, bots, seed, i, first_dealer=i % options.players)
+        for i in progress(range(matches), matches, "matches", enabled=show_progress)
     ]
     return report(options, levels, seed, records)
 
@@ -231,13 +244,14 @@ def _save_matches(
     out: Path,
     *,
     deal: str = "classic",
+    show_progress: bool = False,
 ) -> list[MatchRecord]:
     """Play each match through the whole protocol and save its transcripts under ``out``."""
     from briscola_lan.net.games import save_transcripts
     from briscola_lan.table.selfplay import run_selfplay
 
     records = []
-    for i in range(matches):
+    for i in progress(range(matches), matches, "matches", enabled=show_progress):
         result = run_selfplay(
             options, levels=levels, seed=seed * 1000 + i, entropy=_entropy(seed, i), deal=deal
         )
@@ -295,13 +309,20 @@ def run(args: argparse.Namespace) -> int:
         levels = parse_levels(args.bots, options.players)
         if args.matches < 1:
             raise SimulationError("--matches must be at least 1")
+        bar = wanted(args.no_progress)
         if args.save:
             records = _save_matches(
-                options, levels, args.matches, args.seed, Path(args.save), deal=args.deal
+                options,
+                levels,
+                args.matches,
+                args.seed,
+                Path(args.save),
+                deal=args.deal,
+                show_progress=bar,
             )
             rep = report(options, levels, args.seed, records)
         else:
-            rep = simulate(options, levels, args.matches, args.seed)
+            rep = simulate(options, levels, args.matches, args.seed, show_progress=bar)
     except SimulationError as exc:
         print(f"briscola-lan simulate: {exc}", file=sys.stderr)
         return 2

@@ -255,9 +255,14 @@ class StrongBot:
         return players in EXACT_MODEL_PLAYERS
 
     def choose(self, view: SeatView) -> Card:
+        return self.choose_scored(view)[0]
+
+    def choose_scored(self, view: SeatView) -> tuple[Card, dict[int, float]]:
+        """The card the bot plays and its score of every legal card (``scores``); the client's
+        hint and hand review use the scores to say why and what another card would cost."""
         legal = _legal(view)
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], {legal[0].code: 0.0}
         k = Knowledge(view)
         preferred = rule_pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
@@ -266,6 +271,6 @@ class StrongBot:
             scores = self.scores(view)
         except SearchError as exc:
             log.error("bug: %s (seat %d); playing the rule-based card", exc, view.seat)
-            return Card.from_code(preferred)  # rule_pick chooses from the hand
+            return Card.from_code(preferred), {}  # rule_pick chooses from the hand
         best = max(scores, key=lambda c: (round(scores[c], 6), c == preferred, -c))
-        return _held(view, best, preferred, "search")
+        return _held(view, best, preferred, "search"), scores

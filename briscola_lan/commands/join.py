@@ -11,9 +11,20 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from briscola_lan.commands.play import DECKS, LANGUAGES, TRICK_PAUSE
     from briscola_lan.net.join_cmd import configure as configure_join
 
     configure_join(parser)
+    parser.add_argument(
+        "--trick-pause", type=float, default=TRICK_PAUSE, metavar="SECONDS",
+        help="full-screen client: seconds a completed trick stays on the table",
+    )  # fmt: skip
+    parser.add_argument("--deck", choices=DECKS, default=None, help="full-screen client: cards")
+    parser.add_argument(
+        "--hand-order", choices=("sorted", "dealt"), default="sorted",
+        help="full-screen client: your hand sorted, or as dealt",
+    )  # fmt: skip
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help="full-screen client")
 
 
 def full_screen(args: argparse.Namespace) -> bool:

@@ -10,8 +10,13 @@ import argparse
 from pathlib import Path
 
 # The bot levels, as briscola_lan.ai.LEVELS names them (importing ai/ would cost --help ~90 ms;
-# tests/test_cli_imports.py checks that the two agree).
+# tests/test_cli_imports.py checks that the two agree), and the same for the AI players' pace
+# (table/host.py AI_PACE), the trick pause (tui/follow.py), the decks and the languages.
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+AI_PACE = 0.6
+TRICK_PAUSE = 1.5
+DECKS: tuple[str, ...] = ("french", "italian")
+LANGUAGES: tuple[str, ...] = ("en", "it")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,8 +36,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--ai-level", choices=AI_LEVELS, default="rules", help="level of the AI players"
     )
     parser.add_argument(
-        "--ai-delay", type=float, default=0.6, help="seconds an AI waits before it plays"
-    )
+        "--ai-delay", type=float, default=AI_PACE,
+        help=f"the AI players' pace: seconds an AI waits after the last card (default {AI_PACE})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--trick-pause", type=float, default=TRICK_PAUSE, metavar="SECONDS",
+        help="seconds a completed trick stays on the table (any key clears it; 0: none; "
+        f"default {TRICK_PAUSE})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--deck", choices=DECKS, default=None,
+        help="the cards' look: French suits (♦ ♥ ♠ ♣) or Italian (Denari, Coppe, Spade, "
+        "Bastoni); default: Italian in Italian, else French",
+    )  # fmt: skip
+    parser.add_argument(
+        "--hand-order", choices=("sorted", "dealt"), default="sorted",
+        help="your hand sorted by suit (the briscola apart) and strength, or as dealt",
+    )  # fmt: skip
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None,
+        help="the client's language (default: from the locale, LANG=it_IT.UTF-8 is Italian)",
+    )  # fmt: skip
     parser.add_argument("--games", type=Path, default=None, help="directory of saved games")
 
 

@@ -48,6 +48,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="player name (default: bot-LEVEL)")
     parser.add_argument("--no-start", action="store_true", help="in seat 0, do not start the match")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each card")
+    parser.add_argument(
+        "--quiet", action="store_true", help="say nothing while connecting, only the result"
+    )
 
 
 def bot_dir_name(name: str) -> str:
@@ -91,7 +94,13 @@ async def play(args: argparse.Namespace) -> int:
     check_common(args)
     chooser = check_level(args.level, args.seed)
     name = args.name or f"bot-{args.level}"
+
+    def say(text: str) -> None:
+        if not args.quiet:
+            print(f"{name}: {text}", flush=True)
+
     with claim_bot_home(name) as home:
+        say(f"looking for table {args.table} (up to {args.timeout:g} s)")
         client = await open_table(
             args.table,
             name=name,
@@ -100,6 +109,9 @@ async def play(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             home=home,
         )
+        target = client.target
+        say(f"connected to {target.host}:{target.port} (TLS, pinned {client.pinned[:16]}...); "
+            "taking a seat")  # fmt: skip
         # A second bot of this name saves under its own label (NAME.2), not over the first's file.
         label = name + home.name.removeprefix(bot_dir_name(name))
         return await play_match(args, client, chooser, label)
@@ -110,10 +122,11 @@ async def play_match(
 ) -> int:
     """Play the match on a connected client, print the result and save the transcript."""
     saver = client_saver(client, label, args.games, "briscola-lan bot")
+    quiet = bool(getattr(args, "quiet", False))
     try:
 
         def on_play(hand: int, index: int) -> None:
-            if hand == 0 and index < client.session.state.options.players:
+            if hand == 0 and index < client.session.state.options.players and not quiet:
                 print(f"playing in seat {client.session.state.seat}", flush=True)
 
         try:

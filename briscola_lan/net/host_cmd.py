@@ -27,6 +27,7 @@ from typing import Any
 
 from briscola_lan.fairness.identity import IdentityError
 from briscola_lan.net import files, tls
+from briscola_lan.net.console import Console
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
@@ -39,6 +40,7 @@ from briscola_lan.rules.options import MatchFormat, TableOptions
 from briscola_lan.wire.messages import Hello
 
 META_FILE = "table.json"
+AI_PACE_DEFAULT = 0.6  # table/host.py AI_PACE (not imported here: --help stays light)
 SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
 RETRY_SAVES = 2.0  # seconds between tries to save what a full or read-only disk refused
 
@@ -83,6 +85,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ai-level", default="rules", help="AI level for --ai (random, rules, strong)"
     )
+    parser.add_argument(
+        "--ai-delay", type=float, default=AI_PACE_DEFAULT, metavar="SECONDS",
+        help="the AI players' pace: seconds an AI waits after the last card played, so that "
+        "people can follow (default 0.6, as in the client; 0: at once)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--quiet", action="store_true",
+        help="no line per event on the console (players joining and leaving, hands, results)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--hints", action="store_true",
+        help="allow the players to ask their client's AI for hints (a practice table)",
+    )  # fmt: skip
     parser.add_argument(
         "--ai-seats",
         default="",
@@ -177,6 +192,8 @@ def check_numbers(args: argparse.Namespace) -> None:
         raise HostError(f"--grace {args.grace}: give 0 or more seconds")
     if not args.timeout > 0:
         raise HostError(f"--timeout {args.timeout}: give more than 0 seconds")
+    if not args.ai_delay >= 0:
+        raise HostError(f"--ai-delay {args.ai_delay}: give 0 or more seconds")
     if not args.hello_timeout > 0:
         raise HostError(f"--hello-timeout {args.hello_timeout}: give more than 0 seconds")
     if not args.reopen_after >= 0:
@@ -261,6 +278,8 @@ def make_table(
     *,
     grace: float = 30.0,
     timeout: float = 60.0,
+    ai_delay: float = 0.0,
+    hints: bool = False,
 ) -> Any:
     """A fresh HostTable, or one restored from ``snapshot`` (with the timers given now)."""
     from briscola_lan.table.host import HostTable, SnapshotError
@@ -270,7 +289,7 @@ def make_table(
             table = HostTable.restore(snapshot, identity=identity)
         except SnapshotError as exc:
             raise HostError(f"cannot resume: {exc}") from exc
-        table.grace, table.timeout = grace, timeout
+        table.grace, table.timeout, table.ai_delay = grace, timeout, ai_delay
         return table
     try:
         return HostTable(
@@ -283,6 +302,8 @@ def make_table(
             grace=grace,
             timeout=timeout,
             deal=spec.deal,
+            ai_delay=ai_delay,
+            hints=hints,
         )
     except ValueError as exc:  # e.g. an unknown AI level in a hand-edited saved table
         raise HostError(f"cannot make table {spec.name!r}: {exc}") from exc
@@ -400,13 +421,26 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
     server.on_saving = reporter.state_saving
     savers: list[tuple[Any, GameSaver]] = []
     reopeners: list[Reopener] = []
+    consoles: list[Console | None] = []
     saving: asyncio.Task[None] | None = None
     reopening: asyncio.Task[None] | None = None
     try:
         for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
-            table = make_table(spec, identity, snap, grace=args.grace, timeout=args.timeout)
+            table = make_table(
+                spec,
+                identity,
+                snap,
+                grace=args.grace,
+                timeout=args.timeout,
+                ai_delay=args.ai_delay,
+                hints=args.hints,
+            )
             if not args.one_match:
                 table = NextMatchTable(table)
+            console = None if args.quiet else Console()
+            consoles.append(console)
+            if console is not None:  # one line per event (a player joined, a hand ended...)
+                table = console.watch(table)
             if snap is not None and is_over(table):
                 then = (
                     "result only (start a new match with --force, or another --state-dir)"
@@ -446,13 +480,27 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 flush=True,
             )
         print("ready", flush=True)
+        for console in consoles:
+            if console is not None:
+                console.start()
         saving = loop.create_task(save_loop(server, savers))
+
         if not args.one_match:
 
             def fresh(spec: TableSpec) -> Any:
-                return NextMatchTable(
-                    make_table(spec, identity, None, grace=args.grace, timeout=args.timeout)
+                table = NextMatchTable(
+                    make_table(
+                        spec,
+                        identity,
+                        None,
+                        grace=args.grace,
+                        timeout=args.timeout,
+                        ai_delay=args.ai_delay,
+                        hints=args.hints,
+                    )
                 )
+                console = consoles[specs.index(spec)]
+                return table if console is None else console.watch(table)
 
             reopening = loop.create_task(
                 reopen_loop(server, reopeners, savers, fresh, args.games, reporter=reporter)

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import json
 
-from briscola_lan.net.discovery import DiscoveryError, list_tables, resolve_interfaces
+from briscola_lan.net.discovery import DiscoveryError, TableAd, list_tables, resolve_interfaces
 
 
 def add_interfaces_option(parser: argparse.ArgumentParser) -> None:
@@ -61,13 +61,24 @@ def run(args: argparse.Namespace) -> int:
     if not tables:
         print(f"no tables found on {', '.join(interfaces)} within {args.timeout:g} s")
         return 0
-    print(f"{'NAME':24} {'ADDRESS':22} {'SEATS':7} {'FREE':4} {'STATE':8} {'DEAL':7} RULES")
-    for t in tables:
-        print(
-            f"{t.name[:24]:24} {t.address:22} {t.seated}/{t.players:<5} {t.free:<4} "
-            f"{state_word(t.phase):8} {t.deal or 'classic':7} {t.rules}"
-        )
+    for line in table_lines(tables):
+        print(line)
     return 0
+
+
+WIDTH = 79  # the listing fits an 80-column terminal
+
+
+def table_lines(tables: list[TableAd]) -> list[str]:
+    """The listing: a header and one line per table, each at most ``WIDTH`` columns (a long
+    name or rules text is cut; an IPv6 address is never cut, so it may go past)."""
+    head = f"{'NAME':16} {'ADDRESS':21} {'SEATS':5} {'STATE':7} {'DEAL':7} RULES"
+    out = [head]
+    for t in tables:
+        left = f"{t.name[:16]:16} {t.address:21} {f'{t.seated}/{t.players}':5} "
+        left += f"{state_word(t.phase):7} {(t.deal or 'classic')[:7]:7} "
+        out.append(left + t.rules[: max(8, WIDTH - len(left))])
+    return out
 
 
 def state_word(phase: str) -> str:

@@ -151,6 +151,7 @@ class ClientState:
     last_trick: RulesTrickTaken | None = None
     draw_partners: bool = False  # the table draws partnerships (4 players)
     draw_dealer: bool = False  # the table draws the first dealer
+    hints: bool = False  # the host allows hints (welcome)
     draw: DrawCheck | None = None  # the draw of this match, once it started
     taken_over: bool = False  # the host's AI plays this seat (seat_taken_over), until handed back
     deal: str = "classic"  # the table's deal: "blind" or "classic" (from the welcome)
@@ -620,6 +621,7 @@ class ClientSession:
         s.draw_partners, s.draw_dealer = msg.draw_partners, msg.draw_dealer
         s.deal = msg.deal
         self._blind_sent = set()  # a new connection: what is still owed is sent again
+        s.hints = msg.hints
         if self.host_key and msg.host_key != self.host_key:
             self._fail(Fault(None, "welcome", HOST, "the host's identity key changed"))
         self.host_key = msg.host_key
@@ -822,19 +824,21 @@ class ClientSession:
 
     def _on_SharesSent(self, msg: m.SharesSent, out: list[Message]) -> None:
         self._blind_records(msg.records, out)
-        bh = self._checker.blind
-        if bh is not None and bh.windows and len(bh.windows) == 1 and bh.upcard is not None:
-            self.state.log.append(f"the upcard is {Card.from_code(bh.upcard)}")
 
     def _on_HandsShown(self, msg: m.HandsShown, out: list[Message]) -> None:
         self._blind_records(msg.records, out)
 
     def _on_ComplaintMade(self, msg: m.ComplaintMade, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        who = "the host" if getattr(st, "seat", None) == HOST_PARTY else None
-        if who is None and st is not None:
-            who = f"seat {st.seat}"  # type: ignore[attr-defined]
-        self.state.log.append(f"{who} says a card does not open: every key is revealed now")
+        party = getattr(st, "seat", HOST_PARTY)
+        if party == HOST_PARTY:
+            self.state.log.append(
+                "the host says a card does not open: every party reveals its keys"
+            )
+        else:
+            self.state.log.append(
+                f"seat {party} says a card does not open: every party reveals its keys"
+            )
         self._blind_act(out)
 
     def _on_KeysRevealed(self, msg: m.KeysRevealed, out: list[Message]) -> None:

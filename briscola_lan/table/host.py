@@ -172,6 +172,9 @@ def default_bot_factory(level: str, seed: int) -> Bot:
     return bot
 
 
+AI_PACE = 0.6  # seconds an AI player waits after the last card: ``host --ai-delay`` default
+
+
 class HostTable:
     """One table: lobby, seats, AI players, the match, its hands' deals, acknowledgements."""
 
@@ -191,9 +194,12 @@ class HostTable:
         draw_dealer: bool = False,
         clock: Callable[[], float] = time.time,
         deal: str | None = None,
+        hints: bool = False,
     ) -> None:
-        """``clock`` is the wall clock the receipts are dated by (Unix seconds); ``deal`` is
-        "blind" or "classic" (default: ``default_deal``)."""
+        """``clock`` is the wall clock the receipts are dated by (Unix seconds); ``ai_delay``
+        is the AI players' pace: seconds after the last card played, by anyone; ``deal`` is
+        "blind" or "classic" (default: ``default_deal``); ``hints`` allows the players to ask
+        their client's AI for hints (said in ``welcome``)."""
         options.validate()
         if deal is not None and deal not in DEAL_MODES:
             raise ValueError(f"unknown deal {deal!r}: use blind or classic")
@@ -201,6 +207,7 @@ class HostTable:
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
         self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
+        self.hints = hints
         self.drawing = False  # the draw's commit-reveal round is running
         self.options = options
         self.name = name[:MAX_NAME]
@@ -259,6 +266,8 @@ class HostTable:
             return [Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
+        if isinstance(message, m.PlayCard):  # the AI players' pace counts from any card played
+            self.last_ai_move = self.now
         return out
 
     def disconnect(self, conn: int) -> list[Outgoing]:
@@ -506,6 +515,7 @@ class HostTable:
                     self.draw_partners,
                     self.draw_dealer,
                     self.deal_mode,
+                    self.hints,
                 ),
             )
         )
@@ -1017,6 +1027,7 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "draw_partners": t.draw_partners,
         "draw_dealer": t.draw_dealer,
         "deal_mode": t.deal_mode,
+        "hints": t.hints,
         "drawing": t.drawing,
         "seats": [_dump_seat(seat) for seat in t.seats],
         "phase": str(t.phase),
@@ -1059,6 +1070,7 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.deal_mode = f.get_str("deal_mode")
     if t.deal_mode not in DEAL_MODES:
         raise SnapshotError(f"damaged table snapshot: unknown deal {t.deal_mode!r}")
+    t.hints = bool(f.obj.get("hints", False))  # absent in snapshots from before the option
     t.drawing = f.get_bool("drawing")
     t.now = f.get_float("now")
     seats = f.get_list("seats")

@@ -61,6 +61,7 @@ def apply_seat_view(model: TableModel, view: SeatView, match: Match | None = Non
     for t in view.tricks:
         won[view.options.side_of(t.winner)] += 1
     model.tricks_won = tuple(won)
+    model.hand_sizes = view.hand_sizes
     model.points = view.points
     visible, _ = partner_cards_visible(view)
     model.partner_shown = partner_still_holds(view) if visible else None

@@ -2,7 +2,9 @@
 
 ``ClientApp`` holds the UI state and the current table backend; the layout reads them through
 small callables, so every redraw shows the current state. Screens: lobby, host form, table,
-learn mode and saved games, with help, last-trick, verification and quit-confirm panels on top.
+learn mode and saved games, with help, last-trick, verification, hint, hand-review and
+quit-confirm panels on top. The table's panes take their sizes from the terminal
+(``render.sizes``): larger cards at 100x30, the same divider from one play to the next.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -36,11 +37,14 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 from briscola_lan.rules import MatchFormat, OptionsError, Suit
-from briscola_lan.tui import render
+from briscola_lan.tui import coach, learn, render, saved, sessionlog
 from briscola_lan.tui.backend import PracticeBackend, TableBackend
-from briscola_lan.tui.learn import LEARN_INTRO, LEARN_TRICKS, LEARN_TRUMP, describe
-from briscola_lan.tui.saved import games_dir, list_saved, verify_saved
+from briscola_lan.tui.deck import Deck
+from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
+from briscola_lan.tui.i18n import _, ngettext
+from briscola_lan.tui.saved import games_dir
 from briscola_lan.tui.state import AI_LEVELS, HostForm, LobbyEntry, Screen, TableModel, UiState
+from briscola_lan.tui.widgets import ScrollControl, WrapControl
 
 STYLE = Style.from_dict(
     {
@@ -54,6 +58,8 @@ STYLE = Style.from_dict(
         "selected": "reverse",
         "card": "",
         "card.selected": "reverse",
+        "card.new": "bold #ffd700",
+        "card.win": "bold #5fd75f",
         "suit.coins": "#d7af00",
         "suit.cups": "#ff5f5f",
         "suit.swords": "#5f87ff",
@@ -83,7 +89,10 @@ class ClientConfig:
     name: str = "Player"
     ascii_only: bool = False
     ai_level: str = "rules"
-    ai_delay: float = 0.5
+    ai_delay: float = 0.6
+    trick_pause: float = TRICK_PAUSE  # seconds a completed trick stays on show (0: none)
+    deck: Deck = Deck.FRENCH
+    hand_order: HandOrder = HandOrder.SORTED
     interfaces: list[str] | None = None
     games: Path | None = None
     # Hooks the network layer plugs in: host a table / join a lobby entry.
@@ -136,17 +145,36 @@ def _text(fn: Callable[[], StyleAndTextTuples], **kw: Any) -> Window:
     return Window(FormattedTextControl(fn), **kw)
 
 
+def fit_keys(text: str, width: int) -> str:
+    """A key-hint line cut to ``width`` between its items (two spaces apart), never in one."""
+    if len(text) <= width:
+        return text
+    items = text.split("  ")
+    while len(items) > 1 and len("  ".join(items)) > width:
+        items.pop(-2 if len(items) > 2 else -1)  # keep the last item (quit) while there is room
+    return "  ".join(items)[:width]
+
+
+def _wrapped(fn: Callable[[int], StyleAndTextTuples], **kw: Any) -> Window:
+    """A window whose text is broken between words at its own width."""
+    return Window(WrapControl(fn), **kw)
+
+
 class ClientApp:
     """The terminal client: one instance per run (tests build one per test)."""
 
     def __init__(self, config: ClientConfig) -> None:
         self.config = config
         self.ui = UiState(ascii_only=config.ascii_only, player_name=config.name)
-        self.ui.form.table_name = f"{config.name}'s table"
+        self.ui.deck = config.deck
+        self.ui.hand_order = config.hand_order
+        self.ui.form.table_name = _("{name}'s table").format(name=config.name)
         self.ui.form.fillers = [config.ai_level] * 3
         self.model = TableModel()
         self.backend: TableBackend | None = None
+        self.coach = coach.Coach()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._release: asyncio.TimerHandle | None = None
         self.exit_code = 0
         self.app: Application[int] = Application(
             layout=self._layout(),
@@ -170,12 +198,43 @@ class ClientApp:
         if not task.cancelled() and task.exception() is not None:
             exc = task.exception()
             self.model.add_log(f"! {type(exc).__name__}: {exc}")
-            self.ui.lobby_status = f"Error: {exc}"
+            self.ui.lobby_status = _("Error: {error}").format(error=exc)
             self.app.invalidate()
 
     def invalidate(self) -> None:
+        """The backend changed the model: follow the play, then redraw."""
+        if self.ui.follow.observe(self.model):
+            self._hold_trick()
+        self.coach.observe(self.model)
         self._clamp_card()
         self.app.invalidate()
+
+    def _hold_trick(self) -> None:
+        """Keep the completed trick on show for ``trick_pause`` seconds (or until a key)."""
+        if self._release is not None:
+            self._release.cancel()
+            self._release = None
+        pause = self.config.trick_pause
+        if pause <= 0:
+            self.ui.follow.release()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.ui.follow.release()
+            return
+        self._release = loop.call_later(pause, self.release_trick)
+
+    def release_trick(self) -> bool:
+        """The held trick goes (time is up, or a key); True if one was on show."""
+        if self._release is not None:
+            self._release.cancel()
+            self._release = None
+        was = self.ui.follow.release()
+        if was:
+            self._clamp_card()
+            self.app.invalidate()
+        return was
 
     def _clamp_card(self) -> None:
         n = len(self.model.hand)
@@ -184,9 +243,20 @@ class ClientApp:
         elif self.ui.card_index >= n:
             self.ui.card_index = n - 1
 
+    def shown_hand(self) -> tuple[Any, ...]:
+        """My cards in the order the screen shows them (the card numbers follow it)."""
+        return display_order(self.model.hand, self.model.trump, self.ui.hand_order)
+
     @property
     def mid_match(self) -> bool:
         return self.ui.screen is Screen.TABLE and self.model.started and not self.model.match_over
+
+    def _size(self) -> tuple[int, int]:
+        size = self.app.output.get_size()
+        return size.columns, size.rows
+
+    def _sizes(self) -> render.Sizes:
+        return render.sizes(*self._size(), self.model)
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -199,11 +269,15 @@ class ClientApp:
         self.ui.card_index = 0
         self.ui.show_last_trick = False
         self.ui.show_verify_details = False
+        self.ui.follow = type(self.ui.follow)()
+        self.ui.log_scroll.home()
+        self.coach = coach.Coach()
         self._spawn(backend.start())
         self.invalidate()
 
-    def practice(self, players: int = 2, title: str = "Practice vs AI") -> None:
+    def practice(self, players: int = 2, title: str | None = None) -> None:
         """Play against AI players on this machine right away."""
+        title = title or _("Practice vs AI")
         form = HostForm(table_name=title, players=players, fillers=[self.config.ai_level] * 3)
         self.start_form_table(form, title=title)
 
@@ -214,12 +288,13 @@ class ClientApp:
             form.error = str(exc)
             return
         fillers = form.seat_fillers()
+        self.ui.last_form = (form, title)
         if self.config.host_factory is not None:
             practice = title is not None
             self.open_table(self.config.host_factory(form, self.config, practice))
             return
         if "open" in fillers:
-            form.error = "Open seats need a network table, which this build cannot host."
+            form.error = _("Open seats need a network table, which this build cannot host.")
             return
         backend = PracticeBackend(
             options,
@@ -227,9 +302,25 @@ class ClientApp:
             fillers,
             delay=self.config.ai_delay,
             ascii_only=self.ui.ascii_only,
+            deck=self.ui.deck,
             title=title or form.table_name,
         )
         self.open_table(backend)
+
+    def rematch(self) -> None:
+        """A new match at the same table, with the same players and AI seats."""
+        backend = self.backend
+        if backend is None or not self.model.match_over:
+            return
+        new = backend.rematch()
+        if new is None:
+            self.model.error = _("This table offers no rematch: Esc for the lobby.")
+            self.app.invalidate()
+            return
+        backend.listener = None
+        self.backend = None
+        self._spawn(backend.close())
+        self.open_table(new)
 
     def leave_table(self) -> None:
         backend = self.backend
@@ -237,34 +328,81 @@ class ClientApp:
         if backend is not None:
             backend.listener = None
             self._spawn(backend.close())
+        self.release_trick()
         self.model = TableModel()
         self.ui.screen = Screen.LOBBY
         self.ui.confirm_quit = False
+        self.ui.show_review = False
+        self.ui.show_hint = False
 
     def play_selected(self) -> None:
         if self.backend is None or not self.model.hand:
             return
         if not self.model.my_turn:
-            self.model.error = "Not your turn yet."
+            self.model.error = _("Not your turn yet.")
             return
         self._clamp_card()
-        card = self.model.hand[self.ui.card_index]
+        card = self.shown_hand()[self.ui.card_index]
+        view = self.backend.current_view()
+        if view is not None:
+            self.coach.played(view, card)
+        self.ui.show_hint = False
         self.backend.play(card)
         self._clamp_card()
 
     def click_card(self, index: int) -> None:
         if self.ui.screen is Screen.TABLE and index < len(self.model.hand):
+            if self.release_trick():
+                return
             self.ui.card_index = index
             self.play_selected()
             self.invalidate()
 
     def next_hand(self) -> None:
-        if self.backend is not None and self.model.hand_over:
-            if self.model.match_over:
-                self.leave_table()
-            else:
-                self.ui.show_verify_details = False
-                self.backend.next_hand()
+        if self.backend is not None and self.model.hand_over and not self.model.match_over:
+            self.ui.show_verify_details = False
+            self.ui.show_review = False
+            self.backend.next_hand()
+
+    def ask_hint(self) -> None:
+        """The strong AI's card for my position, with a one-line reason (in a thread)."""
+        backend = self.backend
+        if backend is None:
+            return
+        if not backend.hints_allowed():
+            self.coach.hint_text = _(
+                "Hints are off at this table: other people play here and the host did not "
+                "allow them."
+            )
+            self.ui.show_hint = True
+            return
+        view = backend.current_view()
+        if view is None or not self.model.my_turn:
+            self.coach.hint_text = _("A hint is for your turn: wait for it.")
+            self.ui.show_hint = True
+            return
+        self.ui.show_hint = True
+        self.coach.hint_text = _("The strong AI is thinking...")
+
+        async def think() -> None:
+            hint = await asyncio.to_thread(coach.advise, view)
+            if backend is not self.backend or self.backend.current_view() != view:
+                return  # the position moved on: the hint is out of date
+            self.coach.hint_text = coach.hint_line(hint, self.ui)
+            self.coach.hint_card = hint.card
+            backend.record_hint(view, hint.card)
+            self.app.invalidate()
+
+        self._spawn(think())
+
+    def show_review(self) -> None:
+        """The review of my plays in the hand just finished, the biggest mistake first."""
+        if not self.model.hand_over or self.model.last_result is None:
+            return
+        self.ui.show_review = not self.ui.show_review
+        self.ui.page_scroll.home()
+        if self.ui.show_review:
+            self._spawn(self.coach.review(self.model.last_result.number, self.app.invalidate))
 
     def request_quit(self, to_lobby: bool) -> None:
         if self.mid_match:
@@ -293,11 +431,11 @@ class ClientApp:
 
     def join_selected(self) -> None:
         if not self.ui.lobby:
-            self.ui.lobby_status = "No table to join yet: press a to play against AI, h to host."
+            self.ui.lobby_status = _("No table to join yet: press a to play against AI, h to host.")
             return
         entry = self.ui.lobby[self.ui.lobby_index]
         if self.config.join_factory is None:
-            self.ui.lobby_status = "Joining needs the network client, which this build lacks."
+            self.ui.lobby_status = _("Joining needs the network client, which this build lacks.")
             return
         self.open_table(self.config.join_factory(entry, self.config))
 
@@ -308,23 +446,31 @@ class ClientApp:
         keys = [e.key for e in entries]
         self.ui.lobby_index = keys.index(current) if current in keys else 0
         n = len(entries)
-        self.ui.lobby_status = f"{n} table{'s' if n != 1 else ''} found. Updating live."
+        self.ui.lobby_status = ngettext(
+            "{n} table found. Updating live.", "{n} tables found. Updating live.", n
+        ).format(n=n)
         self.app.invalidate()
 
     def open_saved(self) -> None:
         directory = self.config.games or games_dir()
-        self.ui.saved_files = [str(p) for p in list_saved(directory)]
+        self.ui.saved_files = [str(p) for p in saved.list_saved(directory)]
         self.ui.saved_index = 0
-        self.ui.saved_report = [] if self.ui.saved_files else [f"No saved games in {directory}"]
+        self.ui.saved_report = (
+            [] if self.ui.saved_files else [_("No saved games in {dir}").format(dir=directory)]
+        )
+        self.ui.page_scroll.home()
         self.ui.screen = Screen.SAVED
+        self.saved_games = saved.SavedList([Path(p) for p in self.ui.saved_files])
+        self._spawn(self.saved_games.fill(self.app.invalidate))
 
     def verify_selected_saved(self) -> None:
         if not self.ui.saved_files:
             return
         path = Path(self.ui.saved_files[self.ui.saved_index])
-        _ok, verdict, lines = verify_saved(path)
+        _ok, verdict, lines = saved.verify_saved(path)
         head = f"{path.name}: {verdict}"
         self.ui.saved_report = [head, *lines]
+        self.ui.page_scroll.home()
 
     # --- form editing ----------------------------------------------------------------------
 
@@ -350,6 +496,8 @@ class ClientApp:
             form.draw_dealer = not form.draw_dealer
         elif row == "deal":
             form.deal = "classic" if form.deal_mode() == "blind" else "blind"
+        elif row == "hints":
+            form.hints = not form.hints
         elif row.startswith("seat"):
             idx = int(row[4:]) - 1
             choices = ["open", *AI_LEVELS]
@@ -365,67 +513,72 @@ class ClientApp:
         def on(screen: Screen) -> Condition:
             return Condition(lambda: self.ui.screen is screen)
 
-        title_bar = _text(self._title, height=1, style="class:title")
-        hint_bar = _text(self._hints, height=1)
+        title_bar = Window(WrapControl(self._title), height=1, style="class:title")
+        hint_bar = _wrapped(self._hints, height=1)
 
         lobby = HSplit(
             [
                 _box(
-                    "Tables on the network",
-                    _text(lambda: render.lobby_lines(self.ui), wrap_lines=False),
+                    lambda: _("Tables on the network"),
+                    _wrapped(lambda w: render.lobby_lines(self.ui, w)),
                     a,
                     height=D(min=4, weight=1),
                 ),
-                _text(lambda: [("", self.ui.lobby_status)], height=1),
-                _box(
-                    "Menu",
-                    _text(self._lobby_menu),
-                    a,
-                    height=D.exact(7),
+                _wrapped(
+                    lambda w: [("", self.ui.lobby_status)],
+                    height=D(min=1, max=4),
+                    dont_extend_height=True,
                 ),
+                _box(lambda: _("Menu"), _wrapped(self._lobby_menu), a, height=D.exact(7)),
             ]
         )
         form = _box(
-            "Host a table",
-            _text(lambda: render.form_lines(self.ui.form, a), wrap_lines=True),
-            a,
+            lambda: _("Host a table"), _wrapped(lambda w: render.form_lines(ui.form, ui, w)), a
         )
-        self._log_window = Window(
-            FormattedTextControl(
-                lambda: render.log_lines(self.model),
-                get_cursor_position=self._log_end,
-                show_cursor=False,
-            ),
-            wrap_lines=True,
+        self._log_control = ScrollControl(
+            lambda w: render.log_lines(self.model),
+            ui.log_scroll,
+            more=lambda up: render.more_text(up, a),
         )
-        self._table_window = _text(self._table_text, wrap_lines=True)
+        self._table_window = Window(
+            WrapControl(self._table_text),
+        )
         table = HSplit(
             [
                 VSplit(
                     [
                         _box(
-                            "Players",
-                            _text(self._players_text, wrap_lines=False),
+                            lambda: _("Players"),
+                            _wrapped(self._players_text),
                             a,
-                            width=D(min=30, preferred=36, max=40),
+                            width=lambda: D.exact(self._sizes().players_width),
                         ),
-                        _box("Table", self._table_window, a),
+                        _box(lambda: _("Table"), self._table_window, a),
                     ],
-                    height=self._top_height,
+                    height=lambda: D.exact(self._sizes().top),
                 ),
                 _box(
-                    "Your hand",
-                    _text(self._hand_text),
+                    lambda: _("Your hand"),
+                    _wrapped(self._hand_text),
                     a,
-                    height=lambda: D.exact(7 if self.model.partner_shown else 6),
+                    height=lambda: D.exact(self._sizes().hand),
                 ),
-                _box("Log", self._log_window, a, height=D(min=3, weight=1)),
+                _box(
+                    lambda: render.log_title(ui),
+                    Window(self._log_control),
+                    a,
+                    height=D(min=3, weight=1),
+                ),
             ]
         )
-        learn = _box("Learn Briscola", _text(self._learn_text, wrap_lines=True), a)
-        saved = _box(
-            lambda: f"Saved games in {self.config.games or games_dir()}",
-            _text(self._saved_text, wrap_lines=True),
+        learn_box = _box(
+            lambda: _("Learn Briscola"),
+            Window(ScrollControl(lambda w: learn.page_lines(ui), ui.page_scroll, more=self._more)),
+            a,
+        )
+        saved_box = _box(
+            lambda: _("Saved games in {dir}").format(dir=self.config.games or games_dir()),
+            Window(ScrollControl(self._saved_text, ui.page_scroll, more=self._more)),
             a,
         )
         body = HSplit(
@@ -434,53 +587,85 @@ class ClientApp:
                 ConditionalContainer(lobby, filter=on(Screen.LOBBY)),
                 ConditionalContainer(form, filter=on(Screen.HOST_FORM)),
                 ConditionalContainer(table, filter=on(Screen.TABLE)),
-                ConditionalContainer(learn, filter=on(Screen.LEARN)),
-                ConditionalContainer(saved, filter=on(Screen.SAVED)),
+                ConditionalContainer(learn_box, filter=on(Screen.LEARN)),
+                ConditionalContainer(saved_box, filter=on(Screen.SAVED)),
                 hint_bar,
             ]
         )
 
         def panel(
-            title: str, fn: Callable[[], StyleAndTextTuples], cond: Callable[[], bool], w: int
+            title: Callable[[], str],
+            control: WrapControl,
+            cond: Callable[[], bool],
+            w: int,
         ) -> Float:
             box = ConditionalContainer(
-                _box(title, _text(fn, wrap_lines=True, style="class:panel"), a, width=w),
+                _box(title, Window(control, style="class:panel"), a, width=w),
                 filter=Condition(cond),
             )
             if w >= 60:  # wide panels span the screen: no table text peeks out at their sides
                 return Float(box, left=0, right=0)
             return Float(box)
 
+        def on_table() -> bool:
+            return ui.screen is Screen.TABLE
+
         floats = [
-            panel("Keys", lambda: render.help_lines(self.ui), lambda: ui.show_help, 46),
             panel(
-                "Last trick",
-                self._last_trick_text,
-                lambda: ui.show_last_trick and ui.screen is Screen.TABLE and not ui.show_help,
+                render.help_title,
+                ScrollControl(
+                    lambda w: render.help_lines(self.ui), ui.help_scroll, more=self._more
+                ),
+                lambda: ui.show_help,
+                50,
+            ),
+            panel(
+                lambda: _("Last trick"),
+                WrapControl(self._last_trick_text),
+                lambda: ui.show_last_trick and on_table() and not ui.show_help,
                 44,
             ),
             panel(
-                "Deal verification",
-                self._verify_text,
-                lambda: ui.show_verify_details and ui.screen is Screen.TABLE,
+                lambda: _("Hint (h)"),
+                WrapControl(self._hint_text),
+                lambda: ui.show_hint and on_table() and not ui.show_help,
+                60,
+            ),
+            panel(
+                lambda: _("Review of your plays (w or Esc closes, Up/Down scrolls)"),
+                ScrollControl(
+                    lambda w: self.coach.review_lines(self.ui), ui.page_scroll, more=self._more
+                ),
+                lambda: ui.show_review and on_table() and not ui.show_help,
+                80,
+            ),
+            panel(
+                lambda: _("Deal verification"),
+                WrapControl(self._verify_text),
+                lambda: ui.show_verify_details and on_table(),
                 70,
             ),
             panel(
-                "Leave the match?",
-                self._confirm_text,
+                lambda: _("Leave the match?"),
+                WrapControl(self._confirm_text),
                 lambda: ui.confirm_quit,
                 48,
             ),
         ]
         return Layout(FloatContainer(body, floats=floats))
 
+    def _more(self, up: bool) -> str:
+        return render.more_text(up, self.ui.ascii_only)
+
     # --- text callables --------------------------------------------------------------------
 
-    def _confirm_text(self) -> StyleAndTextTuples:
-        what = "Leave it?" if self.ui.quit_to_lobby else "Quit the game?"
-        out: StyleAndTextTuples = [("class:bold", f"The match is not over. {what} (y/n)")]
+    def _confirm_text(self, width: int = 0) -> StyleAndTextTuples:
+        what = _("Leave it?") if self.ui.quit_to_lobby else _("Quit the game?")
+        out: StyleAndTextTuples = [
+            ("class:bold", _("The match is not over. {what} (y/n)").format(what=what))
+        ]
         if self.backend is not None and self.backend.hosting and self._other_humans():
-            out.append(("class:error", "\nYou host this table: it closes for everyone."))
+            out.append(("class:error", "\n" + _("You host this table: it closes for everyone.")))
         return out
 
     def _other_humans(self) -> bool:
@@ -488,91 +673,78 @@ class ClientApp:
             s.occupied and not s.is_ai and s.seat != self.model.my_seat for s in self.model.seats
         )
 
-    def _title(self) -> StyleAndTextTuples:
+    def _title(self, width: int = 200) -> StyleAndTextTuples:
         if self.ui.screen is Screen.TABLE:
-            return render.title_text(self.model, self.ui)
+            return render.title_text(self.model, self.ui, width)
         names = {
-            Screen.LOBBY: "Lobby",
-            Screen.HOST_FORM: "Host a table",
-            Screen.LEARN: "Learn",
-            Screen.SAVED: "Saved games",
+            Screen.LOBBY: _("Lobby"),
+            Screen.HOST_FORM: _("Host a table"),
+            Screen.LEARN: _("Learn"),
+            Screen.SAVED: _("Saved games"),
         }
         sep = " - " if self.ui.ascii_only else " · "
         return [
             ("class:title", f" Briscola LAN{sep}{names[self.ui.screen]}{sep}{self.config.name}")
         ]
 
-    def _hints(self) -> StyleAndTextTuples:
+    def _hints(self, width: int = 200) -> StyleAndTextTuples:
         s = self.ui.screen
+        model = self.model
         if self.ui.confirm_quit:
-            text = "y: yes, leave   n: no, keep playing"
+            text = _("y: yes, leave   n: no, keep playing")
+        elif self.ui.show_help:
+            text = _("Up/Down/PgUp/PgDn: scroll  Esc or ?: close")
         elif s is Screen.LOBBY:
-            text = "a: play vs AI  h: host  Enter: join  l: learn  s: saved  ?: keys  q: quit"
+            text = _("a: play vs AI  h: host  Enter: join  l: learn  s: saved  ?: keys  q: quit")
         elif s is Screen.HOST_FORM:
-            text = "Up/Down: field  Left/Right: change  type: name  Enter: start  Esc: back"
+            text = _("Up/Down: field  Left/Right: change  type: name  Enter: start  Esc: back")
         elif s is Screen.TABLE:
-            model = self.model
-            if model.connection == "closed" and not model.started:
-                text = "not connected  Esc: back to the lobby  q: quit"
+            if self.ui.follow.held is not None:
+                text = _("any key: go on  ?: keys  q: quit")
+            elif model.connection == "closed" and not model.started:
+                text = _("not connected  Esc: back to the lobby  q: quit")
             elif not model.seated and model.connection == "connecting":
-                text = "connecting...  Esc: back to the lobby  q: quit"
+                text = _("connecting...  Esc: back to the lobby  q: quit")
             elif not model.seated:
-                text = "not seated  Esc: back to the lobby  q: quit"
+                text = _("not seated  Esc: back to the lobby  q: quit")
             elif model.waiting and not model.hand_over and model.can_fill_ai:
-                text = "waiting for players  f: fill open seats with AI  ?: keys  Esc: leave"
+                text = _("waiting for players  f: fill open seats with AI  ?: keys  Esc: leave")
             elif model.waiting and not model.hand_over:
-                text = "waiting for the table  ?: keys  Esc: leave  q: quit"
+                text = _("waiting for the table  ?: keys  Esc: leave  q: quit")
             elif model.hand_over and model.match_over:
-                text = "match over  Esc: lobby  v: deal verification  l: last trick  q: quit"
+                text = _("match over  r: rematch  w: review  v: verification  Esc: lobby")
             elif model.hand_over:
-                text = "n: next hand  v: deal verification  l: last trick  ?: keys  q: quit"
+                text = _("n: next hand  w: review  v: verification  l: last trick  ?: keys")
             else:
-                text = "Left/Right/1-3: card  Enter: play  l: last trick  ?: keys  q: quit"
+                n = len(model.hand)
+                text = _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit").format(
+                    n=max(1, n)
+                )
         elif s is Screen.LEARN:
-            text = "Right/Enter: next  Left: back  Esc: lobby"
+            text = _("Right/Enter: next  Left: back  Up/Down: scroll  Esc: lobby")
         else:
-            text = "Up/Down: choose  Enter: verify  Esc: back"
-        return [("class:dim", " " + text)]
+            text = _("Up/Down: choose  Enter: verify  PgUp/PgDn: scroll  Esc: back")
+        return [("class:dim", " " + fit_keys(text, width - 1))]
 
-    def _lobby_menu(self) -> StyleAndTextTuples:
+    def _lobby_menu(self, width: int) -> StyleAndTextTuples:
         return [
-            ("class:bold", " a "), ("", "Play against AI now (on this machine)\n"),
-            ("class:bold", " h "), ("", "Host a table on the network\n"),
-            ("class:bold", " Enter "), ("", "Join the selected table\n"),
-            ("class:bold", " l "), ("", "Learn: four example tricks, then practice   "),
-            ("class:bold", " s "), ("", "Saved games"),
+            ("class:bold", " a "), ("", _("Play against AI now (on this machine)") + "\n"),
+            ("class:bold", " h "), ("", _("Host a table on the network") + "\n"),
+            ("class:bold", " " + _("Enter") + " "), ("", _("Join the selected table") + "\n"),
+            ("class:bold", " l "), ("", _("Learn the game, then practice") + "   "),
+            ("class:bold", " s "), ("", _("Saved games")),
         ]  # fmt: skip
 
-    def _log_end(self) -> Point:
-        """The end of the last log line: the log window scrolls to keep it in view."""
-        lines = self.model.log[-200:]
-        return Point(len(lines[-1]) if lines else 0, max(0, len(lines) - 1))
-
-    def _top_height(self) -> D:
-        players = len(self.model.seats) + (1 if self.model.players == 4 else 0)
-        players += self.model.options.sides + 1
-        if self.model.hand_over:
-            table = 7 + self.model.options.sides
-        else:
-            table = 4 + self.model.players  # briscola, trick rows, last trick, turn, error
-        size = self.app.output.get_size()
-        waiting = self.model.waiting
-        if waiting and not self.model.started:  # a long reason (a refused certificate) in full
-            width = max(20, size.columns - 40)
-            text = len(waiting) + len(self.model.error or "")
-            table = max(table, -(-text // width) + 1)
-            table = min(table, max(4 + self.model.players, size.rows - 15))
-        return D.exact(max(players, table) + 2)
-
-    def _players_text(self) -> StyleAndTextTuples:
-        out = render.seat_lines(self.model, self.ui.ascii_only)
-        out.extend(render.score_lines(self.model))
+    def _players_text(self, width: int = 36) -> StyleAndTextTuples:
+        out = render.seat_lines(self.model, self.ui, width, self._sizes().compact)
+        out.extend(render.score_lines(self.model, self.ui, width))
         return out
 
-    def _table_text(self) -> StyleAndTextTuples:
-        info = self._table_window.render_info
-        width = info.window_width if info else None
-        return render.table_lines(self.model, self.ui, width, self._own_verdict())
+    def _table_text(self, width: int | None = None) -> StyleAndTextTuples:
+        sizes = self._sizes()
+        return render.table_lines(
+            self.model, self.ui, width, self._own_verdict(), big=sizes.big, compact=sizes.compact
+        )
 
     def _own_verdict(self) -> str | None:
         """What my own record says of the shown hand when the host blamed my seat (a network
@@ -582,87 +754,62 @@ class ClientApp:
         if res is None or session is None:
             return None
         checks = [c for c in session.state.checks if c.hand == res.number]
-        return checks[-1].own_verdict if checks else None
+        verdict = checks[-1].own_verdict if checks else None
+        if verdict is None:
+            return None
+        return sessionlog.render(verdict, str, str) or verdict
 
-    def _hand_text(self) -> StyleAndTextTuples:
-        return render.hand_lines(self.model, self.ui, on_click=self.click_card)
+    def _hand_text(self, width: int) -> StyleAndTextTuples:
+        sizes = self._sizes()
+        return render.hand_lines(
+            self.model, self.ui, on_click=self.click_card, big=sizes.big, inline=sizes.compact
+        )
 
-    def _last_trick_text(self) -> StyleAndTextTuples:
+    def _hint_text(self, width: int = 0) -> StyleAndTextTuples:
+        return [("", self.coach.hint_text), ("class:dim", "\n" + _("Esc closes."))]
+
+    def _last_trick_text(self, width: int = 0) -> StyleAndTextTuples:
         lt = self.model.last_trick
         if lt is None:
-            return [("", "No trick has been taken yet in this hand.")]
+            return [("", _("No trick has been taken yet in this hand."))]
         out: StyleAndTextTuples = []
         for seat, card in lt.plays:
             out.append(("", f"{self.model.who(seat):<16} "))
-            out.append(render.card_frag(card, self.ui.ascii_only, "class:bold"))
+            out.append(render.card_frag(card, self.ui, "class:bold"))
             out.append(("", "\n"))
-        out.append(("class:bold", f"Taken by {self.model.who(lt.winner)} for {lt.points} points"))
+        out.append(
+            (
+                "class:bold",
+                _("Taken by {name} for {n} points").format(
+                    name=self.model.who(lt.winner), n=lt.points
+                ),
+            )
+        )
         return out
 
-    def _verify_text(self) -> StyleAndTextTuples:
+    def _verify_text(self, width: int = 0) -> StyleAndTextTuples:
         res = self.model.last_result
         if res is None or res.verification is None:
-            return [("", "No verification result yet.")]
+            return [("", _("No verification result yet."))]
         v = res.verification
+        head = {True: _("VERIFIED:") + " ", False: _("FAILED:") + " ", None: ""}[v.ok]
         out: StyleAndTextTuples = [
-            (
-                "class:bad" if v.ok is False else "class:good",
-                {True: "VERIFIED: ", False: "FAILED: ", None: ""}[v.ok] + v.summary,
-            ),
+            ("class:bad" if v.ok is False else "class:good", head + v.summary),
             ("", "\n"),
         ]
         if v.fault_seat is not None:
-            who = "the host" if v.fault_seat < 0 else self.model.who(v.fault_seat)
+            who = _("the host") if v.fault_seat < 0 else self.model.who(v.fault_seat)
             if v.fault_also_host and v.fault_seat >= 0:
-                who = f"the host or {who} (this record cannot tell them apart)"
-            out.append(("class:bad", f"At fault: {who}\n"))
+                who = _("the host or {name} (this record cannot tell them apart)").format(name=who)
+            out.append(("class:bad", _("At fault: {who}").format(who=who) + "\n"))
         for line in v.details:
             out.append(("", line + "\n"))
-        out.append(("class:dim", "Esc or v to close."))
+        out.append(("class:dim", _("Esc or v to close.")))
         return out
 
-    def _learn_text(self) -> StyleAndTextTuples:
-        a = self.ui.ascii_only
-        step = self.ui.learn_step
-        out: StyleAndTextTuples = []
-        if step == 0:
-            for line in LEARN_INTRO:
-                out.append(("", line + "\n"))
-            out.append(("", "\nIn the four example tricks below, "))
-            out.append((render.SUIT_STYLE[LEARN_TRUMP], render.suit_text(LEARN_TRUMP, a)))
-            out.append(("", " are the briscola.\n\n"))
-            out.append(("class:turn", "Press Right or Enter to see the first trick."))
-            return out
-        if step <= len(LEARN_TRICKS):
-            trick = LEARN_TRICKS[step - 1]
-            out.append(("class:bold", f"Trick {step} of {len(LEARN_TRICKS)}   "))
-            out.append(("", "Briscola: "))
-            out.append((render.SUIT_STYLE[LEARN_TRUMP], render.suit_text(LEARN_TRUMP, a) + "\n\n"))
-            out.append(("", "You lead         "))
-            out.append(render.card_frag(trick.led, a, "class:bold"))
-            out.append(("", "\nOpponent answers "))
-            out.append(render.card_frag(trick.answered, a, "class:bold"))
-            out.append(("", "\n\n"))
-            out.append(("class:good", describe(trick, a) + "\n"))
-            out.append(("", trick.lesson + "\n\n"))
-            out.append(("class:turn", "Press Right or Enter to continue."))
-            return out
-        out.append(("", "That is all you need. Now play a practice game against an AI.\n\n"))
-        out.append(("class:turn", "Press Enter to start the practice game, Esc for the lobby."))
-        return out
-
-    def _saved_text(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
-        for i, name in enumerate(self.ui.saved_files):
-            sel = i == self.ui.saved_index
-            out.append(
-                ("class:selected" if sel else "", f"{'>' if sel else ' '} {Path(name).name}\n")
-            )
-        if self.ui.saved_report:
-            out.append(("", "\n"))
-            for line in self.ui.saved_report:
-                out.append(("", line + "\n"))
-        return out
+    def _saved_text(self, width: int) -> StyleAndTextTuples:
+        games = getattr(self, "saved_games", None)
+        return saved.browser_lines(self.ui, games, width)
 
     # --- key bindings ----------------------------------------------------------------------
 
@@ -677,9 +824,12 @@ class ClientApp:
 
         lobby = screen_is(Screen.LOBBY)
         form = screen_is(Screen.HOST_FORM)
-        table = screen_is(Screen.TABLE) & Condition(lambda: not ui.show_verify_details)
-        learn = screen_is(Screen.LEARN)
-        saved = screen_is(Screen.SAVED)
+        at_table = screen_is(Screen.TABLE)
+        table = at_table & Condition(lambda: not ui.show_verify_details and not ui.show_review)
+        reviewing = at_table & Condition(lambda: ui.show_review)
+        held = at_table & Condition(lambda: ui.follow.held is not None)
+        learning = screen_is(Screen.LEARN)
+        saved_screen = screen_is(Screen.SAVED)
         confirming = Condition(lambda: ui.confirm_quit)
         helping = Condition(lambda: ui.show_help)
         on_name = form & Condition(lambda: render.form_rows(ui.form)[ui.form.row] == "name")
@@ -691,10 +841,17 @@ class ClientApp:
         @kb.add("?", filter=~confirming & ~on_name)
         def _help(event: KeyPressEvent) -> None:
             ui.show_help = not ui.show_help
+            ui.help_scroll.home()
 
         @kb.add("escape", filter=helping)
         def _close_help(event: KeyPressEvent) -> None:
             ui.show_help = False
+
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=helping & ~confirming)
+            def _help_scroll(event: KeyPressEvent, step: int = step) -> None:
+                ui.help_scroll.by(step)
 
         @kb.add("y", filter=confirming)
         def _yes(event: KeyPressEvent) -> None:
@@ -732,6 +889,7 @@ class ClientApp:
         @kb.add("l", filter=lobby)
         def _lobby_learn(event: KeyPressEvent) -> None:
             ui.learn_step = 0
+            ui.page_scroll.home()
             ui.screen = Screen.LEARN
 
         @kb.add("s", filter=lobby)
@@ -780,14 +938,22 @@ class ClientApp:
         def _form_backspace(event: KeyPressEvent) -> None:
             ui.form.table_name = ui.form.table_name[:-1]
 
-        # table
+        # table: a completed trick on show goes on any key (which does nothing else then)
+        @kb.add(Keys.Any, filter=held)
+        def _go_on(event: KeyPressEvent) -> None:
+            self.release_trick()
+
         @kb.add("left", filter=table)
         def _card_left(event: KeyPressEvent) -> None:
+            if self.release_trick():
+                return
             if self.model.hand:
                 ui.card_index = (ui.card_index - 1) % len(self.model.hand)
 
         @kb.add("right", filter=table)
         def _card_right(event: KeyPressEvent) -> None:
+            if self.release_trick():
+                return
             if self.model.hand:
                 ui.card_index = (ui.card_index + 1) % len(self.model.hand)
 
@@ -795,6 +961,8 @@ class ClientApp:
 
             @kb.add(digit, filter=table)
             def _card_digit(event: KeyPressEvent) -> None:
+                if self.release_trick():
+                    return
                 i = int(event.data) - 1
                 if i < len(self.model.hand):
                     ui.card_index = i
@@ -802,12 +970,36 @@ class ClientApp:
         @kb.add("enter", filter=table)
         @kb.add("space", filter=table)
         def _play(event: KeyPressEvent) -> None:
+            if self.release_trick():
+                return
             if not self.model.hand_over:
                 self.play_selected()
 
         @kb.add("n", filter=table)
         def _next(event: KeyPressEvent) -> None:
+            self.release_trick()
             self.next_hand()
+
+        @kb.add("r", filter=table)
+        def _rematch(event: KeyPressEvent) -> None:
+            self.release_trick()
+            self.rematch()
+
+        @kb.add("h", filter=table)
+        def _hint(event: KeyPressEvent) -> None:
+            self.release_trick()
+            self.ask_hint()
+
+        @kb.add("w", filter=at_table)
+        def _review(event: KeyPressEvent) -> None:
+            self.release_trick()
+            self.show_review()
+
+        @kb.add("o", filter=table)
+        def _order(event: KeyPressEvent) -> None:
+            self.release_trick()
+            order = ui.hand_order
+            ui.hand_order = HandOrder.DEALT if order is HandOrder.SORTED else HandOrder.SORTED
 
         @kb.add("f", filter=table)
         def _fill(event: KeyPressEvent) -> None:
@@ -816,61 +1008,100 @@ class ClientApp:
 
         @kb.add("l", filter=table)
         def _last(event: KeyPressEvent) -> None:
+            self.release_trick()
             ui.show_last_trick = not ui.show_last_trick
 
-        @kb.add("v", filter=screen_is(Screen.TABLE))
+        @kb.add("pageup", filter=table)
+        def _log_up(event: KeyPressEvent) -> None:
+            self.release_trick()
+            ui.log_scroll.pages(-1)
+
+        @kb.add("pagedown", filter=table)
+        def _log_down(event: KeyPressEvent) -> None:
+            self.release_trick()
+            ui.log_scroll.pages(1)
+
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=reviewing)
+            def _review_scroll(event: KeyPressEvent, step: int = step) -> None:
+                ui.page_scroll.by(step)
+
+        @kb.add("v", filter=at_table)
         def _verify(event: KeyPressEvent) -> None:
+            self.release_trick()
             ui.show_verify_details = not ui.show_verify_details and self.model.hand_over
 
-        @kb.add("escape", filter=screen_is(Screen.TABLE))
+        @kb.add("escape", filter=at_table)
         def _table_escape(event: KeyPressEvent) -> None:
+            if self.release_trick():
+                return
             if ui.show_verify_details:
                 ui.show_verify_details = False
+            elif ui.show_review:
+                ui.show_review = False
+            elif ui.show_hint:
+                ui.show_hint = False
             elif ui.show_last_trick:
                 ui.show_last_trick = False
             else:
                 self.request_quit(to_lobby=True)
 
-        @kb.add("q", filter=screen_is(Screen.TABLE))
+        @kb.add("q", filter=at_table)
         def _table_quit(event: KeyPressEvent) -> None:
+            self.release_trick()
             self.request_quit(to_lobby=False)
 
         # learn
-        @kb.add("right", filter=learn)
-        @kb.add("enter", filter=learn)
-        @kb.add("space", filter=learn)
+        @kb.add("right", filter=learning)
+        @kb.add("enter", filter=learning)
+        @kb.add("space", filter=learning)
         def _learn_next(event: KeyPressEvent) -> None:
-            if ui.learn_step > len(LEARN_TRICKS):
-                self.practice(title="Practice after the lesson")
+            if ui.learn_step >= learn.last_step():
+                self.practice(title=_("Practice after the lesson"))
             else:
                 ui.learn_step += 1
+                ui.page_scroll.home()
 
-        @kb.add("left", filter=learn)
+        @kb.add("left", filter=learning)
         def _learn_back(event: KeyPressEvent) -> None:
             ui.learn_step = max(0, ui.learn_step - 1)
+            ui.page_scroll.home()
 
-        @kb.add("escape", filter=learn)
-        @kb.add("q", filter=learn)
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=learning)
+            def _learn_scroll(event: KeyPressEvent, step: int = step) -> None:
+                ui.page_scroll.by(step)
+
+        @kb.add("escape", filter=learning)
+        @kb.add("q", filter=learning)
         def _learn_leave(event: KeyPressEvent) -> None:
             ui.screen = Screen.LOBBY
 
         # saved games
-        @kb.add("up", filter=saved)
+        @kb.add("up", filter=saved_screen)
         def _saved_up(event: KeyPressEvent) -> None:
             if ui.saved_files:
                 ui.saved_index = (ui.saved_index - 1) % len(ui.saved_files)
 
-        @kb.add("down", filter=saved)
+        @kb.add("down", filter=saved_screen)
         def _saved_down(event: KeyPressEvent) -> None:
             if ui.saved_files:
                 ui.saved_index = (ui.saved_index + 1) % len(ui.saved_files)
 
-        @kb.add("enter", filter=saved)
+        for key, step in (("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=saved_screen)
+            def _saved_scroll(event: KeyPressEvent, step: int = step) -> None:
+                ui.page_scroll.by(step)
+
+        @kb.add("enter", filter=saved_screen)
         def _saved_verify(event: KeyPressEvent) -> None:
             self.verify_selected_saved()
 
-        @kb.add("escape", filter=saved)
-        @kb.add("q", filter=saved)
+        @kb.add("escape", filter=saved_screen)
+        @kb.add("q", filter=saved_screen)
         def _saved_back(event: KeyPressEvent) -> None:
             ui.screen = Screen.LOBBY
 
@@ -879,12 +1110,12 @@ class ClientApp:
     # --- running ---------------------------------------------------------------------------
 
     async def _start_lobby(self, source: LobbySource) -> None:
-        where = ", ".join(self.config.interfaces) if self.config.interfaces else "the LAN"
-        self.ui.lobby_status = f"Looking for tables on {where}..."
+        where = ", ".join(self.config.interfaces) if self.config.interfaces else _("the LAN")
+        self.ui.lobby_status = _("Looking for tables on {where}...").format(where=where)
         try:
             await source.start(self.set_lobby)
         except Exception as exc:
-            self.ui.lobby_status = f"Discovery is off: {exc}"
+            self.ui.lobby_status = _("Discovery is off: {reason}").format(reason=exc)
         self.app.invalidate()
 
     async def run_async(self) -> int:
@@ -893,12 +1124,14 @@ class ClientApp:
         if source is not None:
             self._spawn(self._start_lobby(source))
         else:
-            self.ui.lobby_status = "Network discovery is not available in this build."
+            self.ui.lobby_status = _("Network discovery is not available in this build.")
         if self.config.initial_table is not None:
             self.open_table(self.config.initial_table(self.config))
         try:
             result = await self.app.run_async()
         finally:
+            if self._release is not None:
+                self._release.cancel()
             if self.backend is not None:
                 await self.backend.close()
             if source is not None:

@@ -19,12 +19,15 @@ from briscola_lan.rules import (
     IllegalPlay,
     Match,
     NotYourTurn,
+    Rank,
     SeatView,
     TableOptions,
     TrickTaken,
     deck_for,
 )
+from briscola_lan.tui import deck as dk
 from briscola_lan.tui.adapters import apply_seat_view
+from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, Verification
 
 
@@ -81,11 +84,43 @@ class TableBackend:
 
     def fill_open_seats(self) -> None:
         """Seat AI players in the open seats of a waiting table (only where that exists)."""
-        self.model.error = "There are no open seats to fill here."
+        self.model.error = _("There are no open seats to fill here.")
         self.notify()
+
+    def current_view(self) -> SeatView | None:
+        """My seat's view of the hand now (what a hint or the review may look at), if any."""
+        return None
+
+    def hints_allowed(self) -> bool:
+        """Whether I may ask the strong AI for hints here: always with no other person at the
+        table, else only when the host allows it."""
+        return True
+
+    def record_hint(self, view: SeatView, card: Card) -> None:
+        """A hint was shown for ``view``: log it (and keep it with the saved game, if any)."""
+        self.model.add_log(_("you asked the strong AI for a hint (trick {n})").format(
+            n=len(view.tricks) + 1))  # fmt: skip
+        self.notify()
+
+    def rematch(self) -> TableBackend | None:
+        """A backend for a new match at this table, same players and AI seats (None: none)."""
+        return None
 
     async def close(self) -> None:
         """Leave the table and release everything."""
+
+
+def trick_line(name: str, mine: bool, cards: str, points: int) -> str:
+    """The log's line for a trick taken: 'You took the trick (A♥ 3♥) for 21'."""
+    if mine:
+        return _("You took the trick ({cards}) for {n}").format(cards=cards, n=points)
+    return _("{name} took the trick ({cards}) for {n}").format(name=name, cards=cards, n=points)
+
+
+def removed_two_line(options: TableOptions, deck: dk.Deck, ascii_only: bool) -> str:
+    """The log's announcement, at 3 players, of the 2 taken out of the deck."""
+    two = dk.card_label(Card(options.removed_two, Rank.TWO), deck, ascii_only)
+    return _("the {card} is out of the deck: 39 cards are dealt").format(card=two)
 
 
 def shuffled_deck(options: TableOptions) -> list[Card]:
@@ -106,24 +141,28 @@ class PracticeBackend(TableBackend):
         name: str,
         bot_levels: list[str],
         *,
-        delay: float = 0.5,
+        delay: float = 0.6,
         ascii_only: bool = False,
-        title: str = "Practice vs AI",
+        deck: dk.Deck = dk.Deck.FRENCH,
+        title: str | None = None,
         deck_source: Callable[[TableOptions], list[Card]] = shuffled_deck,
     ) -> None:
+        title = title or _("Practice vs AI")
         model = TableModel(title=title, my_seat=0, options=options, connection="local")
         super().__init__(model)
         self.options = options
         self.delay = delay
         self.ascii_only = ascii_only
+        self.deck = deck
         self.deck_source = deck_source
+        self.name, self.bot_levels, self.title = name, bot_levels, title
         n = options.players
         levels = [*bot_levels, *["random"] * n][: n - 1]
         self.bots: dict[int, Chooser] = {
             seat: make_chooser(level) for seat, level in zip(range(1, n), levels, strict=True)
         }
         model.seats = [SeatInfo(0, name)] + [
-            SeatInfo(seat, f"Bot {seat}", is_ai=True, level=f"AI:{level}")
+            SeatInfo(seat, _("Bot {n}").format(n=seat), is_ai=True, level=f"AI:{level}")
             for seat, level in zip(range(1, n), levels, strict=True)
         ]
         # The last seat deals the first hand, so that I lead it.
@@ -132,22 +171,28 @@ class PracticeBackend(TableBackend):
         self._task: asyncio.Task[None] | None = None
 
     def _label(self, card: Card) -> str:
-        return card.label(ascii_only=self.ascii_only)
+        return dk.card_label(card, self.deck, self.ascii_only)
 
     async def start(self) -> None:
-        self.model.add_log(f"Practice table: {self.options.summary()}")
+        self.model.add_log(_("Practice table: {rules}").format(rules=self.options.summary()))
         self._deal()
 
     def _deal(self) -> None:
         self.hand = self.match.new_hand(self.deck_source(self.options))
         self.model.hand_number = self.match.hand_number
-        tb = " (tie-break)" if self.match.next_is_tiebreak else ""
-        dealer = self.model.who(self.hand.dealer)
-        verb = "deal" if self.hand.dealer == self.model.my_seat else "deals"
+        number = self.match.hand_number + 1
         upcard = self._label(self.hand.upcard)
+        if self.hand.dealer == self.model.my_seat:
+            text = _("Hand {n}: you deal; the briscola is {card}")
+        else:
+            text = _("Hand {n}: {name} deals; the briscola is {card}")
+        if self.match.next_is_tiebreak:
+            text = _("Tie-break hand {n}: {name} deals; the briscola is {card}")
         self.model.add_log(
-            f"Hand {self.match.hand_number + 1}{tb}: {dealer} {verb}; the briscola is {upcard}"
+            text.format(n=number, name=self.model.who(self.hand.dealer), card=upcard)
         )
+        if self.options.players == 3:
+            self.model.add_log(removed_two_line(self.options, self.deck, self.ascii_only))
         self._refresh()
         self._kick()
 
@@ -180,10 +225,9 @@ class PracticeBackend(TableBackend):
         events = self.hand.play(seat, card)
         for ev in events:
             if isinstance(ev, TrickTaken):
-                self.model.add_log(
-                    f"{self.model.who(ev.winner)} took the trick "
-                    f"({' '.join(self._label(c) for _, c in ev.plays)}) for {ev.points}"
-                )
+                cards = " ".join(self._label(c) for _seat, c in ev.plays)
+                mine = ev.winner == self.model.my_seat
+                self.model.add_log(trick_line(self.model.who(ev.winner), mine, cards, ev.points))
         if self.hand.is_terminal:
             self._finish_hand()
         else:
@@ -199,24 +243,30 @@ class PracticeBackend(TableBackend):
             tiebreak=result.tiebreak,
             verification=Verification(
                 ok=None,
-                summary="not applicable (offline practice)",
+                summary=_("not applicable (offline practice)"),
                 details=[
-                    "Offline practice runs the rules engine on this machine only.",
-                    "Tables hosted on the network commit to every deck position; their",
-                    "deals are checked at the end of each hand.",
+                    _(
+                        "Offline practice runs the rules engine on this machine only. Tables "
+                        "hosted on the network commit to every deck position; their deals are "
+                        "checked at the end of each hand."
+                    ),
                 ],
             ),
         )
         self.model.hand_results.append(summary)
         self._refresh()
         if self.match.is_over:
-            self.model.add_log(f"Match over: {self.model.side_name(self.match.winner or 0)} won")
+            self.model.add_log(
+                _("Match over: {name} won").format(
+                    name=self.model.side_name(self.match.winner or 0)
+                )
+            )
         self.notify()
 
     def play(self, card: Card) -> None:
         self.model.error = None
         if self.hand is None or self.hand.is_terminal:
-            self.model.error = "the hand is over: press n for the next hand"
+            self.model.error = _("the hand is over: press n for the next hand")
         else:
             try:
                 self._apply(self.model.my_seat, card)
@@ -229,6 +279,18 @@ class PracticeBackend(TableBackend):
     def next_hand(self) -> None:
         if self.hand is not None and self.hand.is_terminal and not self.match.is_over:
             self._deal()
+
+    def current_view(self) -> SeatView | None:
+        if self.hand is None or self.hand.is_terminal:
+            return None
+        return self.hand.view(self.model.my_seat)
+
+    def rematch(self) -> TableBackend | None:
+        return PracticeBackend(
+            self.options, self.name, self.bot_levels, delay=self.delay,
+            ascii_only=self.ascii_only, deck=self.deck, title=self.title,
+            deck_source=self.deck_source,
+        )  # fmt: skip
 
     async def close(self) -> None:
         if self._task is not None:

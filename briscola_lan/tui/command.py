@@ -65,8 +65,13 @@ def default_name() -> str:
 
 def build_config(args: argparse.Namespace) -> ClientConfig:
     """The app's configuration from the command line, with the network parts plugged in."""
+    from briscola_lan.tui import i18n
     from briscola_lan.tui.app import ClientConfig
+    from briscola_lan.tui.deck import default_deck, parse_deck
+    from briscola_lan.tui.follow import HandOrder
 
+    lang = i18n.set_language(getattr(args, "lang", None))
+    deck_name = getattr(args, "deck", None)
     interfaces = None
     if args.interfaces:
         interfaces = [p.strip() for item in args.interfaces for p in item.split(",") if p.strip()]
@@ -75,6 +80,9 @@ def build_config(args: argparse.Namespace) -> ClientConfig:
         ascii_only=wants_ascii(args.ascii),
         ai_level=args.ai_level,
         ai_delay=max(0.0, args.ai_delay),
+        trick_pause=max(0.0, getattr(args, "trick_pause", 1.5)),
+        deck=parse_deck(deck_name) if deck_name else default_deck(lang),
+        hand_order=HandOrder(getattr(args, "hand_order", "sorted")),
         interfaces=interfaces,
         games=args.games,
     )
@@ -86,9 +94,11 @@ def build_config(args: argparse.Namespace) -> ClientConfig:
 
 def run(args: argparse.Namespace) -> int:
     from briscola_lan.tui.app import ClientApp
+    from briscola_lan.tui.i18n import _, set_language
 
     if not sys.stdin.isatty() and "BRISCOLA_FORCE_TUI" not in os.environ:
-        print("briscola-lan: the client needs a terminal (stdin is not a tty)", file=sys.stderr)
+        set_language(getattr(args, "lang", None))
+        print(_("briscola-lan: the client needs a terminal (stdin is not a tty)"), file=sys.stderr)
         return 2
     app = ClientApp(build_config(args))
     return asyncio.run(app.run_async())
@@ -105,6 +115,9 @@ def run_join(args: argparse.Namespace) -> int:
         argparse.Namespace(
             name=name, ascii=getattr(args, "ascii", False), interfaces=interfaces,
             ai_level="rules", ai_delay=0.6, games=getattr(args, "games", None),
+            lang=getattr(args, "lang", None), deck=getattr(args, "deck", None),
+            trick_pause=getattr(args, "trick_pause", 1.5),
+            hand_order=getattr(args, "hand_order", "sorted"),
         )
     )  # fmt: skip
 

@@ -39,13 +39,16 @@ from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.tls import KnownTables
-from briscola_lan.rules import Card, MatchFormat, TableOptions, hand_winner
+from briscola_lan.rules import Card, MatchFormat, SeatView, TableOptions, hand_winner
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.table.host import HostTable
+from briscola_lan.tui import deck as dk
+from briscola_lan.tui import sessionlog
 from briscola_lan.tui.adapters import apply_seat_view
 from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.backend import TableBackend
-from briscola_lan.tui.saved import games_dir
+from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
+from briscola_lan.tui.i18n import _
+from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import (
     HandSummary,
     HostForm,
@@ -174,6 +177,21 @@ class EmbeddedHost:
     fingerprint: str
     address: str
     runner: HostThread | None = None
+    hosted: Any = None  # the server's HostedTable (a rematch serves a fresh table in it)
+    fresh: Callable[[], HostTable] | None = None  # a new table: same rules, name and AI seats
+
+    async def rematch(self) -> None:
+        """Serve a fresh table (same port, rules, name and AI seats) in place of this one; its
+        players' connections close and their clients connect again, to the new match."""
+        if self.fresh is None or self.hosted is None:
+            raise ConnectError(_("this table cannot start a rematch"))
+        table = self.fresh()
+
+        async def swap() -> None:
+            self.server.replace_table(self.hosted, table)
+
+        await (self.runner.call(swap()) if self.runner else swap())
+        self.table = table
 
     async def close(self) -> None:
         if self.runner is None:
@@ -197,6 +215,7 @@ async def start_embedded_host(
     draw_dealer: bool = False,
     own_thread: bool = False,
     deal: str | None = None,
+    hints: bool = False,
 ) -> EmbeddedHost:
     """Host a table in this process on ``interfaces``, advertised over mDNS when asked.
 
@@ -204,18 +223,24 @@ async def start_embedded_host(
     caller's event loop (the screen).
     """
     cert = tls.load_or_create_certificate()
-    table = HostTable(
-        options,
-        name=name,
-        identity=Identity.generate(),
-        ai_seats=ai_seats,
-        ai_delay=ai_delay,
-        draw_partners=draw_partners and options.players == 4,
-        draw_dealer=draw_dealer,
-        deal=deal,
-    )
+    identity = Identity.generate()  # one host key for the table and its rematches
 
-    async def open_server() -> tuple[HostServer, int]:
+    def fresh() -> HostTable:
+        return HostTable(
+            options,
+            name=name,
+            identity=identity,
+            ai_seats=ai_seats,
+            ai_delay=ai_delay,
+            draw_partners=draw_partners and options.players == 4,
+            draw_dealer=draw_dealer,
+            deal=deal,
+            hints=hints,
+        )
+
+    table = fresh()
+
+    async def open_server() -> tuple[HostServer, Any]:
         advertiser = Advertiser(interfaces) if advertise else None
         server = HostServer(
             tls.server_context(cert),
@@ -227,23 +252,28 @@ async def start_embedded_host(
             hosted = await server.add_table("table", table)
         except OSError as exc:
             await server.close()
-            raise ConnectError(f"cannot host on {', '.join(interfaces)}: {exc}") from exc
-        return server, hosted.port
+            where = ", ".join(interfaces)
+            raise ConnectError(
+                _("cannot host on {where}: {error}").format(where=where, error=exc)
+            ) from exc
+        return server, hosted
 
     runner = HostThread() if own_thread else None
     try:
-        server, port = await (runner.call(open_server()) if runner else open_server())
+        server, hosted = await (runner.call(open_server()) if runner else open_server())
     except BaseException:
         if runner is not None:
             await runner.stop()
         raise
-    return EmbeddedHost(server, table, port, cert.fingerprint, interfaces[0], runner)
+    return EmbeddedHost(
+        server, table, hosted.port, cert.fingerprint, interfaces[0], runner, hosted, fresh
+    )
 
 
 def _verification(check: HandCheck | None, deal: str = "classic") -> Verification | None:
     if check is None or check.status == "in progress":
         return None
-    details = [f"Status: {check.status}"]
+    details = [_("Status: {status}").format(status=_status(check.status))]
     fault_seat: int | None = None
     also_host = False
     if check.fault is not None:
@@ -251,40 +281,69 @@ def _verification(check: HandCheck | None, deal: str = "classic") -> Verificatio
         fault_seat, also_host = check.fault.seat, check.fault.also_host
     if check.acks_match is not None:
         details.append(
-            "Every seat acknowledged the same history."
+            _("Every seat acknowledged the same history.")
             if check.acks_match
-            else "The seats' acknowledgements differ: the host may have shown different histories."
+            else _(
+                "The seats' acknowledgements differ: the host may have shown different histories."
+            )
         )
     if deal == "blind":
-        details.append("Blind deal: every seat shuffled and locked the deck; each card opened")
-        details.append("only for whom the rules showed it, every play proved its card, and")
-        details.append("at the end every pass, key and share was recomputed from the seats'")
-        details.append("revealed secrets, with the deal schedule, every play and the points.")
+        details.append(
+            _(
+                "Blind deal: every seat shuffled and locked the deck; each card opened only for "
+                "whom the rules showed it, every play proved its card, and at the end every pass, "
+                "key and share was recomputed from the seats' revealed secrets, with the deal "
+                "schedule, every play and the points."
+            )
+        )
     else:
-        details.append("Checked: the seed commitments and reveals, the shuffle, each")
-        details.append("card against its commitment when dealt, played and shown, the")
-        details.append("deal schedule, every play and the points.")
+        details.append(
+            _(
+                "Checked: the seed commitments and reveals, the shuffle, each card against its "
+                "commitment when dealt, played and shown, the deal schedule, every play and the "
+                "points."
+            )
+        )
     if check.status == "verified":
-        what = "every pass, key and card checks" if deal == "blind" else None
-        return Verification(True, what or "all cards match the commitments", details)
+        if deal == "blind":
+            return Verification(True, _("every pass, key and card checks"), details)
+        return Verification(True, _("all cards match the commitments"), details)
     who = _party(fault_seat, also_host)
     reason = check.fault.reason if check.fault is not None else check.status
-    summary = f"{reason} (at fault: {who})" if fault_seat is not None else reason
+    if fault_seat is not None:
+        summary = _("{reason} (at fault: {who})").format(reason=reason, who=who)
+    else:
+        summary = _status(reason)
     if check.own_verdict is not None:
-        summary = check.own_verdict
-        details.insert(1, check.own_verdict)
+        summary = _own(check.own_verdict)
+        details.insert(1, summary)
     if check.status == "aborted":
-        summary = f"hand aborted: {summary}"
+        summary = _("hand aborted: {summary}").format(summary=summary)
     return Verification(False, summary, details, fault_seat, also_host)
 
 
 def _party(seat: int | None, also_host: bool) -> str:
     """Who is at fault, as the player reads it (protocol/fairness.md §8.7)."""
     if seat == HOST:
-        return "the host"
+        return _("the host")
     if also_host:
-        return f"the host or seat {seat}, cannot be told apart"
-    return f"seat {seat}"
+        return _("the host or seat {n}, cannot be told apart").format(n=seat)
+    return _("seat {n}").format(n=seat)
+
+
+def _status(status: str) -> str:
+    """A verdict word (verified, failed, aborted...) in the player's language."""
+    return {
+        "verified": _("verified"),
+        "failed": _("failed"),
+        "aborted": _("aborted"),
+        "in progress": _("in progress"),
+    }.get(status, status)
+
+
+def _own(verdict: str) -> str:
+    """What the player's own record says, in the player's language."""
+    return sessionlog.render(verdict, str, str) or verdict
 
 
 class NetBackend(TableBackend):
@@ -310,10 +369,16 @@ class NetBackend(TableBackend):
         ascii_only: bool = False,
         ai_level: str = "rules",
         resume: bool = False,
+        deck: dk.Deck = dk.Deck.FRENCH,
+        rematch: bool = False,
     ) -> None:
         super().__init__(
             TableModel(title=title, connection="connecting", seated=False, known=False)
         )
+        self.deck = deck
+        # A rematch: join the table's next match (once it opens) in my seat of the last one.
+        self.rematching = rematch
+        self._reopened = False
         self.name = name
         self.target = target
         self.host_factory = host_factory
@@ -338,7 +403,9 @@ class NetBackend(TableBackend):
         self._held = False
         self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.model.waiting = "Connecting..."
+        self.model.waiting = (
+            _("Waiting for the rematch to open...") if rematch else _("Connecting...")
+        )
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -347,7 +414,9 @@ class NetBackend(TableBackend):
             await self._start()
         except Exception as exc:
             self.model.connection = "closed"
-            self.model.waiting = self._plain(f"Could not open the table: {exc}")
+            self.model.waiting = self._plain(
+                _("Could not open the table: {error}").format(error=exc)
+            )
             self.model.add_log(self._plain(f"! {exc}"))
             self.notify()
 
@@ -360,9 +429,13 @@ class NetBackend(TableBackend):
                 None,
                 self.host.fingerprint,
             )
-            self.model.add_log(f"Hosting on {self.host.address}:{self.host.port}")
+            self.model.add_log(
+                _("Hosting on {address}:{port}").format(
+                    address=self.host.address, port=self.host.port
+                )
+            )
         if callable(self.target):
-            self.model.waiting = "Looking for the table..."
+            self.model.waiting = _("Looking for the table...")
             self.notify()
             self.target = await self.target()
         assert isinstance(self.target, Target)
@@ -383,6 +456,7 @@ class NetBackend(TableBackend):
             resume_store=store,
         )
         self.client.on_change = self._sync
+        self.client.on_message = self._on_message
         await self.client.start()
         self.model.connection = "connected"
         self._spawn(self._take_seat())
@@ -392,16 +466,27 @@ class NetBackend(TableBackend):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _on_message(self, msg: object) -> None:
+        """A welcome after the match was over: the host opened a new match at this table."""
+        st = self.session.state if self.session is not None else None
+        welcome = type(msg).__name__ == "Welcome"
+        if welcome and st is not None and st.match_over and not self._reopened:
+            self._reopened = True
+            self.model.add_log(_("the table opened a new match: press r to sit in again"))
+
     async def _take_seat(self) -> None:
         client, session = self.client, self.session
         assert client is not None and session is not None
         st = session.state
+        if self.rematching:  # the finished match's table may reopen later: no time limit
+            await client.wait_for(lambda: st.phase == "lobby" and bool(st.seats))
+            self.model.waiting = None
         await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 10)
         if st.seat is None:
             free = [i.seat for i in st.seats if not i.occupied]
             if not free:
-                self.model.waiting = "The table is full: pick another table in the lobby."
-                self.model.add_log("! the table is full")
+                self.model.waiting = _("The table is full: pick another table in the lobby.")
+                self.model.add_log(_("! the table is full"))
                 self.notify()
                 return
             seat = self.want_seat if self.want_seat in free else free[0]
@@ -409,8 +494,10 @@ class NetBackend(TableBackend):
             client.send(*session.take_seat(seat), *session.ready())
             await client.wait_for(lambda: st.seat is not None or len(st.errors) > errors, 10)
             if st.seat is None:
-                why = st.errors[-1].text if len(st.errors) > errors else "no answer from the host"
-                self.model.waiting = self._plain(f"Could not take a seat: {why}")
+                why = (
+                    st.errors[-1].text if len(st.errors) > errors else _("no answer from the host")
+                )
+                self.model.waiting = self._plain(_("Could not take a seat: {why}").format(why=why))
                 self.notify()
                 return
         if self.auto_start and st.seat == 0:
@@ -465,11 +552,11 @@ class NetBackend(TableBackend):
     def play(self, card: Card) -> None:
         self.model.error = None
         if self.client is None or self.session is None:
-            self.model.error = "not connected yet"
+            self.model.error = _("not connected yet")
         elif not self.model.my_turn:
-            self.model.error = "Not your turn yet."
+            self.model.error = _("Not your turn yet.")
         elif self._pending_play == self._plays_seen():
-            self.model.error = "Your card is on its way to the host."
+            self.model.error = _("Your card is on its way to the host.")
         else:
             try:
                 sent = self.client.send(*self.session.play(card))
@@ -479,7 +566,7 @@ class NetBackend(TableBackend):
                 if sent:
                     self._pending_play = self._plays_seen()
                 else:
-                    self.model.error = "Not connected: the card was not sent, try again shortly."
+                    self.model.error = _("Not connected: the card was not sent, try again shortly.")
         self.notify()
 
     def fill_open_seats(self) -> None:
@@ -488,22 +575,76 @@ class NetBackend(TableBackend):
         self.model.error = None
         st = self.session.state if self.session is not None else None
         if self.client is None or st is None or st.seat is None:
-            self.model.error = "Take a seat first."
+            self.model.error = _("Take a seat first.")
         elif st.phase != "lobby":
-            self.model.error = "The match has started: every seat is taken."
+            self.model.error = _("The match has started: every seat is taken.")
         elif st.seat != 0:
-            self.model.error = "Only the player in seat 0 can seat AI players."
+            self.model.error = _("Only the player in seat 0 can seat AI players.")
         else:
             open_seats = [i.seat for i in st.seats if not i.occupied]
             if not open_seats:
-                self.model.error = "There are no open seats to fill."
+                self.model.error = _("There are no open seats to fill.")
             else:
                 session = self.session
                 assert session is not None
                 msgs = [msg for s in open_seats for msg in session.set_ai_seat(s, self.ai_level)]
                 if not self.client.send(*msgs):
-                    self.model.error = "Not connected: try again shortly."
+                    self.model.error = _("Not connected: try again shortly.")
         self.notify()
+
+    def current_view(self) -> SeatView | None:
+        st = self.session.state if self.session is not None else None
+        if st is None or not self.model.live or st.taken_over:
+            return None
+        return st.view
+
+    def hints_allowed(self) -> bool:
+        st = self.session.state if self.session is not None else None
+        if st is None:
+            return False
+        others = [i for i in st.seats if i.occupied and i.ai is None and i.seat != st.seat]
+        return st.hints or not others
+
+    def record_hint(self, view: SeatView, card: Card) -> None:
+        st = self.session.state if self.session is not None else None
+        trick = len(view.tricks) + 1
+        self.model.add_log(_("you asked the strong AI for a hint (trick {n})").format(n=trick))
+        if st is not None and st.game_id:
+            directory = self.games or games_dir()
+            try:
+                record_hint(
+                    directory, st.game_id, self.name, hand=st.hand_number, trick=trick, card=card
+                )
+            except OSError as exc:
+                self.model.add_log(
+                    _("! could not keep the hint with the saved game: {error}").format(error=exc)
+                )
+        self.notify()
+
+    def rematch(self) -> TableBackend | None:
+        """The same table's next match in my seat: a table hosted here serves it at once; a
+        joined table's host opens it (``briscola-lan host`` once the last match's players have
+        left it, a client's table when its host asks for a rematch)."""
+        common: dict[str, Any] = {
+            "name": self.name, "want_seat": self.model.my_seat, "auto_start": True,
+            "interfaces": self.interfaces, "games": self.games, "identity": self.identity,
+            "ascii_only": self.ascii_only, "ai_level": self.ai_level, "deck": self.deck,
+        }  # fmt: skip
+        host = self.host
+        if host is not None:
+            self.host = None  # the new backend owns the host from now on
+
+            async def same_host() -> EmbeddedHost:
+                await host.rematch()
+                return host
+
+            return NetBackend(self.model.title, host_factory=same_host, **common)
+        if isinstance(self.target, Target):
+            return NetBackend(
+                self.model.title, target=self.target, known_tables=self.known_tables,
+                rematch=True, **common,
+            )  # fmt: skip
+        return None
 
     def _plays_seen(self) -> tuple[int, int]:
         """(hand, cards played so far): a play is in flight until this moves on."""
@@ -549,9 +690,11 @@ class NetBackend(TableBackend):
         if before != model.connection and model.started:
             model.add_log(
                 {
-                    "reconnecting": "! connection lost: reconnecting...",
-                    "connected": "reconnected: play resumes",
-                    "closed": f"! disconnected: {self.client.error if self.client else ''}",
+                    "reconnecting": _("! connection lost: reconnecting..."),
+                    "connected": _("reconnected: play resumes"),
+                    "closed": _("! disconnected: {why}").format(
+                        why=self.client.error if self.client else ""
+                    ),
                 }.get(model.connection, model.connection)
             )
         self._pull_log(st)
@@ -571,7 +714,7 @@ class NetBackend(TableBackend):
         model.seats = [
             SeatInfo(
                 i.seat,
-                i.name if i.occupied else "(open seat)",
+                i.name if i.occupied else _("(open seat)"),
                 is_ai=i.ai is not None,
                 level=f"AI:{i.ai}" if i.ai else "",
                 connected=i.connected,
@@ -589,7 +732,7 @@ class NetBackend(TableBackend):
         # replay is over, never a turn from it (a card chosen then would be out of date).
         model.live = self.client is None or self.client.live or not self.client.connected.is_set()
         if not model.live:
-            model.waiting = "Catching up with the table..."
+            model.waiting = _("Catching up with the table...")
         elif not self._held:
             if st.view is not None:
                 apply_seat_view(model, st.view)
@@ -599,30 +742,32 @@ class NetBackend(TableBackend):
                 if model.hand_over and not self._held_ready(st):
                     # the host reveals right after the last trick: wait for the verdict
                     model.hand_over = False
-                    model.waiting = "Hand over: checking the deal..."
+                    model.waiting = _("Hand over: checking the deal...")
             elif st.phase == "lobby":
                 seated = sum(1 for i in st.seats if i.occupied)
-                model.waiting = (
-                    f"Waiting for players: {seated}/{len(st.seats)} seats taken. The match "
-                    "starts when every seat is filled."
-                )
+                model.waiting = _(
+                    "Waiting for players: {seated}/{seats} seats taken. The match starts when "
+                    "every seat is filled."
+                ).format(seated=seated, seats=len(st.seats))
                 if model.can_fill_ai:
-                    model.waiting += (
-                        f" Press f to seat AI players ({self.ai_level}) in the open seats."
-                    )
+                    model.waiting += " " + _(
+                        "Press f to seat AI players ({level}) in the open seats."
+                    ).format(level=self.ai_level)
             elif st.phase == "playing" and self._viewed_hand == st.hand_number >= 0:
                 # mid-hand, no view while a drawn card (or the partner's hand) is on its way
-                model.waiting = "The cards are on their way..."
+                model.waiting = _("The cards are on their way...")
             elif st.phase == "playing":
                 model.waiting = self._dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:
-            model.waiting = "The match was aborted: " + (st.log[-1] if st.log else "")
+            model.waiting = _("The match was aborted: {why}").format(
+                why=st.log[-1] if st.log else ""
+            )
         self.notify()
 
     def _who(self, st: ClientState, seat: int) -> str:
         """'You' or the seat's name, from the session (the model may not be filled in yet)."""
         if st.seat == seat:
-            return "You"
+            return _("You")
         for info in st.seats:
             if info.seat == seat and info.occupied:
                 return info.name
@@ -651,6 +796,24 @@ class NetBackend(TableBackend):
         text = text.replace("\u2026", "...")
         return text.encode("ascii", "replace").decode("ascii")
 
+    def _seat_name(self, seat: int) -> str:
+        """'Ann (seat 0)' for the log, from the session's seats (see ``_named``)."""
+        seats = self.session.state.seats if self.session is not None else ()
+        names = {i.seat: i.name for i in seats if i.occupied}
+        if seat in names:
+            return _("{name} (seat {n})").format(name=names[seat], n=seat)
+        return _("seat {n}").format(n=seat)
+
+    def _side_name(self, side: int) -> str:
+        """A side that won, as a person reads it: 'Bea', or 'side A (You + Cid)'."""
+        opts = self.model.options
+        if side >= opts.sides:
+            return _("side {n}").format(n=side)
+        names = self.model.side_name(side)
+        if opts.players == 4:
+            return _("side {ab} ({names})").format(ab="AB"[side], names=names)
+        return names
+
     def _sided(self, line: str) -> str:
         """'side 1 won the match' as a person reads it: the winners' names (and A/B at 4)."""
         m = _SIDE_WON_RE.fullmatch(line)
@@ -660,21 +823,27 @@ class NetBackend(TableBackend):
         opts = self.model.options
         if side >= opts.sides:
             return line
-        names = self.model.side_name(side)
-        if opts.players == 4:
-            return f"side {'AB'[side]} ({names}) won the match"
-        return f"{names} won the match"
+        return _("{winner} won the match").format(winner=self._side_name(side))
 
     def _pull_log(self, st: ClientState) -> None:
         """Copy new session log lines and finished tricks, in order (called per message)."""
         for line in st.log[self._log_seen :]:
             if line != "connection lost" and not line.startswith("error (bad_token)"):
-                self.model.add_log(self._plain(self._named(self._sided(line))))
+                said = sessionlog.render(line, self._seat_name, self._side_name)
+                if said is None:  # a line no pattern knows: as it came, with names
+                    said = self._named(self._sided(line))
+                self.model.add_log(self._plain(said))
+                opts = st.options
+                new_hand = line.startswith("hand ") and " started, " in line
+                if new_hand and opts is not None and opts.players == 3:
+                    self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
         self._log_seen = len(st.log)
         t = st.last_trick
         if t is not None and t is not self._last_trick_logged:
-            cards = " ".join(c.label(self.ascii_only) for _, c in t.plays)
-            self.model.add_log(f"{self._who(st, t.winner)} took the trick ({cards}) for {t.points}")
+            cards = " ".join(dk.card_label(c, self.deck, self.ascii_only) for _s, c in t.plays)
+            self.model.add_log(
+                trick_line(self._who(st, t.winner), st.seat == t.winner, cards, t.points)
+            )
         self._last_trick_logged = t
         for check in st.checks:
             if check.acks_match is not None and check.hand not in self._acks_saved:
@@ -685,17 +854,22 @@ class NetBackend(TableBackend):
         d = st.draw
         if d is None or st.hand_number >= 0:
             if st.deal == "blind":
-                return "Dealing (blind deal): the players shuffle and lock the deck in turn..."
-            return "Dealing: the players commit and reveal their seeds..."
-        what = " and ".join(
-            w for w, on in (("partners", d.draw_partners), ("first dealer", d.draw_dealer)) if on
-        )
+                return _("Dealing (blind deal): the players shuffle and lock the deck in turn...")
+            return _("Dealing: the players commit and reveal their seeds...")
         if d.own_verdict is not None:
-            return f"Draw {d.status.upper()}: {d.own_verdict}"
+            return _("Draw {status}: {verdict}").format(
+                status=_status(d.status).upper(), verdict=_own(d.own_verdict)
+            )
         if d.fault is not None:
             who = _party(d.fault.seat, d.fault.also_host)
-            return f"Draw {d.status.upper()}: {d.fault.reason} (at fault: {who})"
-        return f"Drawing cards for the {what}..."
+            return _("Draw {status}: {reason} (at fault: {who})").format(
+                status=_status(d.status).upper(), reason=d.fault.reason, who=who
+            )
+        if d.draw_partners and d.draw_dealer:
+            return _("Drawing cards for the partners and the first dealer...")
+        if d.draw_partners:
+            return _("Drawing cards for the partners...")
+        return _("Drawing cards for the first dealer...")
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"
@@ -758,7 +932,9 @@ class NetBackend(TableBackend):
             for label, records in files:
                 save_game(directory, game, label, records, whole=whole)
         except OSError as exc:
-            self.model.add_log(f"! could not save the game in {directory}: {exc}")
+            self.model.add_log(
+                _("! could not save the game in {dir}: {error}").format(dir=directory, error=exc)
+            )
 
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
@@ -786,10 +962,11 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
             draw_dealer=form.draw_dealer,
             own_thread=True,
             deal=form.deal_mode(),
+            hints=form.hints,
         )
 
     return NetBackend(
-        "Practice vs AI" if practice else name,
+        _("Practice vs AI") if practice else name,
         name=config.name,
         host_factory=factory,
         want_seat=0,
@@ -798,6 +975,7 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
         games=config.games,
         identity=config.identity,
         ascii_only=config.ascii_only,
+        deck=config.deck,
     )
 
 
@@ -817,6 +995,7 @@ def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
         ascii_only=config.ascii_only,
         ai_level=config.ai_level,
         resume=True,
+        deck=config.deck,
     )
 
 
@@ -857,4 +1036,5 @@ def join_target_backend(
         ascii_only=config.ascii_only,
         ai_level=config.ai_level,
         resume=True,
+        deck=config.deck,
     )

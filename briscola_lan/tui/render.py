@@ -1,86 +1,199 @@
 """Pure rendering of the client's state into prompt_toolkit formatted text, screen by screen.
 
-Each function takes state and returns ``StyleAndTextTuples``; the layout calls them through small
-callables so that every redraw reads the current state. ASCII mode uses no Unicode at all.
+Each function takes state (and the width it may fill, when that matters) and returns
+``StyleAndTextTuples``; the layout calls them through small callables so that every redraw reads
+the current state. ASCII mode uses no Unicode at all. Every text goes through gettext (``_``)
+and every card or suit name through ``tui.deck``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from briscola_lan.rules import Card, MatchFormat, Rank, Suit
+from briscola_lan.tui import deck as dk
+from briscola_lan.tui.follow import display_order, winning_seat
+from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import HostForm, TableModel, UiState
+from briscola_lan.tui.widgets import wrap_words
 
-SUIT_STYLE = {
-    Suit.COINS: "class:suit.coins",
-    Suit.CUPS: "class:suit.cups",
-    Suit.SWORDS: "class:suit.swords",
-    Suit.CLUBS: "class:suit.clubs",
-}
-SUIT_NAME = {Suit.COINS: "coins", Suit.CUPS: "cups", Suit.SWORDS: "swords", Suit.CLUBS: "clubs"}
+SUIT_STYLE = dk.SUIT_STYLE
 
 Frag = StyleAndTextTuples
 
-
-def card_label(card: Card, ascii_only: bool) -> str:
-    """``A♥`` or, in ASCII mode, ``Ah``."""
-    return card.label(ascii_only=ascii_only)
+__all__ = ["SUIT_STYLE", "Frag", "wrap_words"]
 
 
-def card_frag(card: Card, ascii_only: bool, extra: str = "") -> tuple[str, str]:
+def card_label(card: Card, ui: UiState) -> str:
+    """``A♥`` (``Ah`` in ASCII mode), in the deck the player chose."""
+    return dk.card_label(card, ui.deck, ui.ascii_only)
+
+
+def card_frag(card: Card, ui: UiState, extra: str = "") -> tuple[str, str]:
     style = SUIT_STYLE[card.suit] + (" " + extra if extra else "")
-    return (style, card_label(card, ascii_only))
+    return (style, card_label(card, ui))
 
 
-def suit_text(suit: Suit, ascii_only: bool) -> str:
-    return f"{SUIT_NAME[suit]}" if ascii_only else f"{suit.symbol} {SUIT_NAME[suit]}"
+def cards_text(cards: tuple[Card, ...] | list[Card], ui: UiState) -> str:
+    return " ".join(card_label(c, ui) for c in cards)
+
+
+def suit_text(suit: Suit, ui: UiState) -> str:
+    return dk.suit_text(suit, ui.deck, ui.ascii_only)
 
 
 def _nl(out: Frag) -> None:
     out.append(("", "\n"))
 
 
+# --- sizes -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sizes:
+    """How the table screen divides the terminal: fixed per terminal size and table, so that
+    the panes do not move from one play to the next."""
+
+    players_width: int  # the Players pane, frame included
+    top: int  # the Players and Table panes, frames included
+    hand: int  # the hand pane, frame included
+    big: bool  # large cards (and the trick drawn as cards)
+    compact: bool = False  # a short terminal: no spare rows (the sides line goes)
+
+
+BIG_COLUMNS, BIG_ROWS = 90, 28  # from this terminal size on, cards are drawn large
+COMPACT_ROWS = 22  # below this many rows, no spare row anywhere
+
+
+def sizes(columns: int, rows: int, model: TableModel) -> Sizes:
+    """The table screen's panes for a terminal of ``columns`` x ``rows``."""
+    big = columns >= BIG_COLUMNS and rows >= BIG_ROWS
+    compact = rows < COMPACT_ROWS
+    players_width = max(26, min(42, columns * 2 // 5))
+    n = model.players
+    sides = model.options.sides
+    players = n + (1 if n == 4 and not compact else 0) + sides + 1
+    extra = 1 if n == 3 else 0  # the removed 2
+    if model.hand_over:
+        table = 8 + sides
+    elif big:
+        table = 1 + extra + 5 + 2 + 2
+    else:  # the last line may take two rows (a held trick's result), if there is room
+        table = 1 + extra + n + (2 if compact else 3)
+    top = max(players, table) + 2
+    if model.waiting and not model.started:  # a long reason (a refused certificate) in full
+        width = max(20, columns - players_width - 2)
+        need = -(-(len(model.waiting) + len(model.error or "")) // width) + 1
+        top = max(top, min(need + 2, rows - 12))
+    cards = 1 if compact or not model.hand else (5 if big else 3) + 1  # boxes and numbers
+    hand = cards + 2 + (1 if model.partner_shown is not None else 0)
+    return Sizes(players_width, top, hand, big, compact)
+
+
+# --- cards as boxes ------------------------------------------------------------------------------
+
+
+def card_box(card: Card | None, ui: UiState, big: bool, style: str = "class:card") -> list[Frag]:
+    """A card drawn as a box: 3 rows x 6 columns, or 5 x 7 when ``big``; None: a card back."""
+    a = ui.ascii_only
+    tl, tr, bl, br, h, v = ("+", "+", "+", "+", "-", "|") if a else ("┌", "┐", "└", "┘", "─", "│")
+    if card is None:
+        fill = "#" if a else "░"
+        width = 5 if big else 4
+        rows: list[Frag] = [[(style, tl + h * width + tr)]]
+        rows += [[(style, v + fill * width + v)] for _row in range(3 if big else 1)]
+        rows.append([(style, bl + h * width + br)])
+        return rows
+    face = f"{style} {SUIT_STYLE[card.suit]} class:bold"
+    if not big:
+        label = card_label(card, ui)
+        return [
+            [(style, tl + h * 4 + tr)],
+            [(style, v + " "), (face, f"{label:<3}"), (style, v)],
+            [(style, bl + h * 4 + br)],
+        ]
+    rank = dk.rank_label(card.rank, ui.deck)
+    mark = dk.suit_symbol(card.suit, ui.deck, a)
+    return [
+        [(style, tl + h * 5 + tr)],
+        [(style, v), (face, f"{rank:<5}"), (style, v)],
+        [(style, v), (face, f"{mark:^5}"), (style, v)],
+        [(style, v), (face, f"{rank:>5}"), (style, v)],
+        [(style, bl + h * 5 + br)],
+    ]
+
+
+def _boxes_row(boxes: list[list[Frag]], gap: str = " ") -> list[Frag]:
+    """Boxes side by side, row by row."""
+    if not boxes:
+        return []
+    rows: list[Frag] = [[] for _ in boxes[0]]
+    for box in boxes:
+        for r, line in enumerate(box):
+            rows[r].extend(line)
+            rows[r].append(("", gap))
+    return rows
+
+
 # --- table -------------------------------------------------------------------------------------
 
 
-def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
-    """The players box: seats, partnerships, turn marker, presence."""
+def seat_lines(
+    model: TableModel, ui: UiState, width: int | None = None, compact: bool = False
+) -> Frag:
+    """The players box: seats, partnerships, turn marker, presence, cards in hand."""
     out: Frag = []
     opts = model.options
-    arrow = ">" if ascii_only else "▶"
+    a = ui.ascii_only
+    arrow = ">" if a else "▶"
+    back = "#" if a else "▮"
     if not model.known:
         out.append(("class:dim", _not_seated_text(model)))
         _nl(out)
         return out
-    for info in sorted(model.seats, key=lambda s: s.seat):
-        turn = model.started and not model.hand_over and model.to_play == info.seat
-        mark = arrow if turn else " "
-        mine = model.seated and info.seat == model.my_seat
-        name = info.name + (" (you)" if mine else "")
-        style = "class:me" if mine else ""
-        if turn:
-            style += " class:turn"
-        out.append(("class:turn" if turn else "", f"{mark}"))
-        out.append((style, f"{info.seat} {name[:16]:<16}"))
+    w = width or 36
+    infos = sorted(model.seats, key=lambda s: s.seat)
+    rows = []
+    for info in infos:
         tags = []
         if opts.players == 4:
             tags.append("AB"[opts.side_of(info.seat)])
         if info.is_ai:
-            tags.append(info.level or "AI")
+            level = info.level or "AI"
+            tags.append(level if w >= 30 else level.removeprefix("AI:"))
         if not info.occupied:
-            tags.append("open")
+            tags.append(_("open"))
         elif not info.connected:
-            tags.append("away")
+            tags.append(_("away"))
         if model.started and model.dealer == info.seat:
             tags.append("D")
-        out.append(("class:dim", " " + " ".join(tags)))
+        held = ""
+        if model.started and not model.hand_over and info.seat < len(model.hand_sizes):
+            held = back * model.hand_sizes[info.seat]
+        rows.append((info, " ".join(tags), held))
+    tags_w = max((len(t) for _i, t, _h in rows), default=0)
+    held_w = 3 if model.started and not model.hand_over else 0
+    # the name takes what is left: "▶0 " + name + " " + tags + " " + cards
+    name_w = max(6, min(16, w - 3 - 1 - tags_w - (1 + held_w if held_w else 0)))
+    for info, tag_text, held in rows:
+        turn = model.started and not model.hand_over and model.to_play == info.seat
+        mine = model.seated and info.seat == model.my_seat
+        name = info.name + (_(" (you)") if mine else "")
+        style = "class:me" if mine else ""
+        if turn:
+            style += " class:turn"
+        out.append(("class:turn" if turn else "", arrow if turn else " "))
+        out.append((style, f"{info.seat} {name[:name_w]:<{name_w}}"))
+        out.append(("class:dim", f" {tag_text:<{tags_w}}"))
+        if held_w:
+            out.append(("class:dim", f" {held:<{held_w}}"))
         _nl(out)
-    if opts.players == 4:
-        out.append(("class:dim", "Sides: A = seats 0+2, B = 1+3"))
+    if opts.players == 4 and not compact:
+        out.append(("class:dim", _("Sides: A = seats 0+2, B = 1+3")))
         _nl(out)
     if not model.seated:
         out.append(("class:error", _not_seated_text(model)))
@@ -91,10 +204,10 @@ def seat_lines(model: TableModel, ascii_only: bool) -> Frag:
 def _not_seated_text(model: TableModel) -> str:
     """What a network client without a seat is doing: connecting, or why it has no seat."""
     if model.connection == "connecting":
-        return "connecting..."
+        return _("connecting...")
     if model.connection == "closed":
-        return "not connected"
-    return "You are not seated."
+        return _("not connected")
+    return _("You are not seated.")
 
 
 def _side_label(model: TableModel, side: int) -> str:
@@ -102,140 +215,211 @@ def _side_label(model: TableModel, side: int) -> str:
         return "AB"[side]
     if model.options.players == 4:
         us = model.options.side_of(model.my_seat) == side
-        return f"{'AB'[side]} ({'us' if us else 'them'})"
+        return f"{'AB'[side]} ({_('us') if us else _('them')})"
     return model.who(side)
 
 
-def score_lines(model: TableModel) -> Frag:
+def score_lines(model: TableModel, ui: UiState | None = None, width: int | None = None) -> Frag:
     """Tricks and points per side this hand, and the match standing."""
     out: Frag = []
     opts = model.options
     if not model.known or not model.seated:  # no hand of its own: no per-hand figures
         return out
+    w = width or 36
+    wide = w >= 30
+    short = not wide
+    label_w = max(6, min(14, w - (20 if wide else 14)))
     for side in range(opts.sides):
         tricks = model.tricks_won[side] if side < len(model.tricks_won) else 0
         pts = model.points[side] if side < len(model.points) else 0
         label = _side_label(model, side)
-        out.append(("", f"{label[:12]:<12} tricks {tricks:>2} pts {pts:>3}"))
+        figures = (_("tricks {n:>2} pts {p:>3}") if wide else _("{n:>2} tr {p:>3} pts")).format(
+            n=tricks, p=pts
+        )
+        out.append(("", f"{label[:label_w]:<{label_w}} {figures}"))
         _nl(out)
-    out.append(("class:dim", standing_text(model)))
+    out.append(("class:dim", standing_text(model, short)))
     _nl(out)
     return out
 
 
-def standing_text(model: TableModel) -> str:
+def standing_text(model: TableModel, short: bool = False) -> str:
     opts = model.options
     sides = range(opts.sides)
     if opts.match_format is MatchFormat.HANDS:
         won = model.hands_won or (0,) * opts.sides
         score = "-".join(str(won[s]) for s in sides)
-        return f"Hands won {score} (first to {opts.hands_to_win})"
+        text = _("Won {score} (to {n})") if short else _("Hands won {score} (first to {n})")
+        return text.format(score=score, n=opts.hands_to_win)
     tot = model.total_points or (0,) * opts.sides
     score = "-".join(str(tot[s]) for s in sides)
-    return f"Match points {score} ({opts.base_hands} hands)"
+    text = _("Pts {score} ({n} hands)") if short else _("Match points {score} ({n} hands)")
+    return text.format(score=score, n=opts.base_hands)
 
 
-def wrap_words(frags: Frag, width: int | None) -> Frag:
-    """Styled text with every line longer than ``width`` broken between words (a word longer
-    than the width is cut); unchanged when the width is unknown."""
-    if not width or width < 10:
-        return frags
-    lines: list[list[tuple[str, str]]] = [[]]
-    for frag in frags:
-        style, text = frag[0], frag[1]
-        for i, part in enumerate(text.split("\n")):
-            if i:
-                lines.append([])
-            if part:
-                lines[-1].append((style, part))
+def removed_two_text(model: TableModel, ui: UiState) -> str:
+    """At 3 players: which 2 is out of the deck."""
+    two = Card(model.options.removed_two, Rank.TWO)
+    return _("{card} is out of the deck (39 cards)").format(card=card_label(two, ui))
+
+
+def _trick_tag(model: TableModel, seat: int, winner: int | None, done: bool, a: bool) -> Frag:
+    """What follows a card of the trick: who wins so far (or took it), the partner's mark."""
     out: Frag = []
-    for n, line in enumerate(lines):
-        if n:
+    if seat == winner:
+        arrow = "<" if a else "◀"
+        out.append(("class:good", f" {arrow} " + (_("takes it") if done else _("winning"))))
+    if (
+        model.players == 4
+        and model.seated
+        and seat != model.my_seat
+        and model.options.side_of(seat) == model.options.side_of(model.my_seat)
+    ):
+        out.append(("class:partner", " " + _("partner")))
+    return out
+
+
+def trick_text(model: TableModel, ui: UiState, big: bool, compact: bool = False) -> Frag:
+    """The trick on the table: the held, completed one, or the current one with who is winning."""
+    a = ui.ascii_only
+    held = ui.follow.held
+    plays = held.plays if held is not None else model.trick
+    winner = held.winner if held is not None else winning_seat(model.trick, model.trump)
+    out: Frag = []
+    if not plays:
+        out.append(("", _("Trick:") + "  "))
+        out.append(("class:dim", _("new trick, you lead") if model.my_turn else _("new trick")))
+        _nl(out)
+        return out
+    names = {seat: model.who(seat) for seat in range(model.players)}
+    if big:
+        boxes = []
+        for seat, card in plays:
+            style = "class:card.win" if seat == winner else "class:card"
+            boxes.append(card_box(card, ui, True, style))
+        for row in _boxes_row(boxes):
+            out.extend(row)
             _nl(out)
-        col = 0
-        for style, text in line:
-            for word in re.findall(r"\S+|\s+", text):
-                if word.isspace():
-                    if col + len(word) > width:  # a break replaces the spaces
-                        _nl(out)
-                        col = 0
-                    else:
-                        out.append((style, word))
-                        col += len(word)
-                    continue
-                rest = word
-                while col + len(rest) > width:
-                    if col == 0:  # longer than a whole line: cut it
-                        out.append((style, rest[:width]))
-                        rest = rest[width:]
-                    _nl(out)
-                    col = 0
-                if rest:
-                    out.append((style, rest))
-                    col += len(rest)
+        for seat, _card in plays:
+            out.append(("class:me" if names[seat] == model.who(model.my_seat) else "",
+                        f"{names[seat][:7]:<7} "))  # fmt: skip
+        _nl(out)
+        for seat, _card in plays:
+            tag = ""
+            if seat == winner:
+                tag = ("<" if a else "▲") + " " + (_("takes") if held else _("wins"))
+            elif (
+                model.players == 4
+                and model.seated
+                and seat != model.my_seat
+                and (model.options.side_of(seat) == model.options.side_of(model.my_seat))
+            ):
+                tag = _("partner")
+            out.append(("class:good" if seat == winner else "class:partner", f"{tag[:7]:<7} "))
+        _nl(out)
+    else:
+        width = max(len(n[:12]) for n in names.values())
+        for i, (seat, card) in enumerate(plays):
+            out.append(("", (_("Trick:") + "  ") if i == 0 else " " * (len(_("Trick:")) + 2)))
+            out.append(("", f"{names[seat][:12]:<{width}}  "))
+            out.append(card_frag(card, ui, "class:bold"))
+            out.extend(_trick_tag(model, seat, winner, held is not None, a))
+            _nl(out)
+    if held is not None:
+        who = model.who(held.winner)
+        text = (
+            _("You take the trick: +{points} points")
+            if who == model.who(model.my_seat) and model.seated
+            else _("{name} takes the trick: +{points} points")
+        ).format(name=who, points=held.points)
+        out.append(("class:bold", text))
+        if not compact:  # a short terminal's key line says it
+            out.append(("class:dim", "  " + _("(any key: go on)")))
+        _nl(out)
     return out
 
 
 def table_lines(
-    model: TableModel, ui: UiState, width: int | None = None, own_verdict: str | None = None
+    model: TableModel,
+    ui: UiState,
+    width: int | None = None,
+    own_verdict: str | None = None,
+    *,
+    big: bool = False,
+    compact: bool = False,
 ) -> Frag:
-    """The centre of the table: briscola, stock, trick, last trick, whose turn, or the result.
+    """The centre of the table: briscola, stock, trick, whose turn, or the result.
 
     ``width`` (the panel's columns, once known) breaks long lines between words;
     ``own_verdict`` is what my own record says when the host blamed my seat for the hand."""
-    a = ui.ascii_only
     out: Frag = []
-    if model.hand_over and model.last_result is not None:
+    held = ui.follow.held is not None
+    if model.hand_over and model.last_result is not None and not held:
         return wrap_words(result_lines(model, ui, own_verdict), width)
-    if model.waiting or not model.started:
-        out.append(("", model.waiting or "Waiting for the hand to start..."))
+    if (model.waiting or not model.started) and not held:
+        out.append(("", model.waiting or _("Waiting for the hand to start...")))
         _nl(out)
         if model.error:
             out.append(("class:error", model.error))
             _nl(out)
         return wrap_words(out, width)
     if model.trump is not None and model.upcard is not None:
-        out.append(("", "Briscola: "))
+        out.append(("", _("Briscola:") + " "))
         if model.upcard_taken_by is None:
-            out.append(card_frag(model.upcard, a, "class:bold"))
-            out.append(("", f"  trump {suit_text(model.trump, a)}"))
+            out.append(card_frag(model.upcard, ui, "class:bold"))
+            out.append(("", "  " + _("trump {suit}").format(suit=suit_text(model.trump, ui))))
         else:
-            out.append((SUIT_STYLE[model.trump], suit_text(model.trump, a)))
-            out.append(("class:dim", f"  ({card_label(model.upcard, a)} taken)"))
-        out.append(("", f"   Stock: {model.stock_left}"))
+            out.append((SUIT_STYLE[model.trump], suit_text(model.trump, ui)))
+            taken = _("({card} taken)").format(card=card_label(model.upcard, ui))
+            out.append(("class:dim", f"  {taken}"))
+        out.append(("", "   " + _("Stock: {n}").format(n=model.stock_left)))
         _nl(out)
-    names = {seat: model.who(seat)[:12] for seat in range(model.players)}
-    width = max(len(n) for n in names.values()) if names else 4
-    if model.trick:
-        for i, (seat, card) in enumerate(model.trick):
-            out.append(("", "Trick:  " if i == 0 else "        "))
-            out.append(("", f"{names[seat]:<{width}}  "))
-            out.append(card_frag(card, a, "class:bold"))
-            _nl(out)
-    else:
-        out.append(("", "Trick:  "))
-        out.append(("class:dim", "new trick, " + ("you lead" if model.my_turn else "empty")))
+    if model.players == 3:
+        out.append(("class:dim", removed_two_text(model, ui)))
         _nl(out)
-    if model.last_trick is not None:
-        lt = model.last_trick
-        out.append(("class:dim", f"Last:   {names[lt.winner]} took +{lt.points} ("))
-        for i, (_, card) in enumerate(lt.plays):
-            out.append(card_frag(card, a))
-            if i < len(lt.plays) - 1:
-                out.append(("class:dim", " "))
-        out.append(("class:dim", ")"))
-        _nl(out)
-    if model.connection == "reconnecting":
-        out.append(("class:error", "Connection lost: reconnecting, play resumes by itself..."))
+    out.extend(trick_text(model, ui, big, compact))
+    if held:
+        pass
+    elif model.connection == "reconnecting":
+        out.append(("class:error", _("Connection lost: reconnecting, play resumes by itself...")))
     elif model.my_turn:
-        out.append(("class:turn", "Your turn: choose a card, Enter plays it"))
+        out.append(("class:turn", _("Your turn: choose a card, Enter plays it")))
     elif model.to_play is not None:
-        out.append(("", f"Waiting for {model.who(model.to_play)}..."))
+        out.append(("", _("Waiting for {name}...").format(name=model.who(model.to_play))))
     _nl(out)
     if model.error:
         out.append(("class:error", model.error))
         _nl(out)
-    return out
+    return wrap_words(out, width)
+
+
+def hand_winner_text(model: TableModel, winner: int | None) -> tuple[str, str]:
+    """(style, text) for who won a hand."""
+    if winner is None:
+        return "class:bold", _("Nobody wins the hand (a tie).")
+    if model.seated and model.options.side_of(model.my_seat) == winner:
+        return "class:good", _("You win the hand!") if model.players != 4 else _("Your side wins!")
+    name = model.side_name(winner)
+    if model.players == 4:
+        return "class:bad", _("{names} win the hand.").format(names=name)
+    return "class:bad", _("{name} wins the hand.").format(name=name)
+
+
+def match_result_text(model: TableModel) -> tuple[str, str]:
+    """(style, text) for the end of a match: who won, said plainly either way."""
+    if model.match_winner is None:
+        return "class:bad", _("The match is over, with no winner (aborted).")
+    win = model.seated and model.options.side_of(model.my_seat) == model.match_winner
+    name = model.side_name(model.match_winner)
+    if win and model.players == 4:
+        return "class:good", _("YOU WIN THE MATCH, with your partner!")
+    if win:
+        return "class:good", _("YOU WIN THE MATCH!")
+    if model.seated and model.players == 4:
+        return "class:bad", _("You lose the match: {names} win it.").format(names=name)
+    if model.seated:
+        return "class:bad", _("You lose the match: {name} wins it.").format(name=name)
+    return "class:bold", _("{name} wins the match.").format(name=name)
 
 
 def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None) -> Frag:
@@ -244,98 +428,120 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
     res = model.last_result
     assert res is not None
     out: Frag = []
-    tb = " (tie-break)" if res.tiebreak else ""
-    out.append(("class:bold", f"Hand {res.number + 1}{tb} over."))
+    title = (_("Hand {n} (tie-break) over.") if res.tiebreak else _("Hand {n} over.")).format(
+        n=res.number + 1
+    )
+    out.append(("class:bold", title))
     _nl(out)
     for side, pts in enumerate(res.points):
-        out.append(("", f"  {_side_label(model, side)[:16]:<16} {pts:>3} points"))
+        out.append(("", f"  {_side_label(model, side)[:16]:<16} "))
+        out.append(("", ngettext("{n:>3} point", "{n:>3} points", pts).format(n=pts)))
         _nl(out)
     if not res.points:
-        out.append(("class:bad", "The hand was aborted."))
-    elif res.winner is None:
-        out.append(("class:bold", "Nobody wins the hand (a tie)."))
-    elif model.options.side_of(model.my_seat) == res.winner:
-        out.append(("class:good", "You win the hand!" if model.players != 4 else "Your side wins!"))
+        out.append(("class:bad", _("The hand was aborted.")))
     else:
-        verb = "win" if model.players == 4 else "wins"
-        out.append(("class:bad", f"{model.side_name(res.winner)} {verb} the hand."))
+        out.append(hand_winner_text(model, res.winner))
     _nl(out)
     out.append(("", standing_text(model)))
     _nl(out)
     v = res.verification
     if v is None:
-        out.append(("class:dim", "Deal check: waiting for the reveals..."))
+        out.append(("class:dim", _("Deal check: waiting for the reveals...")))
     elif v.ok is None:
-        out.append(("class:dim", "Deal check: "))
+        out.append(("class:dim", _("Deal check:") + " "))
         out.append(("", v.summary))
     elif v.ok:
-        out.append(("class:good", "Deal verified"))
+        out.append(("class:good", _("Deal verified")))
     else:
-        out.append(("class:bad", "Deal check FAILED: "))
+        out.append(("class:bad", _("Deal check FAILED:") + " "))
         out.append(("", own_verdict or v.summary))
-    out.append(("class:dim", "  [v] details"))
+    out.append(("class:dim", "  " + _("[v] details")))
     _nl(out)
-    if model.match_over and model.match_winner is not None:
-        win = model.options.side_of(model.my_seat) == model.match_winner
-        out.append(
-            (
-                "class:good" if win else "class:bad",
-                "MATCH WON!" if win else f"Match won by {model.side_name(model.match_winner)}.",
-            )
-        )
-        out.append(("", "  Press Esc for the lobby."))
-    elif model.match_over:
-        out.append(("class:bad", "The match is over, with no winner (aborted)."))
-        out.append(("", "  Esc: lobby"))
+    if model.match_over:
+        out.append(match_result_text(model))
+        _nl(out)
+        out.append(("class:turn", _("r: rematch (same table and players)   Esc: lobby")))
     else:
-        out.append(("class:turn", "Press n for the next hand."))
+        out.append(("class:turn", _("Press n for the next hand.")))
+    out.append(("class:dim", "  " + _("w: review your plays")))
     _nl(out)
     return out
 
 
 def hand_lines(
-    model: TableModel, ui: UiState, on_click: Callable[[int], None] | None = None
+    model: TableModel,
+    ui: UiState,
+    on_click: Callable[[int], None] | None = None,
+    big: bool = False,
+    inline: bool = False,
 ) -> Frag:
-    """My cards as small boxes with their numbers; the selected one is highlighted."""
-    a = ui.ascii_only
-    cards = model.hand
+    """My cards as boxes with their numbers (``inline``: on one line), in display order; the
+    chosen one is highlighted and the card just drawn is marked ``new``."""
+    cards = display_order(model.hand, model.trump, ui.hand_order)
     if not cards:
-        return [("class:dim", "(no cards)")]
-    tl, tr, bl, br, h, v = ("+", "+", "+", "+", "-", "|") if a else ("┌", "┐", "└", "┘", "─", "│")
-    rows: list[Frag] = [[], [], [], []]
+        return [("class:dim", _("(no cards)"))]
+    if inline:
+        return _inline_hand(model, ui, cards, on_click)
+    width = 8  # a card and its gap (large cards have no gap: they are a column wider)
+    boxes: list[list[Frag]] = []
+    numbers: Frag = []
     for i, card in enumerate(cards):
-        sel = i == ui.card_index and model.my_turn
-        box = "class:card.selected" if sel else "class:card"
+        sel = i == ui.card_index and model.my_turn and ui.follow.held is None
+        drawn = card == ui.follow.drawn
+        style = "class:card.selected" if sel else ("class:card.new" if drawn else "class:card")
+        box = card_box(card, ui, big, style)
         handler = _click_handler(on_click, i) if on_click is not None else None
-
-        def add(row: int, style: str, text: str, handler: object = handler) -> None:
-            if handler is None:
-                rows[row].append((style, text))
-            else:
-                rows[row].append((style, text, handler))  # type: ignore[arg-type]
-
-        label = card_label(card, a)
-        add(0, box, tl + h * 4 + tr)
-        add(1, box, v + " ")
-        add(1, box + " " + SUIT_STYLE[card.suit] + " class:bold", f"{label:<3}")
-        add(1, box, v)
-        add(2, box, bl + h * 4 + br)
+        if handler is not None:
+            box = [[(f[0], f[1], handler) for f in row] for row in box]
+        boxes.append(box)
         num = f"[{i + 1}]" if sel else f" {i + 1} "
-        add(3, "class:turn" if sel else "class:dim", f"  {num} ")
-        for r in rows:
-            r.append(("", " "))
+        new = _("new") if drawn else ""
+        cell = f" {num}{new}"
+        numbers.append(("class:turn" if sel else "class:dim", f"{cell[:width]:<{width}}"))
     out: Frag = []
-    for r in rows:
-        out.extend(r)
+    for row in _boxes_row(boxes, " " if big else "  "):
+        out.extend(row)
         _nl(out)
+    out.extend(numbers)
+    _nl(out)
     if model.partner_shown is not None:
-        out.append(("class:partner", "Your partner still holds: "))
+        out.append(("class:partner", _("Your partner still holds:") + " "))
         for card in model.partner_shown:
-            out.append(card_frag(card, a, "class:bold"))
+            out.append(card_frag(card, ui, "class:bold"))
             out.append(("", " "))
         if not model.partner_shown:
-            out.append(("class:dim", "no cards "))
-        out.append(("class:dim", "(hidden after your next play)"))
+            out.append(("class:dim", _("no cards") + " "))
+        out.append(("class:dim", _("(hidden after your next play)")))
+        _nl(out)
+    return out
+
+
+def _inline_hand(
+    model: TableModel,
+    ui: UiState,
+    cards: tuple[Card, ...],
+    on_click: Callable[[int], None] | None,
+) -> Frag:
+    """A short terminal's hand: ``[1 K♦]  2 K♠  3 5♠ new`` on one line."""
+    out: Frag = []
+    for i, card in enumerate(cards):
+        sel = i == ui.card_index and model.my_turn and ui.follow.held is None
+        style = "class:card.selected" if sel else ""
+        handler = _click_handler(on_click, i) if on_click is not None else None
+        parts: Frag = [
+            (style, "[" if sel else " "),
+            (style, f"{i + 1} "),
+            (f"{style} {SUIT_STYLE[card.suit]} class:bold", card_label(card, ui)),
+            (style, "]" if sel else " "),
+        ]
+        if card == ui.follow.drawn:
+            parts.append(("class:card.new", _("new")))
+        out.extend((f[0], f[1], handler) if handler else f for f in parts)
+        out.append(("", "  "))
+    _nl(out)
+    if model.partner_shown is not None:
+        out.append(("class:partner", _("Your partner still holds:") + " "))
+        out.append(("", cards_text(model.partner_shown, ui)))
         _nl(out)
     return out
 
@@ -348,37 +554,55 @@ def _click_handler(on_click: Callable[[int], None], index: int) -> Callable[[Mou
     return handler
 
 
-def log_lines(model: TableModel, height: int = 200) -> Frag:
+def log_lines(model: TableModel) -> Frag:
+    """The whole log of the match (the window scrolls over it)."""
     out: Frag = []
-    lines = model.log[-height:]
-    for i, line in enumerate(lines):
+    for i, line in enumerate(model.log):
         style = "class:error" if line.startswith("!") else ""
         out.append((style, line))
-        if i < len(lines) - 1:
+        if i < len(model.log) - 1:
             _nl(out)
     return out
 
 
-def title_text(model: TableModel, ui: UiState) -> Frag:
+def log_title(ui: UiState) -> str:
+    s = ui.log_scroll
+    if not s.can_scroll:
+        return _("Log")
+    if s.offset:
+        return _("Log (PgUp/PgDn, {n} newer lines below)").format(n=s.offset)
+    return _("Log (PgUp: earlier lines)")
+
+
+def more_text(up: bool, ascii_only: bool) -> str:
+    if up:
+        return ("^ " if ascii_only else "↑ ") + _("more above")
+    return ("v " if ascii_only else "↓ ") + _("more below")
+
+
+def title_text(model: TableModel, ui: UiState, width: int = 200) -> Frag:
     conn = {
-        "local": "offline",
-        "connected": "connected",
-        "reconnecting": "RECONNECTING...",
-        "closed": "disconnected",
-        "connecting": "connecting...",
+        "local": _("offline"),
+        "connected": _("connected"),
+        "reconnecting": _("RECONNECTING..."),
+        "closed": _("disconnected"),
+        "connecting": _("connecting..."),
     }.get(model.connection, model.connection)
     if model.connection == "connected" and not model.seated:
-        conn = "not seated"
-    hand = f"Hand {model.hand_number + 1}" if model.started else "Waiting"
+        conn = _("not seated")
+    hand = _("Hand {n}").format(n=model.hand_number + 1) if model.started else _("Waiting")
     sep = " - " if ui.ascii_only else " · "
     style = "class:title" + (" class:error" if model.connection == "reconnecting" else "")
     facts = f"{model.options.summary()}{sep}" if model.known else ""
     if model.known and model.deal:
-        facts += f"{model.deal} deal{sep}"
+        facts += (_("blind deal") if model.deal == "blind" else _("classic deal")) + sep
     if model.known and model.seated:
         facts += f"{hand}{sep}"
+    head = f" Briscola LAN{sep}{model.title}{sep}{facts}"
+    if len(head) + len(conn) > width:  # a narrow terminal: the table's facts first
+        head = f" {model.title}{sep}{facts}"
     return [
-        (style, f" Briscola LAN{sep}{model.title}{sep}{facts}"),
+        (style, head),
         (style + (" class:blink" if model.connection == "reconnecting" else ""), conn),
     ]
 
@@ -386,28 +610,30 @@ def title_text(model: TableModel, ui: UiState) -> Frag:
 # --- lobby, form, help ---------------------------------------------------------------------------
 
 
-def lobby_lines(ui: UiState) -> Frag:
+def lobby_lines(ui: UiState, width: int | None = None) -> Frag:
     out: Frag = []
     if not ui.lobby:
-        out.append(("class:dim", "No tables found yet. They appear here as they are announced."))
+        out.append(("class:dim", _("No tables found yet. They appear here as they are announced.")))
         _nl(out)
-        return out
-    out.append(("class:dim", f"  {'TABLE':<20} {'HOST':<14} {'RULES':<18} {'DEAL':<7} SEATS"))
+        return wrap_words(out, width)
+    w = width or 78
+    name_w = max(10, min(20, w - 56))
+    head = f"  {_('TABLE'):<{name_w}} {_('HOST'):<14} {_('RULES'):<20} {_('DEAL'):<7} {_('SEATS')}"
+    out.append(("class:dim", head[:w]))
     _nl(out)
     for i, entry in enumerate(ui.lobby):
         sel = i == ui.lobby_index
         style = "class:selected" if sel else ""
         mark = ">" if sel else " "
-        full = " FULL" if entry.open_seats <= 0 else ""
+        full = " " + _("FULL") if entry.open_seats <= 0 else ""
         if entry.phase not in ("", "lobby"):
-            full = " playing" if entry.phase != "over" else " over"
-        out.append(
-            (
-                style,
-                f"{mark} {entry.name[:20]:<20} {entry.host[:14]:<14} {entry.summary[:18]:<18} "
-                f"{(entry.deal or 'classic')[:7]:<7} {entry.seated}/{entry.players}{full}",
-            )
+            full = " " + (_("playing") if entry.phase != "over" else _("over"))
+        deal = _("blind") if entry.deal == "blind" else _("classic")
+        line = (
+            f"{mark} {entry.name[:name_w]:<{name_w}} {entry.host[:14]:<14} "
+            f"{entry.summary[:20]:<20} {deal[:7]:<7} {entry.seated}/{entry.players}{full}"
         )
+        out.append((style, line[:w]))
         _nl(out)
     return out
 
@@ -427,108 +653,129 @@ def form_rows(form: HostForm) -> list[str]:
         rows.append("drawp")
     rows.append("drawd")
     rows.extend(f"seat{i}" for i in range(1, form.players))
+    rows.append("hints")
     rows.append("deal")
     rows.append("start")
     return rows
 
 
-def form_lines(form: HostForm, ascii_only: bool) -> Frag:
+def _on_off(value: bool) -> str:
+    return _("on") if value else _("off")
+
+
+def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
     out: Frag = []
     rows = form_rows(form)
     form.row = min(form.row, len(rows) - 1)
     lt, gt = "<", ">"
+    label_w = 22 if (width or 80) >= 70 else 16
+    labels = [_("Draw first dealer"), _("Hints for players"), _("Match format")]
+    label_w = min(30, max(label_w, *(len(x) for x in labels)))
     for i, row in enumerate(rows):
         sel = i == form.row
         style = "class:selected" if sel else ""
         if row == "name":
-            label, value = "Table name", form.table_name + ("_" if sel else "")
+            label, value = _("Table name"), form.table_name + ("_" if sel else "")
         elif row == "players":
-            label, value = "Players", f"{lt} {form.players} {gt}"
+            label, value = _("Players"), f"{lt} {form.players} {gt}"
         elif row == "format":
             value = (
-                "hands: first to N hands (61+ wins a hand)"
+                _("hands: first to N hands (61+ wins a hand)")
                 if form.match_format is MatchFormat.HANDS
-                else "points: 2 hands, most points wins"
+                else _("points: 2 hands, most points wins")
             )
-            label, value = "Match format", f"{lt} {value} {gt}"
+            label, value = _("Match format"), f"{lt} {value} {gt}"
         elif row == "hands":
-            label, value = "Hands to win", f"{lt} {form.hands_to_win} {gt}"
+            label, value = _("Hands to win"), f"{lt} {form.hands_to_win} {gt}"
         elif row == "exchange":
-            label, value = (
-                "Partner exchange",
-                f"{lt} {'on' if form.partner_exchange else 'off'} {gt}",
-            )
+            label, value = _("Partner exchange"), f"{lt} {_on_off(form.partner_exchange)} {gt}"
         elif row == "two":
-            two = Card(form.removed_two, Rank.TWO).label(ascii_only)
-            label, value = "2 removed (39 cards)", f"{lt} {two} {gt}"
+            two = card_label(Card(form.removed_two, Rank.TWO), ui)
+            label, value = _("2 removed (39 cards)"), f"{lt} {two} {gt}"
         elif row == "drawp":
-            label, value = "Draw partners", f"{lt} {'on' if form.draw_partners else 'off'} {gt}"
+            label, value = _("Draw partners"), f"{lt} {_on_off(form.draw_partners)} {gt}"
         elif row == "drawd":
-            label, value = "Draw first dealer", f"{lt} {'on' if form.draw_dealer else 'off'} {gt}"
+            label, value = _("Draw first dealer"), f"{lt} {_on_off(form.draw_dealer)} {gt}"
+        elif row == "hints":
+            label, value = _("Hints for players"), f"{lt} {_on_off(form.hints)} {gt}"
         elif row == "deal":
-            mode = form.deal_mode()
             text = (
-                "blind: nobody sees a card before it is shown"
-                if mode == "blind"
-                else "classic: the host's engine knows the deck"
+                _("blind: nobody sees a card before it is shown")
+                if form.deal_mode() == "blind"
+                else _("classic: the host's engine knows the deck")
             )
-            label, value = "Deal", f"{lt} {text} {gt}"
+            label, value = _("Deal"), f"{lt} {text} {gt}"
         elif row.startswith("seat"):
             idx = int(row[4:])
             filler = form.fillers[idx - 1]
-            text = "open for a person" if filler == "open" else f"AI ({filler})"
-            label, value = f"Seat {idx}", f"{lt} {text} {gt}"
+            text = _("open for a person") if filler == "open" else f"AI ({filler})"
+            label, value = _("Seat {n}").format(n=idx), f"{lt} {text} {gt}"
         else:
-            label, value = "", "[ Start the table ]"
+            label, value = "", _("[ Start the table ]")
         mark = ">" if sel else " "
-        out.append((style, f"{mark} {label:<22} {value}"))
+        out.append((style, f"{mark} {label:<{label_w}} {value}"))
         _nl(out)
     if form.players == 3:
         out.append(
-            ("class:dim", "  3 players play the 'points' format: 3 hands, most points wins.")
+            (
+                "class:dim",
+                "  " + _("3 players play the 'points' format: 3 hands, most points wins."),
+            )
         )
         _nl(out)
     if form.error:
         out.append(("class:error", form.error))
         _nl(out)
-    return out
+    return wrap_words(out, width)
 
 
-HELP_TABLE = [
-    ("Left/Right", "choose a card"),
-    ("1-9", "choose card by number"),
-    ("Enter", "play the chosen card"),
-    ("mouse click", "play that card"),
-    ("l", "show/hide the last trick"),
-    ("n", "next hand (after a hand)"),
-    ("f", "seat AI in the open seats"),
-    ("v", "deal verification details"),
-    ("?", "this help"),
-    ("Esc", "close a panel / leave"),
-    ("q", "quit (asks first mid-match)"),
-]
-HELP_LOBBY = [
-    ("Up/Down", "choose a table"),
-    ("Enter", "join the chosen table"),
-    ("a", "play against AI now"),
-    ("h", "host a table"),
-    ("l", "learn: four example tricks"),
-    ("s", "saved games"),
-    ("q", "quit"),
-]
+def help_table() -> list[tuple[str, str]]:
+    return [
+        (_("Left/Right"), _("choose a card")),
+        ("1-9", _("choose card by number")),
+        (_("Enter"), _("play the chosen card")),
+        (_("mouse click"), _("play that card")),
+        ("h", _("a hint from the strong AI")),
+        ("w", _("review your plays (after a hand)")),
+        ("o", _("hand sorted / as dealt")),
+        ("l", _("show/hide the last trick")),
+        (_("PgUp/PgDn"), _("scroll the log (or the wheel)")),
+        ("n", _("next hand (after a hand)")),
+        ("r", _("rematch (after the match)")),
+        ("f", _("seat AI in the open seats")),
+        ("v", _("deal verification details")),
+        ("?", _("this help")),
+        (_("Esc"), _("close a panel / leave")),
+        ("q", _("quit (asks first mid-match)")),
+    ]
+
+
+def help_lobby() -> list[tuple[str, str]]:
+    return [
+        (_("Up/Down"), _("choose a table")),
+        (_("Enter"), _("join the chosen table")),
+        ("a", _("play against AI now")),
+        ("h", _("host a table")),
+        ("l", _("learn the game, then practice")),
+        ("s", _("saved games")),
+        ("q", _("quit")),
+    ]
 
 
 def help_lines(ui: UiState) -> Frag:
     out: Frag = []
-    out.append(("class:bold", "Table keys"))
+    out.append(("class:bold", _("Table keys")))
     _nl(out)
-    for key, what in HELP_TABLE:
+    for key, what in help_table():
         out.append(("", f"  {key:<12} {what}"))
         _nl(out)
-    out.append(("class:bold", "Lobby keys"))
+    out.append(("class:bold", _("Lobby keys")))
     _nl(out)
-    for key, what in HELP_LOBBY:
+    for key, what in help_lobby():
         out.append(("", f"  {key:<12} {what}"))
         _nl(out)
-    out.append(("class:dim", "Press Esc or ? to close."))
     return out
+
+
+def help_title() -> str:
+    return _("Keys (Esc or ? closes, Up/Down scrolls)")

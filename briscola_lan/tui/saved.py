@@ -1,14 +1,48 @@
-"""Saved games: where transcripts are kept, listing them, and verifying one as ``verify`` does."""
+"""Saved games: where transcripts are kept, the browser's list (date and time, table, players,
+result, check status, newest first) and the deal-check report of one file, in the player's
+language, from the same verifier ``briscola-lan verify`` uses (``fairness.verify``).
+
+A client also keeps, beside its transcript, which hints it asked for (``*.hints.json``, written
+with ``net.files.write_private``): the transcript itself is the signed protocol record.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
-from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
-from briscola_lan.fairness.verify import verify_records
-from briscola_lan.net.games import data_dir, games_dir
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-__all__ = ["data_dir", "games_dir", "list_saved", "verify_saved"]
+from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
+from briscola_lan.fairness.verify import HOST, Fault, MatchReport, verify_records
+from briscola_lan.net import files
+from briscola_lan.net.games import data_dir, game_path, games_dir
+from briscola_lan.rules import Card
+from briscola_lan.tui import deck as dk
+from briscola_lan.tui.i18n import _, ngettext
+from briscola_lan.tui.state import UiState
+
+__all__ = [
+    "SavedGame",
+    "SavedList",
+    "browser_lines",
+    "data_dir",
+    "games_dir",
+    "hints_path",
+    "list_saved",
+    "read_hints",
+    "record_hint",
+    "report_lines",
+    "verify_saved",
+]
+
+HINTS_SUFFIX = ".hints.json"
+
+Frag = StyleAndTextTuples
 
 
 def list_saved(directory: Path | None = None) -> list[Path]:
@@ -16,18 +50,264 @@ def list_saved(directory: Path | None = None) -> list[Path]:
     d = directory or games_dir()
     if not d.is_dir():
         return []
-    files = [p for p in d.glob(f"*{SUFFIX}") if p.is_file()]
-    return sorted(files, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    found = [p for p in d.glob(f"*{SUFFIX}") if p.is_file()]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 
-def verify_saved(path: Path) -> tuple[bool, str, list[str]]:
-    """Check a saved game exactly as ``briscola-lan verify`` does: (verified, the verdict as
-    ``verify`` prints it, the report lines)."""
-    from briscola_lan.fairness.verify_cmd import VERDICT_WORDS, human_report
+# --- hints kept beside a transcript ------------------------------------------------------------
 
+
+def hints_path(transcript: Path) -> Path:
+    return transcript.with_name(transcript.name.removesuffix(SUFFIX) + HINTS_SUFFIX)
+
+
+def record_hint(
+    directory: Path, game_id: str, label: str, *, hand: int, trick: int, card: Card
+) -> Path:
+    """Add one hint to the record kept beside ``label``'s transcript of ``game_id``."""
+    path = hints_path(game_path(directory, game_id, label))
+    hints = read_hints(path)
+    hints.append({"hand": hand + 1, "trick": trick, "card": card.label(ascii_only=True)})
+    files.private_dir(directory)
+    files.write_private(path, json.dumps({"game": game_id, "hints": hints}).encode("utf-8"))
+    return path
+
+
+def read_hints(path: Path) -> list[dict[str, object]]:
+    """The hints recorded in ``path`` (a ``*.hints.json``, or the transcript it is beside)."""
+    if path.name.endswith(SUFFIX):
+        path = hints_path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    hints = data.get("hints") if isinstance(data, dict) else None
+    return [h for h in hints if isinstance(h, dict)] if isinstance(hints, list) else []
+
+
+# --- the report of one file ---------------------------------------------------------------------
+
+
+def _verdict_word(verdict: str) -> str:
+    return {
+        "verified": _("VERIFIED"),
+        "failed": _("NOT VERIFIED"),
+        "aborted": _("ABORTED"),
+        "incomplete": _("INCOMPLETE"),
+        "unacknowledged": _("UNACKNOWLEDGED"),
+    }[verdict]
+
+
+def _status_word(status: str) -> str:
+    return {
+        "verified": _("verified"),
+        "failed": _("failed"),
+        "aborted": _("aborted"),
+        "incomplete": _("incomplete"),
+        "unacknowledged": _("unacknowledged"),
+        "in progress": _("in progress"),
+    }.get(status, status)
+
+
+def _fault_text(f: Fault) -> str:
+    """A fault as a person reads it (its technical reason stays as the verifier wrote it)."""
+    where = (
+        _("record {n} ({kind})").format(n=f.index, kind=f.kind) if f.index is not None else f.kind
+    )
+    if f.also_host and f.seat != HOST:
+        who = _("the host or seat {n} (cannot be told apart)").format(n=f.seat)
+    elif f.seat == HOST:
+        who = _("the host")
+    else:
+        who = _("seat {n}").format(n=f.seat)
+    return _("{where}: {reason}, at fault: {who}").format(where=where, reason=f.reason, who=who)
+
+
+def _winner_text(rep: MatchReport) -> str:
+    if rep.options is None or rep.winner is None:
+        return "?"
+    seats = [s for s in range(rep.options.players) if rep.options.side_of(s) == rep.winner]
+    names = [rep.names[s] if s < len(rep.names) else _("seat {n}").format(n=s) for s in seats]
+    return " + ".join(names)
+
+
+def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
+    """The deal-check report of a saved game (what ``briscola-lan verify`` prints, translated)."""
+    lines: list[str] = []
+    if rep.options is not None:
+        lines.append(
+            _("table '{table}' ({rules}), host key {key}").format(
+                table=rep.table_name, rules=rep.options.summary(), key=rep.host_fingerprint
+            )
+        )
+        lines.append(
+            ngettext("players: {names}; {n} record", "players: {names}; {n} records", rep.records)
+            .format(names=", ".join(rep.names), n=rep.records)
+        )  # fmt: skip
+    d = rep.draw
+    if d is not None:
+        lines.append(_("the draw: {status}").format(status=_status_word(d.status)))
+        if d.cards:
+            drawn = ", ".join(
+                _("{name} {card} to seat {seat}").format(
+                    name=name, card=dk.card_label(Card.from_code(c), deck, False), seat=seat
+                )
+                for name, c, seat in zip(d.names, d.cards, d.seating, strict=True)
+            )
+            lines.append(f"  {drawn}")
+    for h in rep.hands:
+        pts = " " + _("points {p}").format(p=list(h.points)) if h.points else ""
+        missing = ""
+        if h.missing_acks:
+            missing = " " + _("(none from seat {seats})").format(
+                seats=", ".join(map(str, h.missing_acks))
+            )
+        acks = ngettext("{n} acknowledgement", "{n} acknowledgements", h.acks).format(n=h.acks)
+        lines.append(
+            _("hand {n} (dealer seat {d}): {status}{points}, {acks}{missing}").format(
+                n=h.hand + 1, d=h.dealer, status=_status_word(h.status), points=pts, acks=acks,
+                missing=missing,
+            )
+        )  # fmt: skip
+        if h.fault is not None and h.fault is not rep.fault:
+            lines.append("  " + _fault_text(h.fault))
+        for hand, seat, ai, _at in rep.takeovers:
+            if hand == h.hand:
+                who = rep.names[seat] if seat < len(rep.names) else _("seat {n}").format(n=seat)
+                lines.append(
+                    "  "
+                    + (
+                        _("an AI played for seat {n} ({who})") if ai
+                        else _("the player took seat {n} back ({who})")
+                    ).format(n=seat, who=who)
+                )  # fmt: skip
+    if rep.receipts:
+        lines.append(
+            ngettext(
+                "{n} receipt from the host (this is a player's own file)",
+                "{n} receipts from the host (this is a player's own file)",
+                rep.receipts,
+            ).format(n=rep.receipts)
+        )
+    blame = rep.blame
+    if blame is not None:
+        lines.append(_("FAILED at {fault}").format(fault=_fault_text(blame)))
+    verdict = rep.verdict
+    if verdict in ("verified", "unacknowledged") and rep.match_over:
+        lines.append(_("match over: {who} won").format(who=_winner_text(rep)))
+    if verdict == "unacknowledged":
+        lines.append(_("not every player acknowledged every hand: the cards check out, but a "
+                       "seat did not confirm it saw the same history"))  # fmt: skip
+    elif verdict == "incomplete":
+        last = rep.hands[-1] if rep.hands else None
+        if last is not None and last.status == "incomplete":
+            lines.append(_("hand {n} is not finished in this file (the game stopped during it; "
+                           "its records so far check out)").format(n=last.hand + 1))  # fmt: skip
+        else:
+            lines.append(_("the match is not finished in this file (no match-end record)"))
+    return lines
+
+
+def verify_saved(path: Path, deck: dk.Deck = dk.Deck.FRENCH) -> tuple[bool, str, list[str]]:
+    """Check a saved game exactly as ``briscola-lan verify`` does: (verified, the verdict word,
+    the report lines), in the player's language."""
     try:
         report = verify_records(load(path))
     except TranscriptFileError as exc:
-        return False, "CANNOT VERIFY", [f"cannot verify: {exc}"]
-    lines = human_report(path.name, report).splitlines()
-    return report.ok, VERDICT_WORDS[report.verdict], [line.strip() for line in lines[1:]]
+        return False, _("CANNOT VERIFY"), [_("cannot verify: {reason}").format(reason=exc)]
+    lines = report_lines(report, deck)
+    hints = read_hints(path)
+    if hints:
+        lines.append(
+            ngettext(
+                "hints: this player asked the strong AI once",
+                "hints: this player asked the strong AI {n} times",
+                len(hints),
+            ).format(n=len(hints))
+        )
+    return report.ok, _verdict_word(report.verdict), lines
+
+
+# --- the browser ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SavedGame:
+    """One line of the browser."""
+
+    path: Path
+    when: str
+    table: str = ""
+    players: str = ""
+    result: str = ""
+    status: str = ""
+    hints: int = 0
+
+
+def summarize(path: Path) -> SavedGame:
+    """The browser's line for one file (verifies it: run in a thread)."""
+    try:
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    except OSError:
+        when = "?"
+    game = SavedGame(path, when, hints=len(read_hints(path)))
+    try:
+        rep = verify_records(load(path))
+    except TranscriptFileError:
+        game.status = _("CANNOT VERIFY")
+        game.table = path.name
+        return game
+    game.table = rep.table_name
+    game.players = ", ".join(rep.names)
+    game.status = _verdict_word(rep.verdict)
+    if rep.match_over and rep.winner is not None:
+        game.result = _("{who} won").format(who=_winner_text(rep))
+    else:
+        done = sum(1 for h in rep.hands if h.points)
+        game.result = ngettext("{n} hand played", "{n} hands played", done).format(n=done)
+    return game
+
+
+class SavedList:
+    """The saved games of the browser, summarized one by one in a thread."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths = paths
+        self.games: dict[Path, SavedGame] = {}
+
+    async def fill(self, changed: Callable[[], None]) -> None:
+        for path in self.paths:
+            self.games[path] = await asyncio.to_thread(summarize, path)
+            changed()
+
+
+def browser_lines(ui: UiState, games: SavedList | None, width: int) -> Frag:
+    """The saved-games screen: one line per game, newest first, then the chosen one's report."""
+    out: Frag = []
+    wide = width >= 100
+    for i, name in enumerate(ui.saved_files):
+        path = Path(name)
+        sel = i == ui.saved_index
+        mark = ">" if sel else " "
+        g = games.games.get(path) if games is not None else None
+        if g is None:
+            text = f"{mark} {path.name}  " + _("(checking...)")
+        else:
+            hints = "  " + _("hints: {n}").format(n=g.hints) if g.hints else ""
+            who = f"  {g.players}" if wide else ""
+            text = f"{mark} {g.when}  {g.table[:18]:<18}{who}  {g.result}  [{g.status}]{hints}"
+        out.append(("class:selected" if sel else "", text[:width]))
+        out.append(("", "\n"))
+    if ui.saved_files and games is not None:
+        sel_path = Path(ui.saved_files[ui.saved_index])
+        g = games.games.get(sel_path)
+        if g is not None and not wide:
+            out.append(("class:dim", _("players: {names}").format(names=g.players) + "\n"))
+        out.append(("class:dim", sel_path.name + "\n"))
+    if ui.saved_report:
+        out.append(("", "\n"))
+        for line in ui.saved_report:
+            out.append(("", line + "\n"))
+    elif ui.saved_files:
+        out.append(("class:dim", "\n" + _("Enter: the full deal-check report of this game.")))
+    return out

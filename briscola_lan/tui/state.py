@@ -11,8 +11,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions, TrickTaken
+from briscola_lan.tui.deck import Deck
+from briscola_lan.tui.follow import Follow, HandOrder
+from briscola_lan.tui.i18n import _
+from briscola_lan.tui.widgets import Scroll
 
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
 
 class Screen(StrEnum):
@@ -66,7 +71,7 @@ class HandSummary:
 class TableModel:
     """Everything the table screen shows; the adapters keep it up to date."""
 
-    title: str = "Table"
+    title: str = ""  # the backend names the table
     my_seat: int = 0
     options: TableOptions = field(default_factory=TableOptions)
     seats: list[SeatInfo] = field(default_factory=list)
@@ -82,6 +87,7 @@ class TableModel:
     last_trick: TrickTaken | None = None
     to_play: int | None = None
     tricks_won: tuple[int, ...] = ()
+    hand_sizes: tuple[int, ...] = ()  # cards each seat holds (public: everyone can count them)
     points: tuple[int, ...] = ()
     partner_shown: tuple[Card, ...] | None = None
     hands_won: tuple[int, ...] = ()
@@ -136,11 +142,11 @@ class TableModel:
         return self.who(side)
 
     def who(self, seat: int) -> str:
-        return "You" if self.seated and seat == self.my_seat else self.name_of(seat)
+        return _("You") if self.seated and seat == self.my_seat else self.name_of(seat)
 
     def add_log(self, line: str) -> None:
         self.log.append(line)
-        del self.log[:-200]
+        del self.log[:-MAX_LOG]
         self.changes += 1
 
 
@@ -165,7 +171,7 @@ class LobbyEntry:
 class HostForm:
     """The 'host a table' form: every table option plus seat fillers and the table name."""
 
-    table_name: str = "Briscola"
+    table_name: str = ""  # the app proposes "<name>'s table"
     players: int = 2
     match_format: MatchFormat = MatchFormat.HANDS
     hands_to_win: int = 2
@@ -176,6 +182,7 @@ class HostForm:
     # "blind" (nobody, the host included, sees a card before the rules show it) or "classic";
     # "" follows the default: blind with two or more seats for people.
     deal: str = ""
+    hints: bool = False  # players may ask the strong AI for a hint (always on with no other person)
     # Per other seat (1..players-1): "open" for a person, or an AI level.
     fillers: list[str] = field(default_factory=lambda: ["rules", "rules", "rules"])
     row: int = 0
@@ -214,15 +221,24 @@ class UiState:
     player_name: str = "Player"
     lobby: list[LobbyEntry] = field(default_factory=list)
     lobby_index: int = 0
-    lobby_status: str = "Looking for tables on the network..."
+    lobby_status: str = ""  # the app says what discovery is doing
     form: HostForm = field(default_factory=HostForm)
     card_index: int = 0
     show_help: bool = False
     show_last_trick: bool = False
     show_verify_details: bool = False
+    show_hint: bool = False
+    show_review: bool = False
+    last_form: tuple[HostForm, str | None] | None = None  # the table last started from the form
     confirm_quit: bool = False
     quit_to_lobby: bool = False  # what a "yes" in the quit dialog does: lobby, or quit
     learn_step: int = 0
     saved_files: list[str] = field(default_factory=list)
     saved_index: int = 0
     saved_report: list[str] = field(default_factory=list)
+    deck: Deck = Deck.FRENCH
+    hand_order: HandOrder = HandOrder.SORTED
+    follow: Follow = field(default_factory=Follow)
+    log_scroll: Scroll = field(default_factory=lambda: Scroll(from_end=True))
+    help_scroll: Scroll = field(default_factory=Scroll)
+    page_scroll: Scroll = field(default_factory=Scroll)  # learn, saved games, hand review

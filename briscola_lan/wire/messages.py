@@ -180,6 +180,7 @@ class Welcome:
     draw_partners: bool = False  # 4 players: partnerships are drawn before the first hand
     draw_dealer: bool = False  # the first dealer is drawn before the first hand
     deal: str = "classic"  # "blind" or "classic" (protocol/fairness.md §11)
+    hints: bool = False  # the host allows players to ask their client's AI for hints
 
 
 @dataclass(frozen=True, slots=True)

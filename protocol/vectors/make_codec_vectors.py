@@ -253,6 +253,7 @@ def _other_examples() -> dict[str, list[m.Message]]:
                 None,
                 False,
                 True,
+                hints=True,
             ),
             m.Welcome(
                 2,
@@ -264,7 +265,7 @@ def _other_examples() -> dict[str, list[m.Message]]:
                 token,
                 True,
                 False,
-                "blind",
+                deal="blind",
             ),
         ],
         "error": [m.Error("not_your_turn", "it is seat 1's turn")],

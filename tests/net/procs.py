@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,23 +65,21 @@ class Host:
 
 
 def start_host(config: Path, *args: str, prefix: Sequence[str] = ()) -> Host:
+    if "--ai-delay" not in args:  # the AI players' human pace would only slow the tests down
+        args = (*args, "--ai-delay", "0")
     proc = spawn(config, "host", *args, prefix=prefix)
     assert proc.stdout is not None
     lines: list[str] = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("ready"):
-            table = next(x for x in lines if x.startswith("table "))
-            where = table.split(" on ")[1].split()[0].rstrip(",")
-            address, _, port = where.rpartition(":")
-            return Host(proc, address, int(port), table.split()[-1], lines)
-    proc.kill()
-    proc.wait()
-    raise AssertionError("the host did not start: " + "".join(lines))
+    try:
+        wait_line(proc.stdout, "ready", 30, lines)  # from the pipe, as later reads are
+    except AssertionError:
+        proc.kill()
+        proc.wait()
+        raise AssertionError("the host did not start: " + "\n".join(lines)) from None
+    table = next(x for x in lines if x.startswith("table "))
+    where = table.split(" on ")[1].split()[0].rstrip(",")
+    address, _, port = where.rpartition(":")
+    return Host(proc, address, int(port), table.split()[-1], [line + "\n" for line in lines])
 
 
 def finish(proc: subprocess.Popen[str], timeout: float) -> tuple[int, str]:
@@ -90,3 +91,41 @@ def finish(proc: subprocess.Popen[str], timeout: float) -> tuple[int, str]:
         out, _ = proc.communicate()
         return -9, out
     return proc.returncode, out
+
+
+# Bytes read past the last line returned, per pipe object (not per descriptor number: a later
+# child's pipe may get the same number).
+_PENDING: weakref.WeakKeyDictionary[Any, bytes] = weakref.WeakKeyDictionary()
+
+
+def wait_line(stdout: Any, text: str, timeout: float, seen: list[str] | None = None) -> str:
+    """The next output line holding ``text`` (lines before it go to ``seen``), read from the
+    pipe itself: ``select`` with ``readline`` misses lines already in Python's buffer."""
+    fd = stdout.fileno()
+    seen = [] if seen is None else seen
+    end = time.monotonic() + timeout
+    while True:
+        buf = _PENDING.get(stdout, b"")
+        while b"\n" in buf:
+            raw, buf = buf.split(b"\n", 1)
+            _PENDING[stdout] = buf
+            line = raw.decode("utf-8", "replace")
+            seen.append(line)
+            if text in line:
+                return line
+        if time.monotonic() >= end:
+            raise AssertionError(f"{text!r} never printed; the output was: {seen}")
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise AssertionError(f"{text!r} never printed (end of output): {seen}")
+            _PENDING[stdout] = buf + chunk
+
+
+def rest_of_output(stdout: Any) -> str:
+    """Everything the child prints from here to its end (after ``wait_line`` reads too)."""
+    data = _PENDING.pop(stdout, b"")
+    while chunk := os.read(stdout.fileno(), 65536):
+        data += chunk
+    return data.decode("utf-8", "replace")

@@ -41,7 +41,8 @@ def test_four_player_match_between_processes_found_by_mdns(tmp_path: Path) -> No
         code, out = finish(spawn(tmp_path / "l", "tables", *LO, "--timeout", "2.5"), 30)
         assert code == 0, out
         row = next(line for line in out.splitlines() if line.startswith(name))
-        assert row.split()[2:5] == ["1/4", "3", "open"], out  # seats, free, state
+        assert row.split()[2:6] == ["1/4", "open", "blind", "4p"], out  # seats, state, deal, rules
+        assert all(len(line) <= 79 for line in out.splitlines()), out  # fits 80 columns
         children.append(
             spawn(
                 tmp_path / "j",
@@ -172,8 +173,12 @@ def test_bot_process_killed_mid_hand_the_ai_takes_its_seat(tmp_path: Path) -> No
         keeper = spawn(tmp_path / "a", "bot", f"127.0.0.1:{host.port}", "--seat", "0", *common)
         victim = spawn(tmp_path / "b", "bot", f"127.0.0.1:{host.port}", "--seat", "1", *common)
         assert victim.stdout is not None
-        line = victim.stdout.readline()  # printed when it plays its first card
-        assert line.startswith("playing in seat 1"), line
+        # first what it does while it connects, then a line when it plays its first card
+        said = [victim.stdout.readline() for _ in range(3)]
+        assert said[0].startswith("bot-random: looking for table 127.0.0.1:"), said
+        assert said[1].startswith("bot-random: connected to 127.0.0.1:"), said
+        assert "taking a seat" in said[1], said
+        assert said[2].startswith("playing in seat 1"), said
         time.sleep(0.2)
         victim.kill()
         assert victim.wait() == -9

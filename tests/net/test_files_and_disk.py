@@ -247,7 +247,7 @@ async def test_a_disk_that_refuses_writes_mid_game_stops_nothing_and_loses_nothi
     host_cmd.configure(parser)
     args = parser.parse_args(
         ["--players", "2", "--ai", "1", "--hands-to-win", "1", "--no-mdns", *LO, "--tick",
-         "0.01", "--state-dir", str(state), "--games", str(games)]
+         "0.01", "--state-dir", str(state), "--games", str(games), "--ai-delay", "0"]
     )  # fmt: skip
     stop = asyncio.Event()
     caplog.set_level(logging.WARNING)

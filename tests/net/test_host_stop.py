@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import select
 import signal
 import subprocess
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.procs import Host, finish, spawn, start_host
+from tests.net.procs import Host, finish, spawn, start_host, wait_line
 
 LO = ("--interfaces", "127.0.0.1")
 # Two hands at least (first to win 2); the bot thinks a little, so the stop lands mid-hand.
@@ -35,18 +34,8 @@ def _wait(what: str, done: Callable[[], object], timeout: float = 60.0) -> None:
 
 
 def _line(proc: subprocess.Popen[str], text: str, timeout: float = 60.0) -> None:
-    stdout = proc.stdout
-    assert stdout is not None
-    end = time.monotonic() + timeout
-    seen = []
-    while time.monotonic() < end:
-        ready, _, _ = select.select([stdout], [], [], 0.2)
-        if ready:
-            line = stdout.readline()
-            seen.append(line)
-            if text in line:
-                return
-    raise AssertionError(f"never saw {text!r}: {seen}")
+    assert proc.stdout is not None
+    wait_line(proc.stdout, text, timeout)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ result on show): the same port and options, a new game with its own transcript."
 
 from __future__ import annotations
 
-import select
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +12,7 @@ from briscola_lan.fairness.verify import verify_records
 from briscola_lan.net.client import Target
 from briscola_lan.net.host_cmd import REOPEN_AFTER, Reopener, due_for_reopening
 from briscola_lan.net.player import connect
-from tests.net.procs import Host, finish, spawn, start_host
+from tests.net.procs import Host, finish, spawn, start_host, wait_line
 
 LO = ("--interfaces", "127.0.0.1")
 QUICK = ("--players", "2", "--ai", "1", "--hands-to-win", "1", "--no-mdns", "--tick", "0.01", *LO)
@@ -56,15 +55,7 @@ def _bot(tmp_path: Path, host: Host) -> tuple[int, str]:
 
 def _await_line(host: Host, text: str, timeout: float) -> str:
     assert host.proc.stdout is not None
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        ready, _, _ = select.select([host.proc.stdout], [], [], 0.2)
-        if ready:
-            line = host.proc.stdout.readline()
-            host.lines.append(line)
-            if text in line:
-                return line
-    raise AssertionError(f"the host never said {text!r}: {host.lines}")
+    return wait_line(host.proc.stdout, text, timeout, host.lines)
 
 
 def _host_files(config: Path) -> list[Path]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from briscola_lan.net.client import Target
 from briscola_lan.net.host_cmd import REOPEN_AFTER
 from briscola_lan.net.player import auto_play, connect, make_chooser
-from tests.net.procs import finish, spawn, start_host
+from tests.net.procs import finish, rest_of_output, spawn, start_host
 
 LO = ("--interfaces", "127.0.0.1")
 QUICK = ("--players", "2", "--ai", "1", "--hands-to-win", "1", "--no-mdns", "--tick", "0.01", *LO)
@@ -41,6 +41,6 @@ async def test_players_arriving_just_after_a_match_play_the_next_one(tmp_path: P
     finally:
         host.proc.send_signal(signal.SIGTERM)
         assert host.proc.stdout is not None
-        said = host.proc.stdout.read()
+        said = rest_of_output(host.proc.stdout)
         assert host.stop() == 0
     assert said.count("open for a new match") >= 2, said

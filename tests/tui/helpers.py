@@ -22,7 +22,7 @@ def net_config(tmp_path: Path) -> ClientConfig:
     from briscola_lan.tui.netplay import install
 
     cfg = ClientConfig(
-        name="Tess", ai_level="random", ai_delay=0.0, interfaces=["127.0.0.1"],
+        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, interfaces=["127.0.0.1"],
         games=tmp_path / "games",
     )  # fmt: skip
     install(cfg)
@@ -99,7 +99,7 @@ class Driver:
 
 @contextlib.asynccontextmanager
 async def running(config: ClientConfig | None = None) -> AsyncIterator[Driver]:
-    cfg = config or ClientConfig(name="Tess", ai_level="random", ai_delay=0.0)
+    cfg = config or ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         client = ClientApp(cfg)
         client.app.ttimeoutlen = 0.01

@@ -9,8 +9,9 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 
 from briscola_lan.rules import MatchFormat, Suit
-from briscola_lan.tui import render
+from briscola_lan.tui import learn, render
 from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.learn import LEARN_TRICKS
 from briscola_lan.tui.state import LobbyEntry, Screen
 
@@ -73,7 +74,7 @@ async def test_choose_card_with_digits_and_arrows() -> None:
         assert ui.card_index == 0
         await d.keys(LEFT, LEFT)
         assert ui.card_index == 1
-        chosen = d.client.model.hand[1]
+        chosen = d.client.shown_hand()[1]
         await d.keys(ENTER)
         await wait_for(lambda: chosen not in d.client.model.hand, what="the play")
         played = [
@@ -89,7 +90,7 @@ async def test_click_a_card_plays_it() -> None:
         await d.keys("a")
         await wait_for(lambda: d.client.model.my_turn, what="my turn")
         frags = render.hand_lines(d.client.model, d.client.ui, on_click=d.client.click_card)
-        target = d.client.model.hand[2]
+        target = d.client.shown_hand()[2]
         label = target.label()
         handlers = [f[2] for f in frags if len(f) == 3 and f[1].strip() == label]
         assert len(handlers) == 1, "each card face must carry a mouse handler"
@@ -116,7 +117,9 @@ async def test_quit_mid_match_asks_first() -> None:
 
 
 async def test_host_form_three_players_sets_every_option() -> None:
-    async with running(ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0)) as d:
+    async with running(
+        ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0)
+    ) as d:
         ui = d.client.ui
         await d.keys("h")
         assert ui.screen is Screen.HOST_FORM
@@ -164,7 +167,7 @@ async def test_host_form_four_players_exchange_and_hands() -> None:
 
 
 async def test_host_form_open_seat_without_network_says_why() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0)
     async with running(cfg) as d:
         ui = d.client.ui
         assert ui.form.fillers == ["rules"] * 3  # the --ai-level is the form's default
@@ -175,24 +178,55 @@ async def test_host_form_open_seat_without_network_says_why() -> None:
         assert ui.form.error is not None and "network" in ui.form.error
 
 
-async def test_learn_mode_walks_four_tricks_then_practice() -> None:
+async def test_learn_mode_covers_the_game_then_practice() -> None:
     async with running() as d:
         ui = d.client.ui
         await d.keys("l")
         assert ui.screen is Screen.LEARN
-        seen = []
-        for _ in LEARN_TRICKS:
+        pages = ["".join(f[1] for f in learn.page_lines(ui))]
+        while ui.learn_step < learn.last_step():
             await d.keys(RIGHT)
-            seen.append("".join(f[1] for f in d.client._learn_text()))
-        assert "A♥ wins the trick" in seen[0] and "21 points" in seen[0]
-        assert "2♣ wins the trick" in seen[1] and "4 points" in seen[1]
-        assert "7♠ wins the trick" in seen[2] and "3 points" in seen[2]
-        assert "3♣ wins the trick" in seen[3] and "12 points" in seen[3]
+            pages.append("".join(f[1] for f in learn.page_lines(ui)))
+        text = "\n".join(pages)
+        # the suit names of the deck shown, then the four tricks judged by the engine
+        for name in ("diamonds", "hearts", "spades", "clubs"):
+            assert name in pages[1], pages[1]
+        tricks = pages[learn.FIRST_TRICK_PAGE : learn.FIRST_TRICK_PAGE + len(LEARN_TRICKS)]
+        assert "A♥ wins the trick" in tricks[0] and "21 points" in tricks[0]
+        assert "highest heart wins" in tricks[0]
+        assert "2♣ wins the trick" in tricks[1] and "4 points" in tricks[1]
+        assert "Clubs are the briscola" in tricks[1]
+        assert "7♠ wins the trick" in tricks[2] and "3 points" in tricks[2]
+        assert "3♣ wins the trick" in tricks[3] and "12 points" in tricks[3]
+        # drawing from the stock, the winner leading, the last draw taking the briscola
+        assert (
+            "Drawing from the stock" in text and "draw first" in text and "Stock left: 32" in text
+        )
+        assert "The winner leads" in text and "lead now" in text
+        assert "The last draw" in text and "the last card drawn was that briscola" in text
+        assert "The end of a hand" in text and "61 or more" in text
         await d.keys(LEFT)
-        assert ui.learn_step == 3
-        await d.keys(ENTER, ENTER, ENTER)
+        assert ui.learn_step == learn.last_step() - 1
+        await d.keys(ENTER, ENTER)
         await wait_for(lambda: d.client.model.started, what="the practice game")
         assert ui.screen is Screen.TABLE and d.client.model.players == 2
+
+
+async def test_learn_mode_in_the_italian_deck() -> None:
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0,
+                       deck=Deck.ITALIAN)  # fmt: skip
+    async with running(cfg) as d:
+        ui = d.client.ui
+        await d.keys("l", RIGHT)
+        suits = "".join(f[1] for f in learn.page_lines(ui))
+        for name in ("Denari", "Coppe", "Spade", "Bastoni"):
+            assert name in suits
+        await d.keys(RIGHT, RIGHT)
+        trick2 = "".join(f[1] for f in learn.page_lines(ui))
+        assert "Bastoni are the briscola" in trick2 and "2⚚ wins the trick" in trick2
+        await d.keys(RIGHT, RIGHT)
+        trick4 = "".join(f[1] for f in learn.page_lines(ui))
+        assert "the order is A 3 R C F 7 6 5 4 2" in trick4
 
 
 async def test_last_trick_help_and_log() -> None:
@@ -240,7 +274,9 @@ async def test_lobby_updates_live_and_keeps_selection() -> None:
 async def test_saved_games_screen_lists_and_verifies(tmp_path: Path) -> None:
     (tmp_path / "game1.briscola.json").write_bytes(b"not a transcript")
     (tmp_path / "notes.txt").write_text("not a game")
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, games=tmp_path)
+    cfg = ClientConfig(
+        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, games=tmp_path
+    )
     async with running(cfg) as d:
         await d.keys("s")
         ui = d.client.ui
@@ -266,9 +302,10 @@ async def test_match_of_one_hand_ends_and_leaves_without_asking() -> None:
         assert res is not None
         assert m.match_over == (res.winner is not None)
         if m.match_over:
-            text = "".join(f[1] for f in d.client._table_text())
-            assert "MATCH WON!" in text or "Match won by" in text
-            hints = "".join(f[1] for f in d.client._hints())
+            text = "".join(f[1] for f in d.client._table_text(70))
+            assert "YOU WIN THE MATCH!" in text or "You lose the match:" in text
+            assert "r: rematch" in text
+            hints = "".join(f[1] for f in d.client._hints(100))
             assert "next hand" not in hints and "match over" in hints and "Esc: lobby" in hints
             await d.keys(ESC)
             assert ui.screen is Screen.LOBBY and not ui.confirm_quit

@@ -48,7 +48,9 @@ def _screen_of(session: ClientSession, games: Path, rows: int, columns: int) -> 
             default_color_depth=ColorDepth.DEPTH_1_BIT,
             enable_cpr=False,
         )
-        cfg = ClientConfig(name=session.name, ai_level="random", ai_delay=0.0, ascii_only=True)
+        cfg = ClientConfig(
+            name=session.name, ai_level="random", ai_delay=0.0, trick_pause=0.0, ascii_only=True
+        )
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
             client = ClientApp(cfg)
             client.app.ttimeoutlen = 0.01

@@ -123,14 +123,14 @@ def test_ascii_mode_renders_no_unicode() -> None:
     ui = UiState(ascii_only=True)
     model = _sample_model()
     texts = [
-        render.seat_lines(model, True),
+        render.seat_lines(model, ui),
         render.score_lines(model),
         render.table_lines(model, ui),
         render.hand_lines(model, ui),
         render.log_lines(model),
         render.title_text(model, ui),
         render.help_lines(ui),
-        render.form_lines(HostForm(players=3), True),
+        render.form_lines(HostForm(players=3), ui),
     ]
     model.hand_over = True
     model.hand_results.append(
@@ -141,7 +141,7 @@ def test_ascii_mode_renders_no_unicode() -> None:
     assert all(ord(ch) < 128 for ch in joined), [ch for ch in joined if ord(ch) >= 128]
     assert "Deal check FAILED: position 7 mismatch" in joined
     for trick in LEARN_TRICKS:
-        assert all(ord(ch) < 128 for ch in describe(trick, True))
+        assert all(ord(ch) < 128 for ch in describe(trick, ui))
 
 
 def test_unicode_mode_shows_suit_symbols_and_styles() -> None:
@@ -217,13 +217,13 @@ def test_learn_descriptions_come_from_the_engine() -> None:
         (Card.parse("7♠"), 3),
         (Card.parse("3♣"), 12),
     ]
-    assert describe(LEARN_TRICKS[0], False) == "A♥ wins the trick. You win 11 + 10 = 21 points."
+    assert describe(LEARN_TRICKS[0], UiState()) == "A♥ wins the trick. You win 11 + 10 = 21 points."
 
 
 def test_form_rows_follow_the_options() -> None:
     form = HostForm()
     assert render.form_rows(form) == [
-        "name", "players", "format", "hands", "drawd", "seat1", "deal", "start"
+        "name", "players", "format", "hands", "drawd", "seat1", "hints", "deal", "start"
     ]  # fmt: skip
     assert form.deal_mode() == "classic"  # against an AI only: the host plays it anyway
     form.fillers[0] = "open"
@@ -248,9 +248,14 @@ def test_match_end_texts() -> None:
     model.hands_won = (1, 0)
     model.match_winner = 0
     model.hand_results.append(HandSummary(0, (80, 40), 0, verification=Verification(True, "ok")))
-    assert "MATCH WON!" in _text(render.table_lines(model, UiState()))
+    won = _text(render.table_lines(model, UiState()))
+    assert "YOU WIN THE MATCH!" in won and "r: rematch" in won
     model.match_winner = 1
-    assert "Match won by Bot 1." in _text(render.table_lines(model, UiState()))
+    lost = _text(render.table_lines(model, UiState()))
+    assert "You lose the match: Bot 1 wins it." in lost and "r: rematch" in lost
+    model.seated = False  # a spectator reads who won, without "you"
+    assert "Bot 1 wins the match." in _text(render.table_lines(model, UiState()))
+    model.seated = True
     model.match_winner = None
     model.hand_results.append(HandSummary(1, (), None, verification=Verification(False, "x")))
     text = _text(render.table_lines(model, UiState()))

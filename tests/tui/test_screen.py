@@ -39,7 +39,7 @@ async def test_colours_selection_and_mouse_on_the_real_output() -> None:
         default_color_depth=ColorDepth.DEPTH_8_BIT,
         enable_cpr=False,
     )
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
         client = ClientApp(cfg)
         client.app.ttimeoutlen = 0.01
@@ -52,7 +52,7 @@ async def test_colours_selection_and_mouse_on_the_real_output() -> None:
             await asyncio.sleep(0.3)
             screen = pyte.Screen(80, 24)
             pyte.Stream(screen).feed(buf.getvalue())
-            hand = client.model.hand
+            hand = client.shown_hand()
             positions = []
             for i, card in enumerate(hand):
                 x, y = _find(screen, f" {card.label()} ")
@@ -80,7 +80,9 @@ async def test_verification_popup_covers_the_width_at_80x24() -> None:
         default_color_depth=ColorDepth.DEPTH_1_BIT,
         enable_cpr=False,
     )
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, ascii_only=True)
+    cfg = ClientConfig(
+        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, ascii_only=True
+    )
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
         client = ClientApp(cfg)
         client.app.ttimeoutlen = 0.01

@@ -70,13 +70,17 @@ def test_a_client_without_a_seat_invents_nothing() -> None:
     assert not model.seated and not model.known
     title = _text(render.title_text(model, ui))
     assert "2p" not in title and "hands:" not in title and "connecting" in title
-    pane = _text(render.seat_lines(model, True)) + _text(render.score_lines(model))
+    pane = _text(render.seat_lines(model, UiState(ascii_only=True))) + _text(
+        render.score_lines(model)
+    )
     assert pane.strip() == "connecting..."
     # the table answered, but this client has no seat: nobody is "(you)" and no "You" side
     model.connection, model.known = "connected", True
     model.options = TableOptions.make(players=2)
     model.seats = [SeatInfo(0, "Anna"), SeatInfo(1, "Bob", connected=False)]
-    pane = _text(render.seat_lines(model, True)) + _text(render.score_lines(model))
+    pane = _text(render.seat_lines(model, UiState(ascii_only=True))) + _text(
+        render.score_lines(model)
+    )
     assert "(you)" not in pane and "You" not in pane.replace("You are not seated", "")
     assert "You are not seated." in pane and "Anna" in pane
     assert "tricks" not in pane and "Hands won" not in pane  # no figures of a hand it cannot see

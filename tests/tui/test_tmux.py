@@ -74,7 +74,7 @@ def _command(tmp: Path, extra: str) -> str:
     env_text = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     return (
         f"env {env_text} {prog} --name Tess --ai-level random --ai-delay 0 --interfaces 127.0.0.1 "
-        f"{extra} 2> {shlex.quote(str(tmp / 'stderr.txt'))}"
+        f"--trick-pause 0.2 {extra} 2> {shlex.quote(str(tmp / 'stderr.txt'))}"
     )
 
 
@@ -109,16 +109,26 @@ def _start(made: list[Tmux], tmp: Path, size: tuple[int, int], extra: str, lang:
     return t
 
 
-def _play_hand(t: Tmux) -> str:
-    t.wait_for(r"Play against AI now")
+ENGLISH = {"lobby": "Play against AI now", "hand": "Your hand", "over": "Hand 1 over",
+           "turn": "Your turn"}  # fmt: skip
+ITALIAN = {"lobby": "Gioca subito contro l'IA", "hand": "La tua mano", "over": "Mano 1 finita",
+           "turn": "Tocca a te"}  # fmt: skip
+
+
+def _play_hand(t: Tmux, words: dict[str, str] = ENGLISH, seen: list[str] | None = None) -> str:
+    """Start a practice game and press Enter at each turn until the hand is over (every
+    screen seen on the way goes to ``seen``)."""
+    t.wait_for(re.escape(words["lobby"]))
     t.keys("a")
-    t.wait_for(r"Your hand")
-    end = time.monotonic() + 60
+    t.wait_for(re.escape(words["hand"]))
+    end = time.monotonic() + 90
     while time.monotonic() < end:
         screen = t.screen()
-        if re.search(r"Hand 1 over", screen):
+        if seen is not None:
+            seen.append(screen)
+        if words["over"] in screen:
             return screen
-        if "Your turn" in screen:
+        if words["turn"] in screen:
             t.keys("Enter")
         time.sleep(0.03)
     raise AssertionError(f"the hand never ended; the screen was:\n{t.screen()}")
@@ -173,3 +183,111 @@ def test_real_command_ascii_mode_in_80x24(tmux_factory: list[Tmux], tmp_path: Pa
     assert int(m.group(1)) + int(m.group(3)) == 120
     assert "+-" in screen and "|" in screen
     _quit(t, tmp_path)
+
+
+def test_follow_the_play_hint_and_review_at_100x30(
+    tmux_factory: list[Tmux], tmp_path: Path
+) -> None:
+    t = _start(tmux_factory, tmp_path, (100, 30), "--trick-pause 30", "C.UTF-8")
+    t.wait_for(r"Play against AI now")
+    t.keys("a")
+    screen = t.wait_for(r"Your turn")
+    assert screen.count("┌─────┐") == 3 or screen.count("┌─────┐") == 4, screen  # large cards
+    t.keys("h")
+    hint = t.wait_for(r"Play [AKQJ2-7][♦♥♠♣]: ", 30)
+    assert "Hint (h)" in hint
+    t.keys("Escape")
+    t.keys("Enter")
+    held = t.wait_for(r"takes? the trick: \+\d+ points", 10)
+    assert "any key: go on" in held
+    assert re.search(r"(takes|wins)", held)
+    t.keys("Right")  # a key: the trick goes, nothing else happens
+    t.wait_for(r"Your turn|Waiting for", 10)
+    seen: list[str] = []
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        screen = t.screen()
+        if "Hand 1 over" in screen:
+            break
+        if "any key: go on" in screen or "Your turn" in screen:
+            t.keys("Enter")
+        seen.append(screen)
+        time.sleep(0.05)
+    else:
+        raise AssertionError(t.screen())
+    assert any(" new " in s for s in seen)  # the card drawn after a trick, marked
+    t.keys("w")
+    review = t.wait_for(r"Biggest mistake: trick \d+|No play cost you a point", 120)
+    assert "Trick  You   AI    Cost" in review, review
+    t.keys("w")
+    _quit(t, tmp_path)
+
+
+def test_the_client_in_italian_with_the_italian_deck(
+    tmux_factory: list[Tmux], tmp_path: Path
+) -> None:
+    t = _start(tmux_factory, tmp_path, (80, 24), "", "it_IT.UTF-8")
+    lobby = t.wait_for(r"Gioca subito contro l'IA")
+    assert "Tavoli in rete" in lobby and "Impara il gioco" in lobby
+    t.keys("?")
+    keys = t.wait_for(r"Tasti \(Esc o \? chiude")
+    assert "gioca contro" in keys or "ospita un tavolo" in keys or "scegli una carta" in keys
+    t.keys("Escape")
+    t.keys("a")
+    t.wait_for(r"Tocca a te")
+    t.keys("h")
+    hint = t.wait_for(r"Gioca [A32RCF4-7][◉Ʊ⚔⚚]: ", 30)
+    assert "Suggerimento (h)" in hint
+    t.keys("Escape")
+    seen: list[str] = []
+    end = time.monotonic() + 90
+    screen = ""
+    while time.monotonic() < end:
+        screen = t.screen()
+        seen.append(screen)
+        if "Mano 1 finita" in screen:
+            break
+        if "Tocca a te" in screen:
+            t.keys("Enter")
+        time.sleep(0.03)
+    else:
+        raise AssertionError(f"the hand never ended; the screen was:\n{screen}")
+    text = "\n".join(seen)
+    assert "Briscola:" in text and "Mazzo:" in text and "Presa:" in text
+    assert re.search(r"[A32RCF4-7][◉Ʊ⚔⚚]", text), "the Italian deck's cards"
+    assert not re.search(r"[AKQJ2-7][♦♥♠♣]", text), "no French card in the Italian deck"
+    assert re.search(r"(Denari|Coppe|Spade|Bastoni)", text)
+    assert re.search(r"\d+ punti", screen) and "Mani vinte" in screen, screen
+    assert "Distribuzione verificata" in screen, screen
+    assert "Hai vinto la mano!" in screen or "vince la mano." in screen or "patta" in screen
+    t.keys("w")
+    t.wait_for(r"Errore più grande: presa \d+|Nessuna giocata ti è costata un punto", 120)
+    t.keys("w")
+    t.keys("q")
+    confirm = t.wait_for(r"Lasciare la partita\?")
+    assert "La partita non è finita." in confirm and "(y/n)" in confirm, confirm
+    t.keys("y")
+    end = time.monotonic() + 10
+    while t._has_session() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not t._has_session()
+
+
+def test_learn_mode_and_saved_games_in_italian(tmux_factory: list[Tmux], tmp_path: Path) -> None:
+    t = _start(tmux_factory, tmp_path, (80, 24), "--lang it --deck french --ascii", "C.UTF-8")
+    t.wait_for(r"Gioca subito contro l'IA")
+    t.keys("l")
+    t.wait_for(r"Impara la Briscola")
+    t.keys("Right")
+    suits = t.wait_for(r"I quattro semi")
+    for name in ("quadri", "cuori", "picche", "fiori"):
+        assert name in suits, suits
+    t.keys("Right")
+    trick = t.wait_for(r"Presa 1 di 4")
+    assert "Ah vince la presa" in trick and "carta di cuori" in trick, trick
+    t.keys("Escape")
+    t.keys("s")
+    saved = t.wait_for(r"Partite salvate in ")
+    assert "Nessuna partita salvata" in saved
+    t.keys("Escape")
+    t.keys("q")

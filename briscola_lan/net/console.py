@@ -1,0 +1,186 @@
+"""The host's console: one line per table event (a player joined, left, came back, an AI took a
+seat, a hand or the match ended), found by comparing the table's state from one look to the next.
+
+``look`` reads what a person at the host wants to know from a table (its public seats and
+results, never a card); ``events`` says what changed between two looks. ``briscola-lan host``
+prints them as they happen, unless ``--quiet``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLook:
+    """One seat as the console sees it."""
+
+    occupied: bool
+    name: str
+    ai: str | None
+    connected: bool
+    taken_over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableLook:
+    """What the console compares from one look to the next."""
+
+    name: str
+    game: bytes
+    phase: str
+    seats: tuple[SeatLook, ...]
+    results: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (hand, points, winner side)
+    winner: int | None
+
+
+def look(table: Any) -> TableLook:
+    """The console's view of a ``HostTable`` (or a wrapper of one)."""
+    seats = tuple(
+        SeatLook(
+            bool(s.occupied),
+            str(s.name),
+            s.ai,
+            s.ai is not None or s.conn is not None,
+            bool(getattr(s, "taken_over", False)),
+        )
+        for s in table.seats
+    )
+    match = getattr(table, "match", None)
+    results: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
+    winner = None
+    if match is not None:
+        results = tuple((r.number, tuple(r.points), r.winner) for r in match.results)
+        winner = match.winner
+    return TableLook(
+        str(table.name), bytes(table.game_id), str(table.phase), seats, results, winner
+    )
+
+
+def _side(table: TableLook, players: int, side: int) -> str:
+    if players == 4:
+        names = [table.seats[s].name for s in range(4) if s % 2 == side]
+        return f"side {'AB'[side]} ({' + '.join(names)})"
+    return table.seats[side].name if side < len(table.seats) else f"seat {side}"
+
+
+def events(before: TableLook | None, after: TableLook) -> list[str]:
+    """One line per event between two looks at a table (the first look: against an empty
+    table, so that the AI players seated from the start are told too)."""
+    if before is None:
+        empty = tuple(SeatLook(False, "", None, False, False) for _ in after.seats)
+        before = TableLook(after.name, b"", "lobby", empty, (), None)
+    out: list[str] = []
+    where = f"table {after.name!r}:"
+    if before.phase == "over" and after.phase == "lobby":  # a new match's table (host_cmd says so)
+        before = TableLook(after.name, b"", "lobby", (), (), None)
+    if after.game and after.game != before.game:
+        out.append(f"{where} the match started: {', '.join(s.name for s in after.seats)}")
+    players = len(after.seats)
+    old_seats = before.seats or tuple(SeatLook(False, "", None, False, False) for _ in after.seats)
+    for i, (was, now) in enumerate(zip(old_seats, after.seats, strict=False)):
+        seat = f"seat {i}"
+        if not was.occupied and now.occupied:
+            if now.ai is not None:
+                out.append(f"{where} an AI ({now.ai}) took {seat}: {now.name}")
+            else:
+                out.append(f"{where} {now.name} joined, {seat}")
+        elif was.occupied and not now.occupied:
+            out.append(f"{where} {was.name} left {seat}")
+        elif now.occupied and now.ai is None:
+            if was.connected and not now.connected:
+                out.append(f"{where} {now.name} ({seat}) lost the connection")
+            elif not was.connected and now.connected:
+                out.append(f"{where} {now.name} ({seat}) reconnected")
+            if not was.taken_over and now.taken_over:
+                out.append(f"{where} an AI plays {seat} for {now.name} until they are back")
+            elif was.taken_over and not now.taken_over:
+                out.append(f"{where} {now.name} plays {seat} again")
+    for number, points, winner in after.results[len(before.results) :]:
+        who = "nobody (a tie)" if winner is None else _side(after, players, winner)
+        out.append(f"{where} hand {number + 1} over, points {list(points)}: {who} wins it")
+    if after.winner is not None and before.winner is None:
+        out.append(f"{where} the match is over: {_side(after, players, after.winner)} won")
+    elif before.phase != "over" and after.phase == "over" and after.winner is None:
+        out.append(f"{where} the match was aborted")
+    return out
+
+
+class Console:
+    """Looks at one served table and prints what happened (``print`` by default)."""
+
+    def __init__(self, write: Any = None) -> None:
+        self.write = write or (lambda line: print(line, flush=True))
+        self.table: Any = None  # set by ``WatchedTable``
+        self.last: TableLook | None = None
+        self.held: list[str] | None = []  # lines kept until ``start`` (the host's "ready")
+
+    def start(self) -> None:
+        """Print from now on, beginning with what happened before."""
+        held, self.held = self.held or [], None
+        for line in held:
+            self.write(line)
+
+    def watch(self, table: Any) -> WatchedTable:
+        """``table`` wrapped so that this console sees its changes (a new match's table too)."""
+        watched = WatchedTable(table, self)
+        self.table = table
+        self.poll()
+        return watched
+
+    def poll(self) -> None:
+        if self.table is None:
+            return
+        now = look(self.table)
+        if now == self.last:
+            return
+        for line in events(self.last, now):
+            if self.held is not None:
+                self.held.append(line)
+            else:
+                self.write(line)
+        self.last = now
+
+
+class WatchedTable:
+    """A served table whose every change is shown to a ``Console`` at once (a player who joins
+    and leaves between two looks is still told): ``connect``, ``receive``, ``disconnect`` and
+    ``tick`` go to the table, then the console looks. Everything else goes to the table."""
+
+    def __init__(self, table: Any, console: Console) -> None:
+        self.table = table
+        self.console = console
+
+    def _after(self, out: Any) -> list[Any]:
+        self.console.poll()
+        return list(out)
+
+    def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
+        return self._after(self.table.connect(conn, channel=channel))
+
+    def receive(self, conn: int, message: Any) -> list[Any]:
+        return self._after(self.table.receive(conn, message))
+
+    def disconnect(self, conn: int) -> list[Any]:
+        return self._after(self.table.disconnect(conn))
+
+    def tick(self, now: float) -> list[Any]:
+        return self._after(self.table.tick(now))
+
+    def info(self) -> Any:
+        return self.table.info()
+
+    def snapshot(self) -> bytes:
+        return bytes(self.table.snapshot())
+
+    @property
+    def on_relay(self) -> Any:
+        return self.table.on_relay
+
+    @on_relay.setter
+    def on_relay(self, hook: Any) -> None:
+        self.table.on_relay = hook
+
+    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats, waiting...
+        return getattr(self.table, name)

@@ -1,0 +1,80 @@
+"""The host's console: one line per event (joined, left, reconnected, an AI took a seat, a hand
+and the match result), from the real ``briscola-lan host`` with a bot, and ``--quiet``."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.net.console import events, look
+from briscola_lan.rules import TableOptions
+from briscola_lan.table.host import HostTable
+from tests.net.procs import finish, rest_of_output, spawn, start_host, wait_line
+
+LO = ("--interfaces", "127.0.0.1")
+QUICK = ("--players", "2", "--ai", "1", "--hands-to-win", "1", "--no-mdns", "--tick", "0.01", *LO)
+
+
+def test_events_between_two_looks() -> None:
+    table = HostTable(
+        TableOptions.make(players=3, match_format="points"),
+        name="Kitchen",
+        identity=Identity.generate(),
+        ai_seats={2: "rules"},
+    )
+    first = look(table)
+    assert events(None, first) == ["table 'Kitchen': an AI (rules) took seat 2: AI rules 2"]
+    seats = table.seats
+    seats[0].occupied, seats[0].name, seats[0].conn = True, "Ann", 1
+    seats[1].occupied, seats[1].name, seats[1].conn = True, "Bea", 2
+    joined = look(table)
+    assert events(first, joined) == [
+        "table 'Kitchen': Ann joined, seat 0",
+        "table 'Kitchen': Bea joined, seat 1",
+    ]
+    seats[1].conn = None
+    assert events(joined, look(table)) == ["table 'Kitchen': Bea (seat 1) lost the connection"]
+    dropped = look(table)
+    seats[1].conn = 3
+    assert events(dropped, look(table)) == ["table 'Kitchen': Bea (seat 1) reconnected"]
+    back = look(table)
+    seats[0].occupied = False
+    assert events(back, look(table)) == ["table 'Kitchen': Ann left seat 0"]
+
+
+def test_the_host_console_tells_each_event_and_quiet_silences_it(tmp_path: Path) -> None:
+    host = start_host(tmp_path / "h", *QUICK, "--name", "Kitchen")
+    try:
+        where = f"127.0.0.1:{host.port}"
+        bot = spawn(tmp_path / "b", "bot", where, "--fingerprint", host.fingerprint,
+                    "--seat", "0", "--level", "random", "--name", "Robo")  # fmt: skip
+        code, out = finish(bot, 120)
+        assert code == 0, out
+        assert "Robo: looking for table 127.0.0.1:" in out and "Robo: connected to" in out
+        lines: list[str] = []
+        wait_line(host.proc.stdout, "the match is over", 60, lines)
+        text = "\n".join(lines)
+        assert "table 'Kitchen': an AI (rules) took seat 1" in text, text
+        assert "table 'Kitchen': Robo joined, seat 0" in text, text
+        assert "table 'Kitchen': the match started: Robo, AI rules 1" in text, text
+        assert "table 'Kitchen': hand 1 over, points [" in text, text
+        assert "the match is over:" in text and " won" in text, text
+        if "Robo (seat 0) lost the connection" not in text:  # after the match's end, or before
+            wait_line(host.proc.stdout, "Robo (seat 0) lost the connection", 30, lines)
+    finally:
+        host.stop()
+    quiet = start_host(tmp_path / "q", *QUICK, "--quiet")
+    try:
+        bot = spawn(tmp_path / "c", "bot", f"127.0.0.1:{quiet.port}", "--fingerprint",
+                    quiet.fingerprint, "--seat", "0", "--level", "random", "--quiet")  # fmt: skip
+        code, out = finish(bot, 120)
+        assert code == 0, out
+        assert "looking for table" not in out and "playing in seat" not in out, out
+        assert out.startswith("match over:"), out
+        quiet.proc.send_signal(signal.SIGTERM)
+        rest = rest_of_output(quiet.proc.stdout)
+    finally:
+        quiet.stop()
+    assert "joined" not in rest and "hand 1 over" not in rest, rest
+    assert "host stopped" in rest

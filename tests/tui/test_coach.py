@@ -1,0 +1,159 @@
+"""Learning from the strong AI, headless: the hint key (the AI's card with a reason, and whether
+hints are allowed), the review of a finished hand (each play's cost, the biggest mistake first),
+and the hints kept beside the saved game."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from briscola_lan.ai import StrongBot, make_bot
+from briscola_lan.net.client import Target as NetTarget
+from briscola_lan.net.player import auto_play, connect
+from briscola_lan.rules import Card, Hand, TableOptions, deck_for
+from briscola_lan.tui import coach
+from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.netplay import start_embedded_host
+from briscola_lan.tui.saved import read_hints
+from briscola_lan.tui.state import UiState
+
+from .helpers import ENTER, ESC, Driver, lobby_entry, net_config, running, wait_for
+
+
+def _hand_at_answer() -> Hand:
+    """2 players, clubs briscola; seat 1 leads a worthless card and seat 0 must answer."""
+    order = ["4s", "Ac", "5h", "2s", "Kh", "6d", "3c"]  # seat 1, 0, 1, 0, 1, 0; the upcard
+    deck = [Card.parse(x) for x in order]
+    deck += [c for c in deck_for(2) if c not in deck]
+    hand = Hand(TableOptions.make(players=2), deck, dealer=0)
+    assert hand.current_player == 1
+    hand.play(1, Card.parse("4s"))
+    return hand
+
+
+def test_a_hint_is_the_strong_ai_choice_with_a_reason() -> None:
+    view = _hand_at_answer().view(0)
+    advice = coach.advise(view)
+    assert advice.card == StrongBot(coach.HINT_SEED).choose(view)
+    assert set(advice.scores) == {c.code for c in view.hand}
+    line = coach.hint_line(advice, UiState())
+    assert line.startswith(f"Play {advice.card.label()}: "), line
+    # the trick is worth 0 and the hand holds the ace of the briscola: the AI keeps it
+    assert advice.card != Card.parse("Ac")
+    assert "saves the trump, the trick is worth 0" in line or "give the least" in line, line
+    assert advice.cost(advice.card) == 0.0
+    assert advice.cost(Card.parse("Ac")) > 0
+
+
+async def _my_turn(d: Driver) -> None:
+    await wait_for(lambda: d.client.model.my_turn, 15, "my turn")
+
+
+async def test_the_hint_key_in_practice() -> None:
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
+    async with running(cfg) as d:
+        await d.keys("a")
+        await _my_turn(d)
+        await d.keys("h")
+        c = d.client
+        assert c.ui.show_hint
+        await wait_for(lambda: c.coach.hint_card is not None, 30, "the hint")
+        assert c.coach.hint_text.startswith("Play "), c.coach.hint_text
+        assert c.coach.hint_card in c.model.hand
+        assert any("asked the strong AI for a hint" in line for line in c.model.log)
+        await d.keys(ESC)
+        assert not c.ui.show_hint and not c.ui.confirm_quit
+
+
+async def test_the_review_of_a_hand_puts_the_biggest_mistake_first() -> None:
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
+    async with running(cfg) as d:
+        await d.keys("a")
+        c = d.client
+        plays = 0
+        while not c.model.hand_over:
+            if c.model.my_turn:
+                before = c.model.changes
+                await d.keys("3" if plays % 2 else "1", ENTER)
+                plays += 1
+                await wait_for(lambda b=before: c.model.changes > b, what="my play")
+            else:
+                await wait_for(lambda: c.model.my_turn or c.model.hand_over, what="a turn")
+        await d.keys("w")
+        assert c.ui.show_review
+        await wait_for(lambda: 0 in c.coach.reviews, 120, "the review")
+        reviewed = c.coach.reviews[0]
+        assert len(reviewed) == plays == 20
+        costs = [p.cost for p in reviewed]
+        assert all(x >= 0 for x in costs)
+        text = "".join(f[1] for f in c.coach.review_lines(c.ui))
+        worst = max(reviewed, key=lambda p: p.cost)
+        if worst.cost >= 0.5:
+            assert text.startswith(f"Biggest mistake: trick {worst.trick}, you played "), text
+        rows = [ln for ln in text.splitlines() if ln[:5].strip().isdigit()]
+        shown = [float(r.split()[-1]) if r.split()[-1] != "-" else 0.0 for r in rows]
+        assert shown == sorted(shown, reverse=True)  # the biggest first
+        assert len(rows) == 20
+        await d.keys("w")
+        assert not c.ui.show_review
+
+
+@pytest.mark.usefixtures("private_dirs")
+async def test_hints_at_a_network_table_are_kept_beside_the_saved_game(tmp_path: Path) -> None:
+    async with running(net_config(tmp_path)) as d:
+        await d.keys("a")
+        await _my_turn(d)
+        c = d.client
+        backend = c.backend
+        assert backend is not None and backend.hints_allowed()  # nobody else is at the table
+        await d.keys("h")
+        await wait_for(lambda: c.coach.hint_card is not None, 30, "the hint")
+        games = tmp_path / "games"
+        await wait_for(lambda: list(games.glob("*-Tess.hints.json")), 10, "the hints record")
+        (record,) = games.glob("*-Tess.hints.json")
+        hints = read_hints(record)
+        assert hints == [{"hand": 1, "trick": 1, "card": c.coach.hint_card.label(ascii_only=True)}]
+
+
+@pytest.mark.usefixtures("private_dirs")
+async def test_hints_are_off_with_other_people_unless_the_host_allows_them(
+    tmp_path: Path,
+) -> None:
+    for allowed in (False, True):
+        await _two_people(tmp_path, allowed)
+
+
+async def _two_people(tmp_path: Path, allowed: bool) -> None:
+    """Me and Bea (a bot over the network) at a table whose host allows hints or not."""
+    host = await start_embedded_host(
+        TableOptions.make(players=2), "Two people", {}, ["127.0.0.1"], advertise=False,
+        ai_delay=0.0, hints=allowed,
+    )  # fmt: skip
+    other = None
+    try:
+        async with running(net_config(tmp_path / str(allowed))) as d:
+            d.client.set_lobby([lobby_entry(host, "Two people", 0)])
+            await d.keys(ENTER)
+            c = d.client
+            await wait_for(lambda: c.model.seated, 10, "my seat")
+            target = NetTarget("127.0.0.1", host.port, None, host.fingerprint)
+            other = await connect(target, name="Bea")
+            bea = make_bot("random", 1)
+            playing = asyncio.create_task(auto_play(other, bea.choose, seat=1, start=False))
+            await _my_turn(d)
+            backend = c.backend
+            assert backend is not None
+            assert backend.hints_allowed() is allowed
+            await d.keys("h")
+            if allowed:
+                await wait_for(lambda: c.coach.hint_card is not None, 30, "the hint")
+            else:
+                assert "Hints are off at this table" in c.coach.hint_text
+                assert c.coach.hint_card is None
+    finally:
+        if other is not None:
+            playing.cancel()
+            await other.close()
+        await host.close()

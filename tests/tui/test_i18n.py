@@ -1,0 +1,207 @@
+"""The client in Italian: every text of the client is in the gettext catalog, translated, not
+fuzzy, with the same fields; the committed .mo is the .po compiled; no text of the client is
+left outside the catalog (an AST walk over ``briscola_lan/tui``); the language comes from
+``--lang`` or the locale; and the session's English log lines all have a translation."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from briscola_lan.tui import catalog, i18n, sessionlog
+
+TUI = Path(catalog.__file__).parent
+ITALIAN = TUI / "locale" / "it" / "LC_MESSAGES" / "briscola_lan.po"
+MARKERS = {"_", "N_", "ngettext"}
+# Strings that are English on purpose: the session's English lines the patterns read, and the
+# product's name; everything else a person reads must go through the catalog.
+ENGLISH_ON_PURPOSE = {
+    "sessionlog.py": {"PATTERNS", "_WORDS"},
+    "deck.py": {"_ITALIAN_SUITS", "_ITALIAN_FIGURES"},  # the Italian deck's own names
+    "netplay.py": {"_SEAT_RE", "_SIDE_WON_RE"},
+}
+NOT_TEXT = {" Briscola LAN", "%Y-%m-%d %H:%M", "Player"}  # the product, a date, a default name
+
+
+def _fields(text: str) -> set[str]:
+    return {f[1] for f in string.Formatter().parse(text) if f[1] is not None}
+
+
+def test_every_client_text_is_translated_in_italian() -> None:
+    texts = catalog.extract()
+    po = catalog.read_po(ITALIAN)
+    assert len(texts) > 300
+    missing = sorted(t for t in texts if t not in po)
+    assert not missing, f"not in the Italian catalog: {missing}"
+    for msgid, entry in po.items():
+        if not msgid:
+            continue  # the header
+        assert not entry.fuzzy, f"fuzzy: {msgid!r}"
+        assert entry.msgstr and all(entry.msgstr), f"untranslated: {msgid!r}"
+        sources = [msgid] if entry.plural is None else [msgid, entry.plural]
+        for source, translated in zip(sources, entry.msgstr, strict=True):
+            assert _fields(translated) == _fields(source), (source, translated)
+    stale = sorted(t for t in po if t and t not in texts)
+    assert not stale, f"in the catalog but no longer in the client: {stale}"
+
+
+def test_the_committed_mo_is_the_po_compiled() -> None:
+    po = catalog.read_po(ITALIAN)
+    mo = ITALIAN.with_suffix(".mo")
+    assert mo.read_bytes() == catalog.compile_mo(po), (
+        "run: python -m briscola_lan.tui.catalog compile"
+    )
+    with mo.open("rb") as f:
+        loaded = gettext.GNUTranslations(f)
+    assert (
+        loaded.gettext("Your turn: choose a card, Enter plays it")
+        == po["Your turn: choose a card, Enter plays it"].msgstr[0]
+    )
+    assert (
+        loaded.ngettext("{n} hand played", "{n} hands played", 2) == po["{n} hand played"].msgstr[1]
+    )
+
+
+def _english_literals(path: Path) -> list[tuple[int, str]]:
+    """String literals a person would read that do not go through the catalog."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    skip_names = ENGLISH_ON_PURPOSE.get(path.name, set())
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        text = node.value
+        words = [w for w in re.split(r"\s+", text) if sum(c.isalpha() for c in w) >= 2]
+        word = re.fullmatch(r"[A-Z][a-z]{2,}", text) is not None  # "You", "Waiting"
+        if (len(words) < 2 and not word) or text in NOT_TEXT or "class:" in text or "#" in text:
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, ast.Expr | ast.Compare):
+            continue  # a docstring; a value compared with (a state, not a text shown)
+        if isinstance(parent, ast.Dict) and node in parent.keys:
+            continue  # a key (a state's name)
+        exempt = False
+        up: ast.AST | None = parent
+        while up is not None:
+            if (
+                isinstance(up, ast.Call)
+                and isinstance(up.func, ast.Name)
+                and (up.func.id in MARKERS)
+            ):
+                exempt = True  # inside _() (or an f-string in it)
+            if (
+                isinstance(up, ast.Call)
+                and isinstance(up.func, ast.Attribute)
+                and (up.func.attr in ("startswith", "endswith", "strftime", "from_dict"))
+            ):
+                exempt = True
+            if isinstance(up, ast.Assign | ast.AnnAssign):
+                targets = up.targets if isinstance(up, ast.Assign) else [up.target]
+                names = skip_names | {"__all__"}
+                if any(isinstance(t, ast.Name) and t.id in names for t in targets):
+                    exempt = True
+            up = parents.get(up)
+        if not exempt:
+            found.append((node.lineno, text))
+    return found
+
+
+def test_no_client_text_is_left_out_of_the_catalog() -> None:
+    left = {
+        f"{path.name}:{line}": text
+        for path in sorted(TUI.glob("*.py"))
+        if path.name != "catalog.py"
+        for line, text in _english_literals(path)
+    }
+    assert not left, f"texts outside _(): {left}"
+
+
+def _expand(node: ast.AST) -> list[str]:
+    """The texts a string expression can make, with 7 for a number or a name, [7] for a list,
+    '7' for a repr, and both branches of a conditional."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _expand(node.body) + _expand(node.orelse)
+    if isinstance(node, ast.JoinedStr):
+        texts = [""]
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                options = [str(part.value)]
+            else:
+                assert isinstance(part, ast.FormattedValue)
+                inner = part.value
+                if isinstance(inner, ast.IfExp | ast.Constant):
+                    options = _expand(inner)
+                elif isinstance(inner, ast.Call) and getattr(inner.func, "id", "") == "list":
+                    options = ["[7]"]
+                elif part.conversion == ord("r"):
+                    options = ["'7'"]
+                else:
+                    options = ["7"]
+            texts = [t + o for t in texts for o in options]
+        return texts
+    return []
+
+
+def _samples(path: Path, calls: set[str]) -> list[str]:
+    """Every line ``path`` logs or sends as a seat event, made from its literals and f-strings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+        if name in calls:
+            for arg in node.args:
+                out += _expand(arg)
+    for node in ast.walk(tree):  # what a player's own record says (table/client.py)
+        if isinstance(node, ast.FunctionDef) and node.name == "_own_verdict":
+            for ret in ast.walk(node):
+                if isinstance(ret, ast.Return) and ret.value is not None:
+                    out += _expand(ret.value)
+    # f"{who} seat {st.seat}", with who one of two texts set just before
+    variants = {"7 seat 7": ["an AI now plays seat 7", "its player is back in seat 7"]}
+    return [v for s in out for v in variants.get(s, [s])]
+
+
+def test_every_session_log_line_and_seat_event_has_a_translation() -> None:
+    root = TUI.parent
+    client = _samples(root / "table" / "client.py", {"append", "_changed"})
+    host = [s for s in _samples(root / "table" / "host.py", {"_seats_changed"}) if s != "7"]
+    lines = [s for s in client + host if s and s != "7"]
+    assert len(lines) > 25
+    unknown = [s for s in lines if sessionlog.render(s, str, str) is None]
+    # the session's own lines that are formatted around a fault's technical reason
+    assert not unknown, f"session lines without a translation: {unknown}"
+
+
+@pytest.fixture
+def italian() -> object:
+    i18n.set_language("it")
+    yield
+    i18n.set_language("en")
+
+
+def test_the_language_from_the_locale_or_lang(italian: object) -> None:
+    assert i18n.language_from_env({"LANG": "it_IT.UTF-8"}) == "it"
+    assert i18n.language_from_env({"LANG": "C.UTF-8", "LANGUAGE": "it"}) == "en"
+    assert i18n.language_from_env({"LC_ALL": "it_CH.UTF-8", "LANG": "en_US.UTF-8"}) == "it"
+    assert i18n.language_from_env({"LANG": "en_US.UTF-8", "LANGUAGE": "it:en"}) == "it"
+    assert i18n.language_from_env({"LANG": "de_DE.UTF-8"}) == "en"
+    assert i18n.language() == "it"
+    assert i18n._("Your turn: choose a card, Enter plays it") != (
+        "Your turn: choose a card, Enter plays it"
+    )
+    said = sessionlog.render("hand 2 started, seat 1 deals", lambda s: f"Bea (posto {s})", str)
+    assert said == i18n._("hand {n} started, {seat} deals").format(n=2, seat="Bea (posto 1)")

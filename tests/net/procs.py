@@ -24,15 +24,23 @@ def cli_env(config: Path) -> dict[str, str]:
     return env
 
 
-def cli_args(*args: str) -> list[str]:
+def cli_args(*args: str, observe: Path | None = None) -> list[str]:
+    """The command line of ``briscola-lan ARGS``; with ``observe``, run under ``observe.py``,
+    which records what the process gets, holds and writes in that file."""
+    if observe is not None:
+        return [sys.executable, "-m", "tests.net.observe", str(observe), "--", *args]
     return [sys.executable, "-m", "briscola_lan", *args]
 
 
 def spawn(
-    config: Path, *args: str, prefix: Sequence[str] = (), stdin: int | None = None
+    config: Path,
+    *args: str,
+    prefix: Sequence[str] = (),
+    stdin: int | None = None,
+    observe: Path | None = None,
 ) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*prefix, *cli_args(*args)],
+        [*prefix, *cli_args(*args, observe=observe)],
         stdin=stdin if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -61,8 +69,10 @@ class Host:
                 self.proc.stdout.close()
 
 
-def start_host(config: Path, *args: str, prefix: Sequence[str] = ()) -> Host:
-    proc = spawn(config, "host", *args, prefix=prefix)
+def start_host(
+    config: Path, *args: str, prefix: Sequence[str] = (), observe: Path | None = None
+) -> Host:
+    proc = spawn(config, "host", *args, prefix=prefix, observe=observe)
     assert proc.stdout is not None
     lines: list[str] = []
     deadline = time.monotonic() + 30

@@ -137,6 +137,9 @@ class BlindDeal(Deal):
         if gone or late:
             self._give_up(seat, what, "left the table" if gone else "was too slow", out)
 
+    def rebase(self, delta: float) -> None:
+        self.waiting_since += delta  # the time the host was down is not the party's
+
     @property
     def to_play(self) -> int | None:
         bh = self.bh

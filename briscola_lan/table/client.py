@@ -362,8 +362,10 @@ class ClientSession:
     def pending_secrets(self) -> bytes:
         """This client's seeds of the current game, as a small versioned msgpack blob.
 
-        Seeds already revealed are public, so only the current game's seeds are kept; the caller
-        stores the blob privately (it lets the host or anyone learn an unrevealed seed).
+        Seeds already revealed are public, so only the current game's seeds are kept (the
+        revealed ones too while it runs: a resumed seat's replay goes through its hands again),
+        and none once the game is over; the caller stores the blob privately (it lets the host
+        or anyone learn an unrevealed seed).
         """
         seeds = [[gid, hand, seed] for (gid, hand), seed in sorted(self._seeds.items())]
         return pack_state({"format": SECRETS_FORMAT, "version": SECRETS_VERSION, "seeds": seeds})
@@ -1040,6 +1042,15 @@ class ClientSession:
         if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
             self._fail(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
+        self._forget_secrets()
+
+    def _forget_secrets(self) -> None:
+        """The game is over: its seeds and hand secrets are needed no more (revealed, or of a
+        hand that was aborted), so none is kept, in memory or in the saved blob."""
+        if self._seeds:
+            self._seeds.clear()
+            if self.on_secrets is not None:
+                self.on_secrets(self.pending_secrets())
 
 
 def _commitment_of(records: tuple[Record, ...], seat: int) -> bytes | None:

@@ -3,11 +3,15 @@ not from before the host went down (the time the host was away is nobody's)."""
 
 from __future__ import annotations
 
+from briscola_lan.fairness import verify_records
+from briscola_lan.fairness.identity import Identity
 from briscola_lan.rules import TableOptions
+from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable, Phase
-from briscola_lan.table.selfplay import seat_clients
+from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
-from tests.table.helpers import counter_entropy
+from briscola_lan.wire.codec import unpack_state
+from tests.table.helpers import counter_entropy, cycle_chooser
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
 
@@ -34,3 +38,72 @@ def test_a_restored_blind_hand_gives_the_party_it_waits_for_its_whole_timeout() 
     restored.tick(host.now + down + restored.timeout + 1)  # now it is late, since the restart
     assert restored.phase is Phase.OVER
 
+
+def _host_secret(host: HostTable) -> bytes:
+    deal = unpack_state(host.snapshot())["state"]["deal"]
+    return bytes(deal["host_secret"])
+
+
+def test_the_state_file_keeps_the_hosts_hand_secret_only_while_it_needs_it() -> None:
+    """With an AI seat the host is a party: its secret is in the snapshot until its key reveal
+    is published, and a table restored mid-hand plays the AI seat on; none after the hand."""
+    entropy = counter_entropy("ai")
+    options = TableOptions.make(players=2, hands_to_win=1)
+    host = HostTable(
+        options,
+        name="t",
+        identity=Identity.generate(entropy(32)),
+        entropy=entropy,
+        ai_seats={1: "random"},
+        deal="blind",
+    )
+    client = ClientSession(Identity.generate(entropy(32)), "p", entropy=entropy)
+    host.tick(0.0)
+    wire = Wire(host, [client])
+    wire.deliver(host.connect(0))
+    wire.send_to_host(0, client.hello())
+    wire.pump()
+    wire.send_to_host(0, client.take_seat(0) + client.ready())
+    wire.pump()
+    wire.send_to_host(0, client.start())
+    wire.pump()
+    deal = host.deal
+    assert deal is not None
+    while deal.plays_so_far < 6:
+        view = client.state.view
+        if view is not None and view.my_turn:
+            wire.send_to_host(0, client.play(view.legal_plays[0]))
+        wire.deliver(host.tick(host.now + 1.0))
+        wire.pump()
+    assert host.phase is Phase.PLAY and len(_host_secret(host)) == 32
+    restored = HostTable.restore(host.snapshot(), identity=host.identity, entropy=entropy)
+    wire = Wire(restored, [client])
+    wire.deliver(restored.connect(0))
+    wire.send_to_host(0, client.hello())
+    wire.pump()
+    play_out(wire, [cycle_chooser(0)])
+    assert restored.phase is Phase.OVER and restored.internal_errors == []
+    assert verify_records(restored.records).ok and verify_records(client.records).ok
+    assert _host_secret(restored) == b""
+    again = HostTable.restore(restored.snapshot(), identity=host.identity)
+    assert again.phase is Phase.OVER and again.records == restored.records
+
+
+def test_a_client_keeps_no_hand_secret_once_the_game_is_over() -> None:
+    """The saved secrets hold each hand secret from before its first use to the end of the game
+    (a resumed seat's replay goes through the game's hands again), and none after it."""
+    host, clients, wire = seat_clients(TWO, entropy=counter_entropy("forget"), deal="blind")
+    saved: list[list[bytes]] = [[], []]
+    for i, c in enumerate(clients):
+        c.on_secrets = saved[i].append
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
+    assert host.phase is Phase.OVER
+    for i, c in enumerate(clients):
+        blobs = [unpack_state(b)["seeds"] for b in saved[i]]
+        hands = len(c.state.checks)
+        assert [len(x) for x in blobs] == [*range(1, hands + 1), 0]
+        fresh = ClientSession(c.identity, "again")
+        fresh.load_secrets(saved[i][-1])
+        assert fresh.pending_secrets() == saved[i][-1]

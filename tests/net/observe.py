@@ -14,8 +14,9 @@ it arrives until the next one):
   integer (little-endian) and string found in the ``HostTable`` (its deal, hand, records, seat
   logs...) or the ``ClientSession`` after each message it handled (and after each tick that
   changed something), the first time it is there;
-- ``["map", e, [[k, v], ...]]``: every mapping of small integers to small integers (a dict, or a
-  list by index) and to ``Card`` objects it holds, the first time;
+- ``["map", e, hand, [[k, v], ...]]``: every mapping of small integers to small integers (a
+  dict, or a list by index) and to ``Card`` objects it holds, the first time, with the hand then
+  under way (a mapping cannot tell a hand's cards before the hand's deck exists);
 - ``["cards", e, hand, [code, ...]]``: the ``Card`` objects held together (in one list, tuple,
   dict or object), the first time that container holds them (so a finished hand's cards, kept
   for the match's record, are judged by the hand they were first held in);
@@ -108,10 +109,10 @@ class Recorder:
             if t is Card:
                 continue
             if isinstance(o, dict):
-                self._mapping(list(o.items()))
+                self._mapping(list(o.items()), hand)
                 children = [*o.keys(), *o.values()]
             elif isinstance(o, (list, tuple)):
-                self._mapping(list(enumerate(o)))
+                self._mapping(list(enumerate(o)), hand)
                 children = list(o)
             elif isinstance(o, (set, frozenset)):
                 children = list(o)
@@ -123,7 +124,7 @@ class Recorder:
                 self.put("cards", e, hand, list(codes))
             stack.extend(children)
 
-    def _mapping(self, items: list[tuple[Any, Any]]) -> None:
+    def _mapping(self, items: list[tuple[Any, Any]], hand: int) -> None:
         from briscola_lan.rules.cards import Card
 
         pairs = []
@@ -137,7 +138,7 @@ class Recorder:
         key = tuple(sorted(pairs))
         if key not in self.maps:
             self.maps.add(key)
-            self.put("map", self.event, [list(p) for p in key])
+            self.put("map", self.event, hand, [list(p) for p in key])
 
 
 _SKIP = (

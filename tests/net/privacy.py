@@ -6,7 +6,8 @@ truth of every hand is rebuilt from the finished match's transcript (every party
 public once its hand is over), and each process's record is searched, for every position of a
 hand that the process may not open yet, for:
 
-- the card itself in a position -> card mapping or as a ``Card`` object it holds;
+- the card itself as a ``Card`` object it holds, or in a position -> card mapping (of the hand
+  under way when the mapping appeared) that agrees with the deck beyond chance;
 - the position's opening key ``beta_p``, any party's lock key ``b_p`` (and the factor
   ``b_p / a`` its lock pass multiplies by), the pads that seal them, in the clear, anywhere in its
   bytes (32 little-endian bytes, at any offset);
@@ -26,6 +27,7 @@ finds nothing at all cannot pass.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,7 +154,7 @@ class Observed:
     leaves: dict[bytes, int] = field(default_factory=dict)  # bytes -> first event (fields)
     raw: dict[bytes, int] = field(default_factory=dict)  # chunks read from peers -> event
     ints: dict[int, int] = field(default_factory=dict)  # large integer -> first event
-    maps: list[tuple[int, tuple[tuple[int, int], ...]]] = field(default_factory=list)
+    maps: list[tuple[int, int, tuple[tuple[int, int], ...]]] = field(default_factory=list)
     cards: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)  # e, hand, codes
     raw_bytes: int = 0  # bytes read from its peers
     frames: int = 0  # messages given to its table or session
@@ -198,7 +200,7 @@ def observed(path: Path | bytes, who: str) -> Observed:
         elif kind == "str":
             obs.add_leaf(_str_bytes(item[2]), e)
         elif kind == "map":
-            obs.maps.append((e, tuple((k, v) for k, v in item[2])))
+            obs.maps.append((e, item[2], tuple((k, v) for k, v in item[3])))
         elif kind == "cards":
             obs.cards.append((e, item[2], tuple(item[3])))
         elif kind == "write":
@@ -592,15 +594,32 @@ def _search_cards(obs: Observed, tl: Timeline, truths: list[HandTruth], f: Findi
                 if in_scope(t, tl, p) and e < tl.position(t, p):
                     f.leaks.append(f"{obs.who} held the card at position {p} of hand {t.hand} "
                                    f"at event {e}, {_before(tl.position(t, p))}")  # fmt: skip
-        for e, pairs in obs.maps:
+        for e, hand, pairs in obs.maps:
+            if hand != t.hand:
+                continue
             for ordered in (pairs, tuple((v, k) for k, v in pairs)):
                 agree = [(p, c) for p, c in ordered if p < len(t.order) and t.order[p] == c]
                 early = [p for p, _ in agree if in_scope(t, tl, p) and e < tl.position(t, p)]
-                if early and len(agree) >= 3 and 4 * len(agree) >= 3 * len(ordered):
+                if (
+                    early
+                    and 4 * len(agree) >= 3 * len(ordered)
+                    and by_chance(agree, ordered) < 1e-7
+                ):
                     f.leaks.append(
-                        f"{obs.who} held a position -> card mapping with the cards at "
-                        f"{early} of hand {t.hand} at event {e}"
+                        f"{obs.who} held a position -> card mapping {dict(ordered)} with the "
+                        f"cards at {early} of hand {t.hand} at event {e}"
                     )
+
+
+def by_chance(agree: list[tuple[int, int]], ordered: tuple[tuple[int, int], ...]) -> float:
+    """How likely a mapping of this size agrees with a deck at least this much by chance: small
+    mappings of seats, windows and positions are everywhere, and a few of them agree with any
+    deck; a mapping is a leak only when its agreement could hardly be chance."""
+    m, a = len(ordered), len(agree)
+    out = float(math.comb(m, a))
+    for i in range(a):
+        out /= 40 - i
+    return out
 
 
 __all__ = [

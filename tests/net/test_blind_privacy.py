@@ -198,14 +198,16 @@ def test_the_search_tries_every_string_as_a_key(
 def test_the_search_finds_cards_a_host_peeked_at(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A host that kept a seat's cards (as a mapping and as Card objects) is caught."""
+    """A host that kept two seats' cards (as a mapping and as Card objects) is caught."""
 
     def peek(host: HostTable, clients: list[ClientSession]) -> None:
-        party = clients[1]._blind
-        if party is not None:
-            cards = party.seat_cards(1)
-            host.peeked = dict(cards)  # type: ignore[attr-defined]
-            host.peeked_cards = [Card.from_code(c) for c in cards.values()]  # type: ignore[attr-defined]
+        cards: dict[int, int] = {}
+        for seat in (1, 2):  # two seats' hands: too many to agree with the deck by chance
+            party = clients[seat]._blind
+            if party is not None:
+                cards.update(party.seat_cards(seat))
+        host.peeked = cards  # type: ignore[attr-defined]
+        host.peeked_cards = [Card.from_code(c) for c in cards.values()]  # type: ignore[attr-defined]
 
     options = TableOptions.make(players=4, hands_to_win=1)
     _truths, findings = _selfplay(

@@ -68,6 +68,7 @@ from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import CodecError, decode_message
 
 NEVER = 1 << 62  # an event after every event: the value never became known to the process
+ANY_HAND = -1  # a mapping found in a file: judged against every hand
 
 
 # --- what happened: every hand rebuilt from the finished match's transcript ---------------------
@@ -164,6 +165,11 @@ class Observed:
 
     _parts: dict[bytes, tuple[bytes, ...]] = field(default_factory=dict)
 
+    @property
+    def scanned(self) -> int:
+        """Bytes of the distinct byte strings searched at every offset (fields and frames)."""
+        return sum(map(len, self.leaves)) + sum(map(len, self.raw))
+
     def add_leaf(self, data: bytes, e: int) -> None:
         """Every field of ``data`` (the bytes themselves when they have no structure)."""
         parts = self._parts.get(data)
@@ -180,6 +186,7 @@ def observed(path: Path | bytes, who: str) -> Observed:
     data = path if isinstance(path, bytes) else path.read_bytes()
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(data) + 1)
     unpacker.feed(data)
+    file_maps: set[tuple[tuple[int, int], ...]] = set()
     for item in unpacker:
         kind, e = item[0], item[1]
         if kind == "raw":
@@ -207,7 +214,35 @@ def observed(path: Path | bytes, who: str) -> Observed:
             obs.writes += 1
             obs.written += len(item[3])
             obs.add_leaf(item[3], e)
+            parsed = _msgpack(item[3]) or _json(item[3])
+            if parsed is not None:  # a file's lists and maps of small integers, any hand's
+                for pairs in _int_mappings(parsed):
+                    if pairs not in file_maps:
+                        file_maps.add(pairs)
+                        obs.maps.append((e, ANY_HAND, pairs))
     return obs
+
+
+def _int_mappings(obj: object) -> Iterator[tuple[tuple[int, int], ...]]:
+    """Every dict of small integers to small integers, and list of small integers (by index),
+    inside a parsed file."""
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            items = list(o.items())
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            items = list(enumerate(o))
+            stack.extend(o)
+        else:
+            continue
+        if items and all(_small(k) and _small(v) for k, v in items):
+            yield tuple(sorted(items))
+
+
+def _small(v: object) -> bool:
+    return type(v) is int and 0 <= v < 1 << 16
 
 
 def _str_bytes(text: str) -> bytes:
@@ -396,7 +431,8 @@ class Findings:
             f"{self.who}: {o.frames} messages and {o.raw_bytes} bytes received, "
             f"{len(o.leaves)} distinct byte strings held or written ({o.held_bytes} bytes held, "
             f"{o.writes} files written, {o.written} bytes), {len(o.ints)} large integers, "
-            f"{len(o.maps)} mappings, {len(o.cards)} sets of cards; {self.secrets_looked_for} "
+            f"{len(o.maps)} mappings, {len(o.cards)} sets of cards; {o.scanned} bytes scanned "
+            f"at every offset for {self.secrets_looked_for} "
             f"secret values looked for, {sum(self.found_in_time.values())} found once public; "
             f"{self.candidates} strings tried as keys against {self.positions_checked} "
             f"closed positions"
@@ -595,7 +631,7 @@ def _search_cards(obs: Observed, tl: Timeline, truths: list[HandTruth], f: Findi
                     f.leaks.append(f"{obs.who} held the card at position {p} of hand {t.hand} "
                                    f"at event {e}, {_before(tl.position(t, p))}")  # fmt: skip
         for e, hand, pairs in obs.maps:
-            if hand != t.hand:
+            if hand not in (t.hand, ANY_HAND):
                 continue
             for ordered in (pairs, tuple((v, k) for k, v in pairs)):
                 agree = [(p, c) for p, c in ordered if p < len(t.order) and t.order[p] == c]

@@ -188,6 +188,7 @@ async def test_a_client_killed_mid_hand_comes_back_with_its_hand_secret(
         ]
         assert revealed == [saved]  # the secret it saved is the one its passes were made with
         assert _seeds(secrets) == {}  # the game is over: no secret of it is kept
+        assert msgpack.unpackb(secrets.read_bytes())["over"] == game_id
         _private(secrets, config)
     finally:
         for p in procs:

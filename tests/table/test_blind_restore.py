@@ -107,3 +107,27 @@ def test_a_client_keeps_no_hand_secret_once_the_game_is_over() -> None:
         fresh = ClientSession(c.identity, "again")
         fresh.load_secrets(saved[i][-1])
         assert fresh.pending_secrets() == saved[i][-1]
+
+
+def test_a_seat_resumed_after_the_game_is_over_sends_nothing_again() -> None:
+    """The same client, or a restarted one with its saved (now empty) secrets, resumes a finished
+    blind match: the replay draws no secret and sends nothing the host would refuse."""
+    host, clients, wire = seat_clients(TWO, entropy=counter_entropy("over"), deal="blind")
+    saved: list[bytes] = []
+    clients[1].on_secrets = saved.append
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
+    assert host.phase is Phase.OVER
+    token = clients[1].state.resume_token
+    for again in (clients[1], ClientSession(clients[1].identity, "restarted")):
+        if again is not clients[1]:
+            again.load_secrets(saved[-1])
+        wire.deliver(host.disconnect(1))
+        wire.clients[1] = again
+        wire.deliver(host.connect(1))
+        wire.send_to_host(1, again.hello(token))
+        wire.pump()
+        assert again.state.match_over and again.state.errors == [], again.state.log
+        assert verify_records(again.records).ok
+        assert unpack_state(again.pending_secrets())["seeds"] == []

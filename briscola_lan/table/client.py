@@ -359,6 +359,8 @@ class ClientSession:
         self._ms: MatchStart | None = None
         self._tracker: _Tracker | None = None
         self._seeds: dict[tuple[bytes, int], bytes] = {}  # (game id, hand) -> my seed
+        # The game that is over (its seeds forgotten): a replay of it draws no seed again.
+        self._over: bytes | None = None
         self._sent: dict[tuple[str, int], Message] = {}
         self._chain_at_reveal = b""
         self._acked: dict[int, bool] = {}
@@ -378,11 +380,20 @@ class ClientSession:
     def pending_secrets(self) -> bytes:
         """This client's seeds of the current game, as a small versioned msgpack blob.
 
-        Seeds already revealed are public, so only the current game's seeds are kept; the caller
-        stores the blob privately (it lets the host or anyone learn an unrevealed seed).
+        Seeds already revealed are public, so only the current game's seeds are kept (the
+        revealed ones too while it runs: a resumed seat's replay goes through its hands again),
+        and none once the game is over; the caller stores the blob privately (it lets the host
+        or anyone learn an unrevealed seed).
         """
         seeds = [[gid, hand, seed] for (gid, hand), seed in sorted(self._seeds.items())]
-        return pack_state({"format": SECRETS_FORMAT, "version": SECRETS_VERSION, "seeds": seeds})
+        return pack_state(
+            {
+                "format": SECRETS_FORMAT,
+                "version": SECRETS_VERSION,
+                "seeds": seeds,
+                "over": self._over,
+            }
+        )
 
     def load_secrets(self, data: bytes) -> None:
         """Take back the seeds saved by ``pending_secrets`` (call before ``hello``).
@@ -413,13 +424,20 @@ class ClientSession:
             ):
                 raise SecretsError("damaged client secrets: a seed is not [game id, hand, seed]")
             seeds[(item[0], item[1])] = item[2]
+        over = obj.get("over")
+        if not (over is None or (isinstance(over, bytes) and len(over) == 16)):
+            raise SecretsError("damaged client secrets: over must be a game id or nil")
         self._seeds.update(seeds)
+        self._over = over if over is not None else self._over
 
-    def _seed_for(self, game_id: bytes, hand: int) -> bytes:
-        """My seed for one hand (or the draw) of a game: drawn once, saved before it is used."""
+    def _seed_for(self, game_id: bytes, hand: int) -> bytes | None:
+        """My seed for one hand (or the draw) of a game: drawn once, saved before it is used;
+        None for a game that is over (a resumed seat's replay of it: there is nothing to send)."""
         key = (game_id, hand)
         seed = self._seeds.get(key)
         if seed is None:
+            if game_id == self._over:
+                return None
             for old in [k for k in self._seeds if k[0] != game_id]:
                 del self._seeds[old]  # another game's seeds are revealed or void
             seed = self._seeds[key] = self.entropy(32)
@@ -700,6 +718,8 @@ class ClientSession:
                 self._fail(Fault(0, "draw-start", HOST, "my seat is listed with another key"))
             return
         seed = self._seed_for(st.game_id, DRAW_HAND)
+        if seed is None:
+            return
         commit = SeedCommit(
             st.game_id, DRAW_HAND, lobby, seed_commitment(st.game_id, DRAW_HAND, lobby, seed)
         )
@@ -758,6 +778,8 @@ class ClientSession:
         if seat is None or self._mine_host_played(seat):
             return  # the host's AI holds my seat: it commits (and reveals) the seat's seed
         seed = self._seed_for(ms.game_id, st.hand)
+        if seed is None:
+            return
         commit = SeedCommit(
             ms.game_id, st.hand, seat, seed_commitment(ms.game_id, st.hand, seat, seed)
         )
@@ -781,7 +803,10 @@ class ClientSession:
         if s.taken_over:
             s.log.append("an AI plays your seat this hand: you were away when it started")
             return
-        self._blind = BlindParty(bh, seat, self._seed_for(ms.game_id, st.hand))
+        secret = self._seed_for(ms.game_id, st.hand)
+        if secret is None:
+            return
+        self._blind = BlindParty(bh, seat, secret)
         self._blind_act(out)
 
     def _blind_act(self, out: list[Message]) -> None:
@@ -1085,6 +1110,18 @@ class ClientSession:
         if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
             self._fail(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
+        self._forget_secrets()
+
+    def _forget_secrets(self) -> None:
+        """The game is over: its seeds and hand secrets are needed no more (revealed, or of a
+        hand that was aborted), so none is kept, in memory or in the saved blob; the game is
+        marked over, so that a replay of it (a resumed seat) does not draw seeds again."""
+        game = bytes.fromhex(self.state.game_id) if self.state.game_id else None
+        if self._seeds or (game is not None and game != self._over):
+            self._seeds.clear()
+            self._over = game
+            if self.on_secrets is not None:
+                self.on_secrets(self.pending_secrets())
 
 
 # What a seat failed to do, by the blind statement an abort says it owed (for its own verdict).

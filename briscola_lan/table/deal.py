@@ -166,6 +166,10 @@ class Deal(ABC):
     def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
         """The host plays ``card`` for a seat it plays (an AI, or a player it took over)."""
 
+    def rebase(self, delta: float) -> None:  # noqa: B027
+        """The table's clock moved by ``delta`` seconds without the deal (the host was down):
+        move the deal's own times with it, as the table moves its deadlines."""
+
     def after_takeover(self, seat_no: int, out: list[Outgoing]) -> None:  # noqa: B027
         """The host just took over a seat: make the statements the seat owes now."""
 

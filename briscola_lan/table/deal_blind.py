@@ -143,6 +143,9 @@ class BlindDeal(Deal):
         if gone or late:
             self._give_up(seat, what, "left the table" if gone else "was too slow", out)
 
+    def rebase(self, delta: float) -> None:
+        self.waiting_since += delta  # the time the host was down is not the party's
+
     @property
     def to_play(self) -> int | None:
         bh = self.bh
@@ -405,12 +408,20 @@ class BlindDeal(Deal):
     # --- the snapshot ---------------------------------------------------------------------------
 
     def dump(self) -> dict[str, Any]:
+        bh = self.bh
+        # The host's hand secret, only while it still has to act with it: once its key reveal
+        # is published it is in the records, and a finished or aborted hand needs it no more.
+        needed = (
+            bh is not None
+            and HOST not in bh.reveals
+            and self.table.phase not in (Phase.ACK, Phase.OVER)
+        )
         return {
             "mode": BLIND,
             "hand_number": self.number,
             "dealer": self.dealer,
             "parties": list(self.parties),
-            "host_secret": self.host_secret,
+            "host_secret": self.host_secret if needed else b"",
             "pending": [[p, list(r)] for p, r in sorted(self.pending.items())],
         }
 
@@ -423,7 +434,7 @@ class BlindDeal(Deal):
         bh = deal.bh
         assert bh is not None
         deal.host_secret = f.get_bytes("host_secret")
-        if HOST in deal.parties:
+        if HOST in deal.parties and deal.host_secret:  # empty: revealed, or the hand is over
             deal.host_party = BlindParty(bh, HOST, deal.host_secret)
         start = None
         for i, (body, _sig) in enumerate(table.records):

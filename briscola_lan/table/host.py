@@ -295,6 +295,8 @@ class HostTable:
             for seat in self.seats:
                 if seat.dropped_at is not None:
                     seat.dropped_at += delta
+            if self.deal is not None:
+                self.deal.rebase(delta)
             self._rebase = False
         self.now = now
         out: list[Outgoing] = []

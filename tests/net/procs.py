@@ -27,15 +27,23 @@ def cli_env(config: Path) -> dict[str, str]:
     return env
 
 
-def cli_args(*args: str) -> list[str]:
+def cli_args(*args: str, observe: Path | None = None) -> list[str]:
+    """The command line of ``briscola-lan ARGS``; with ``observe``, run under ``observe.py``,
+    which records what the process gets, holds and writes in that file."""
+    if observe is not None:
+        return [sys.executable, "-m", "tests.net.observe", str(observe), "--", *args]
     return [sys.executable, "-m", "briscola_lan", *args]
 
 
 def spawn(
-    config: Path, *args: str, prefix: Sequence[str] = (), stdin: int | None = None
+    config: Path,
+    *args: str,
+    prefix: Sequence[str] = (),
+    stdin: int | None = None,
+    observe: Path | None = None,
 ) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*prefix, *cli_args(*args)],
+        [*prefix, *cli_args(*args, observe=observe)],
         stdin=stdin if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -64,10 +72,12 @@ class Host:
                 self.proc.stdout.close()
 
 
-def start_host(config: Path, *args: str, prefix: Sequence[str] = ()) -> Host:
+def start_host(
+    config: Path, *args: str, prefix: Sequence[str] = (), observe: Path | None = None
+) -> Host:
     if "--ai-delay" not in args:  # the AI players' human pace would only slow the tests down
         args = (*args, "--ai-delay", "0")
-    proc = spawn(config, "host", *args, prefix=prefix)
+    proc = spawn(config, "host", *args, prefix=prefix, observe=observe)
     assert proc.stdout is not None
     lines: list[str] = []
     try:

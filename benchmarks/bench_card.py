@@ -136,10 +136,13 @@ def pin(pid: int) -> None:
         os.sched_setaffinity(pid, PIN)
 
 
+DEAL = "classic"  # the project's deal (--deal)
+
+
 async def project_cards(work: Path) -> tuple[list[float], float, float]:
     """One 4-player match, one card at a time: latencies, host CPU per card (everything in the
     match, spread over the cards), and this process's (the four clients)."""
-    host = HostProcess(work, "--players", "4", "--no-mdns")
+    host = HostProcess(work, "--players", "4", "--no-mdns", deal=DEAL)
     pin(host.proc.pid)
     try:
         cpu0, mine0 = host.cpu_seconds(), time.process_time()
@@ -250,7 +253,13 @@ def main() -> None:
         action="store_true",
         help="clients on CPU 0, the host and the relay on CPU 1 (as on two machines)",
     )
-    asyncio.run(amain(parser.parse_args()))
+    parser.add_argument(
+        "--deal", choices=("classic", "blind"), default="classic", help="the project's deal"
+    )
+    args = parser.parse_args()
+    global DEAL
+    DEAL = args.deal
+    asyncio.run(amain(args))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,8 @@ async def instructions_per_card(work: Path) -> tuple[int, float]:
             "--no-mdns",
             "--tables",
             "2",
+            "--deal",
+            "classic",
             "--hello-timeout",
             "120",  # the host runs ~50x slower under callgrind
             "--tick",

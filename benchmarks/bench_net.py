@@ -105,7 +105,11 @@ async def echo_round_trips(work: Path, n: int, kind: str = "tlsio") -> list[floa
 class HostProcess:
     """``briscola-lan host`` in a child process; parses the ports it prints."""
 
-    def __init__(self, work: Path, *args: str) -> None:
+    def __init__(self, work: Path, *args: str, deal: str = "classic") -> None:
+        """``deal``: the tables' deal unless ``args`` say (classic: the figures before the blind
+        deal are comparable; benchmarks/bench_blind.py measures the blind one beside it)."""
+        if "--deal" not in args:
+            args = (*args, "--deal", deal)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "briscola_lan.net.host_cmd", "--interfaces", "127.0.0.1", *args],
             stdout=subprocess.PIPE,

@@ -84,7 +84,9 @@ from briscola_lan.wire.codec import (
 from briscola_lan.wire.messages import PROTOCOL_VERSION, ErrorCode, Message, Record, SeatInfo
 
 SNAPSHOT_FORMAT = "briscola-lan-host-state"
-SNAPSHOT_VERSION = 3  # 3: the hand's deal (classic or blind) in its own map; 1 was a pickle
+# 4: the seats' logs index one list of messages; 3: the hand's deal (classic or blind) in its own
+# map; 1 was a pickle
+SNAPSHOT_VERSION = 4
 MAX_NAME = 32
 # The AI levels a table seats (set_ai_seat, protocol/SPEC.md §5): the bots of briscola_lan.ai.
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
@@ -229,6 +231,8 @@ class HostTable:
         self.draw_seed = b""
         self.hand_number = -1
         self.internal_errors: list[str] = []
+        # encoded seat-log messages kept between snapshots (_MessageTable)
+        self.encoded_cache: dict[int, tuple[Message, bytes]] = {}
         self._bots: dict[int, Bot] = {}
         # Set by the network layer: called with the messages that relay a card (and the trick it
         # completes) as soon as they exist, before the host signs what follows (the player's
@@ -976,7 +980,31 @@ class HostTable:
 # --- the snapshot file ---------------------------------------------------------------------------
 
 
-def _dump_seat(seat: _Seat) -> dict[str, object]:
+class _MessageTable:
+    """The messages of every seat's log, each encoded once: a broadcast is one object in every
+    human seat's log, so the snapshot stores it once and the logs hold indices (SPEC.md §10).
+    The encodings are kept from one snapshot to the next (with the message, so an id is never
+    reused while it is cached): a snapshot encodes only what was sent since the last one."""
+
+    def __init__(self, cache: dict[int, tuple[Message, bytes]]) -> None:
+        self.old = cache
+        self.cache: dict[int, tuple[Message, bytes]] = {}
+        self.index: dict[int, int] = {}
+        self.encoded: list[bytes] = []
+
+    def add(self, msg: Message) -> int:
+        key = id(msg)
+        at = self.index.get(key)
+        if at is None:
+            hit = self.old.get(key)
+            data = hit[1] if hit is not None and hit[0] is msg else encode_message(msg)
+            self.cache[key] = (msg, data)
+            at = self.index[key] = len(self.encoded)
+            self.encoded.append(data)
+        return at
+
+
+def _dump_seat(seat: _Seat, messages: _MessageTable) -> dict[str, object]:
     return {
         "occupied": seat.occupied,
         "name": seat.name,
@@ -988,11 +1016,11 @@ def _dump_seat(seat: _Seat) -> dict[str, object]:
         "connected": seat.conn is not None,
         "dropped_at": seat.dropped_at,
         "taken_over": seat.taken_over,
-        "log": [encode_message(msg) for msg in seat.log],
+        "log": [messages.add(msg) for msg in seat.log],
     }
 
 
-def _load_seat(f: Fields, now: float) -> _Seat:
+def _load_seat(f: Fields, now: float, messages: list[Message]) -> _Seat:
     private = f.opt_bytes("ai_private_key")
     seat = _Seat(
         occupied=f.get_bool("occupied"),
@@ -1005,7 +1033,7 @@ def _load_seat(f: Fields, now: float) -> _Seat:
         ready=f.get_bool("ready"),
         dropped_at=f.opt_float("dropped_at"),
         taken_over=f.get_bool("taken_over"),
-        log=[decode_message(b) for b in f.bytes_list("log")],
+        log=[_logged(messages, i) for i in f.ints("log")],
     )
     if seat.ai_identity is not None and seat.ai_identity.public_key != seat.key:
         raise SnapshotError("damaged table snapshot: an AI seat's key does not match")
@@ -1017,8 +1045,17 @@ def _load_seat(f: Fields, now: float) -> _Seat:
     return seat
 
 
+def _logged(messages: list[Message], i: int) -> Message:
+    if not 0 <= i < len(messages):
+        raise SnapshotError(f"damaged table snapshot: a seat's log names message {i}")
+    return messages[i]
+
+
 def _dump_state(t: HostTable) -> dict[str, object]:
     match = t.match
+    messages = _MessageTable(t.encoded_cache)
+    seats = [_dump_seat(seat, messages) for seat in t.seats]
+    t.encoded_cache = messages.cache
     return {
         "host_key": t.identity.public_key,
         "options": t.options.to_dict(),
@@ -1031,7 +1068,8 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "deal_mode": t.deal_mode,
         "hints": t.hints,
         "drawing": t.drawing,
-        "seats": [_dump_seat(seat) for seat in t.seats],
+        "messages": messages.encoded,
+        "seats": seats,
         "phase": str(t.phase),
         "now": t.now,
         "records": [list(r) for r in t.records],
@@ -1078,7 +1116,11 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     seats = f.get_list("seats")
     if len(seats) != n:
         raise SnapshotError(f"damaged table snapshot: {n} seats expected")
-    t.seats = [_load_seat(Fields(s, f"state.seats[{i}]"), t.now) for i, s in enumerate(seats)]
+    messages = [decode_message(b) for b in f.bytes_list("messages")]
+    t.seats = [
+        _load_seat(Fields(s, f"state.seats[{i}]"), t.now, messages) for i, s in enumerate(seats)
+    ]
+    t.encoded_cache = {}
     t.phase = Phase(f.get_str("phase"))
     t.records = [record(r) for r in f.get_list("records")]
     t.chain = CHAIN_START

@@ -373,7 +373,11 @@ def test_snapshot_is_a_versioned_msgpack_file_and_bad_files_are_refused(tmp_path
     wire.pump()
     data = host.snapshot()
     obj = msgpack.unpackb(data)
-    assert obj["format"] == "briscola-lan-host-state" and obj["version"] == 3
+    assert obj["format"] == "briscola-lan-host-state" and obj["version"] == 4
+    # a broadcast is stored once, however many seats' logs name it
+    logs = [seat["log"] for seat in obj["state"]["seats"]]
+    assert set(logs[0]) & set(logs[1]) and len(obj["state"]["messages"]) < sum(map(len, logs))
+    assert sorted(set(logs[0]) | set(logs[1])) == list(range(len(obj["state"]["messages"])))
     # the round trip keeps the whole state (connections count as dropped after a restore)
     again = HostTable.restore(data, identity=host.identity)
 
@@ -401,7 +405,19 @@ def test_snapshot_is_a_versioned_msgpack_file_and_bad_files_are_refused(tmp_path
         "empty": b"",
         "truncated": data[: len(data) // 2],
         "foreign msgpack": msgpack.packb({"format": "something-else", "version": 2}),
-        "future version": msgpack.packb({**obj, "version": 4}),
+        "future version": msgpack.packb({**obj, "version": 5}),
+        "a log naming no message": msgpack.packb(
+            {
+                **obj,
+                "state": {
+                    **obj["state"],
+                    "seats": [
+                        {**obj["state"]["seats"][0], "log": [len(obj["state"]["messages"])]},
+                        obj["state"]["seats"][1],
+                    ],
+                },
+            }
+        ),
         "wrong type": msgpack.packb({**obj, "state": {**obj["state"], "phase": 7}}),
         "missing field": msgpack.packb(
             {**obj, "state": {k: v for k, v in obj["state"].items() if k != "deal"}}

@@ -367,6 +367,9 @@ class ClientSession:
         self._ack_due: int | None = None  # the deciding hand: ack once the match-end came
         self._drawing = False  # between DrawStarted and MatchStarted
         self._blind: BlindParty | None = None  # my party in the current blind hand
+        # the party my seat's view is read from: the current blind hand's, and after its end
+        # the last one's (the final table stays on screen until the next hand starts)
+        self._shown: BlindParty | None = None
         self._blind_sent: set[bytes] = set()  # blind statements sent on this connection
         # The handshake of the current connection: the host's challenge (None until it came),
         # the TLS certificate the connection was pinned to, and a hello asked for before the
@@ -567,7 +570,7 @@ class ClientSession:
             self.on_change(self.state)
 
     def _refresh(self) -> None:
-        t, s, party = self._tracker, self.state, self._blind
+        t, s, party = self._tracker, self.state, self._shown
         make: Callable[[], SeatView | None] | None = None
         if party is not None:
             seat = s.seat
@@ -657,7 +660,7 @@ class ClientSession:
     def _reset_match(self) -> None:
         self.records, self._checker = [], TranscriptChecker(defer_signatures=True)
         self._tracker, self._match, self._ms = None, None, None
-        self._blind = None
+        self._blind, self._shown = None, None
         self.state.checks = []
         self.state.draw, self._drawing = None, False
         self.state.taken_over = False
@@ -772,7 +775,7 @@ class ClientSession:
         self._record((msg.body, msg.sig))
         self.state.hand_number = st.hand
         self.state.last_trick = None
-        self._tracker = _Tracker(options_of(ms), st.dealer, self.state.seat)
+        self._tracker, self._shown = _Tracker(options_of(ms), st.dealer, self.state.seat), None
         self.state.log.append(f"hand {st.hand + 1} started, seat {st.dealer} deals")
         seat = self.state.seat
         if seat is None or self._mine_host_played(seat):
@@ -794,7 +797,7 @@ class ClientSession:
         self._record(rec)
         s = self.state
         s.hand_number, s.last_trick, s.deal = st.hand, None, "blind"
-        self._tracker, self._blind = None, None
+        self._tracker, self._blind, self._shown = None, None, None
         s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
         seat, bh = s.seat, self._checker.blind
         if seat is None or bh is None:
@@ -806,7 +809,7 @@ class ClientSession:
         secret = self._seed_for(ms.game_id, st.hand)
         if secret is None:
             return
-        self._blind = BlindParty(bh, seat, secret)
+        self._blind = self._shown = BlindParty(bh, seat, secret)
         self._blind_act(out)
 
     def _blind_act(self, out: list[Message]) -> None:

@@ -716,10 +716,12 @@ class ClientApp:
             elif model.hand_over:
                 text = _("n: next hand  w: review  v: verification  l: last trick  ?: keys")
             else:
-                n = len(model.hand)
-                text = _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit").format(
-                    n=max(1, n)
-                )
+                n = max(1, len(model.hand))
+                if self.backend is not None and not self.backend.hints_allowed():
+                    text = _("Left/Right/1-{n}: card  Enter: play  ?: keys  q: quit").format(n=n)
+                else:
+                    text = _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit")
+                    text = text.format(n=n)
         elif s is Screen.LEARN:
             text = _("Right/Enter: next  Left: back  Up/Down: scroll  Esc: lobby")
         else:

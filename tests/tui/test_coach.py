@@ -146,6 +146,8 @@ async def _two_people(tmp_path: Path, allowed: bool) -> None:
             backend = c.backend
             assert backend is not None
             assert backend.hints_allowed() is allowed
+            footer = "".join(f[1] for f in c._hints(100))
+            assert ("h: hint" in footer) is allowed and "Enter: play" in footer, footer
             await d.keys("h")
             if allowed:
                 await wait_for(lambda: c.coach.hint_card is not None, 30, "the hint")

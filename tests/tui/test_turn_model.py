@@ -76,3 +76,35 @@ def test_a_turn_on_screen_is_always_a_real_turn(players: int, seed: int, tmp_pat
     play_out(wire, [choose] * players)  # type: ignore[list-item]
     assert host.phase == "over"
     assert watch.turns > 0
+
+
+@pytest.mark.parametrize("deal", ["classic", "blind"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_n_pressed_before_the_match_end_arrives_still_shows_the_result(
+    players: int, deal: str, tmp_path: Path
+) -> None:
+    """The last hand's end comes a moment before the match's: a player who pressed n in between
+    (the footer still said "n: next hand") sees the match's result, not "cards on their way"."""
+    rng = random.Random(players)
+    host, clients, wire = seat_clients(
+        TableOptions.make(players=players, match_format="hands", hands_to_win=1),
+        entropy=rng.randbytes,
+        deal=deal,
+    )
+    backend = NetBackend("t", name="bot0", games=tmp_path)
+    backend.session, backend.client = clients[0], _Connected()  # type: ignore[assignment]
+
+    def press_n(state: ClientState) -> None:
+        backend._sync()
+        if backend.model.hand_over and not backend.model.match_over:
+            backend.next_hand()
+
+    clients[0].on_change = press_n
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    play_out(wire, [lambda view: rng.choice(view.legal_plays)] * players)  # type: ignore[list-item]
+    assert host.phase == "over"
+    backend._sync()
+    model = backend.model
+    assert model.match_over and model.hand_over and model.waiting is None, model.waiting
+    assert len(model.hand_results) == 1 and model.hand_results[0].points

@@ -480,6 +480,7 @@ class NetBackend(TableBackend):
         st = session.state
         if self.rematching:  # the finished match's table may reopen later: no time limit
             await client.wait_for(lambda: st.phase == "lobby" and bool(st.seats))
+            self.rematching = False
             self.model.waiting = None
         await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 10)
         if st.seat is None:
@@ -731,7 +732,9 @@ class NetBackend(TableBackend):
         # A resumed seat's messages are replayed first (SPEC.md §6b): show the table once the
         # replay is over, never a turn from it (a card chosen then would be out of date).
         model.live = self.client is None or self.client.live or not self.client.connected.is_set()
-        if not model.live:
+        if self.rematching:  # the finished match is replayed first: not this one's news
+            model.waiting = _("Waiting for the rematch to open...")
+        elif not model.live:
             model.waiting = _("Catching up with the table...")
         elif not self._held:
             if st.view is not None:

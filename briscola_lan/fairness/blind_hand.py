@@ -139,6 +139,10 @@ class BlindHand:
         self.reveals: dict[int, tuple[int, PartyKeys]] = {}
         self.order: tuple[int, ...] | None = None  # every position's card, once all revealed
         self.points_by_side = [0] * options.sides
+        # position -> (opening key, card) known to open there: a checked play, or a card a party
+        # opened itself (key^-1 * point is the card's point, so key * card point is the point)
+        self.opened: dict[int, tuple[int, int]] = {}
+        self.changes = 0  # counts the windows, shares, shows and complaints (not the plays)
 
     # --- who holds what -------------------------------------------------------------------------
 
@@ -255,6 +259,7 @@ class BlindHand:
         upcard: int | None,
         shows_due: bool = False,
     ) -> None:
+        self.changes += 1
         w = Window(number, deals, upcard, (), shows_due=shows_due)
         w.owing = tuple(q for q in self.parties if self.owed_positions(w, q))
         for pos, _seat in deals:
@@ -279,6 +284,7 @@ class BlindHand:
         if w.upcard is not None and scalar_of(st.values[-1]) is None:
             raise BlindFault(st.seat, "the upcard's key is not a scalar")
         w.shares[st.seat] = (record, st)
+        self.changes += 1
         if w.shares_done and w.upcard is not None:
             self._turn_upcard(w)
         self._maybe_close_window()
@@ -324,6 +330,7 @@ class BlindHand:
         if len(st.values) != len(st.positions):
             raise BlindFault(shower, "a show holds one value per position")
         w.shows[st.seat] = (record, st)
+        self.changes += 1
         self._maybe_close_window()
 
     # --- play -------------------------------------------------------------------------------------
@@ -364,8 +371,12 @@ class BlindHand:
         if not 0 <= st.card < 40 or st.card in self.played.values():
             return "no such card, or it was played already"
         key = scalar_of(st.key)
-        if key is None or not opens_as(self.final[st.position], key, st.card):
+        if key is None:
             return "the key does not open that card at that position"
+        if self.opened.get(st.position) != (key, st.card):  # one multiplication, only if unknown
+            if not opens_as(self.final[st.position], key, st.card):
+                return "the key does not open that card at that position"
+            self.opened[st.position] = (key, st.card)
         return None
 
     # --- complaints and the key reveals -------------------------------------------------------
@@ -395,6 +406,7 @@ class BlindHand:
             raise BlindFault(HOST, problem)
         self.complaint = (record, st)
         self.window = None
+        self.changes += 1
 
     def on_key_reveal(self, st: KeyReveal, record: int) -> None:
         """A party's secret: everything it sent this hand is recomputed now (its fault if not)."""

@@ -43,6 +43,7 @@ class BlindParty:
         self._shared: dict[int, bytes] = {}
         self._keys: dict[int, int | None] = {}  # position -> opening key (None: does not open)
         self._cards: dict[int, int | None] = {}  # position -> the card its key opens
+        self._clean: tuple[int, int] | None = None  # (hand.changes, plays) at the last clean scan
 
     # --- what the party owes --------------------------------------------------------------------
 
@@ -119,6 +120,12 @@ class BlindParty:
         h = self.hand
         if h.final is None or h.disputed or h.reveals or h.over:
             return None
+        if self._clean is not None and self._clean[0] == h.changes:
+            # Only plays came since a clean scan: a complaint needs one to be a card I hold.
+            mine = {c for pos, c in self._cards.items() if pos not in h.played}
+            if not any(st.card in mine for _, st in h.plays[self._clean[1] :]):
+                self._clean = (h.changes, len(h.plays))
+                return None
         seen = set(h.played.values())
         if h.upcard is not None:
             seen.add(h.upcard)
@@ -135,6 +142,7 @@ class BlindParty:
                 st = Complaint(h.game_id, h.hand, self.party, pos)
                 return st if h.complaint_problem(st) is None else None
             seen.add(code)
+        self._clean = (h.changes, len(h.plays))
         return None
 
     def play(self, seat: int, card: int) -> BlindPlay:
@@ -196,6 +204,8 @@ class BlindParty:
         if key is None:
             return None
         code = self._cards[pos] = open_card(h.final[pos], key)
+        if code is not None:
+            h.opened[pos] = (key, code)  # its play then needs no second multiplication
         return code
 
     def seat_cards(self, seat: int) -> dict[int, int]:

@@ -33,10 +33,14 @@ from briscola_lan.net.tls import (
     peer_fingerprint,
 )
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
+from briscola_lan.wire.messages import PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 5.0
+# A host challenges a connection at once and welcomes a proven hello at once (its own deadline
+# for the hello is 5 s): a connection still not welcomed after this long never will be.
+WELCOME_TIMEOUT = 10.0
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 2.0
 
@@ -199,6 +203,7 @@ class TableClient:
         give_up_after: float | None = 120.0,
         resume_store: ResumeStore | None = None,
         heartbeat: Heartbeat | None = Heartbeat(),  # noqa: B008 (frozen, immutable)
+        welcome_timeout: float | None = None,  # None: WELCOME_TIMEOUT
     ) -> None:
         self.session: Any = session  # a ClientSession: commands are its builders
         self.target = target
@@ -214,6 +219,9 @@ class TableClient:
         self.give_up_after = give_up_after
         self.heartbeat = heartbeat
         self.heartbeat_drops = 0  # connections given up because the host fell silent
+        self.welcome_timeout = WELCOME_TIMEOUT if welcome_timeout is None else welcome_timeout
+        self._ever_welcomed = False  # some connection of this client was welcomed
+        self._welcome_timer: asyncio.TimerHandle | None = None
         self.conn: FrameConnection | None = None
         self.connected = asyncio.Event()
         self.closed = False
@@ -259,6 +267,8 @@ class TableClient:
     async def close(self) -> None:
         """Stop reconnecting and close the connection."""
         self.closed = True
+        if self._welcome_timer is not None:
+            self._welcome_timer.cancel()
         if self.conn is not None:
             self.conn.close("client closed")
         if self._runner is not None:
@@ -385,6 +395,28 @@ class TableClient:
         for message in hello:
             conn.send(message)
         self.connected.set()
+        if self._welcome_timer is not None:
+            self._welcome_timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._welcome_timer = loop.call_later(self.welcome_timeout, self._welcome_overdue, conn)
+
+    def _welcome_overdue(self, conn: FrameConnection) -> None:
+        """No welcome on this connection in time: drop it. A table that never welcomed this
+        client is not one it can play at (another protocol version, or not a briscola-lan
+        table): that is the client's error, and it does not try again."""
+        if self.closed or conn is not self.conn or conn.closed or self._welcomed:
+            return
+        what = "welcome" if self._said_hello else "challenge"
+        if not self._ever_welcomed:
+            self.reconnect = False
+            self.error = ConnectError(
+                f"the table at {self.target.host}:{self.target.port} sent no {what} within "
+                f"{self.welcome_timeout:g} s: it may run another version of briscola-lan (this "
+                f"one speaks protocol {PROTOCOL_VERSION}), or it is not a briscola-lan table"
+            )
+        log.info("host %s: no %s in time; dropping the connection", self.key, what)
+        conn.close(f"no {what} in time")
+        self._notify()
 
     async def _run(self) -> None:
         while not self.closed:
@@ -462,7 +494,7 @@ class TableClient:
         if name not in _CONNECTION_EVENTS:  # a card, a deal...: only a new token may matter
             pass
         elif name == "Welcome":
-            self._welcomed = True
+            self._welcomed = self._ever_welcomed = True
             self.live = getattr(message, "seat", None) is None  # else: live after the replay
         elif name == "ReplayDone":
             self.live = self._welcomed

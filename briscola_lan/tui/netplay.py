@@ -482,7 +482,14 @@ class NetBackend(TableBackend):
             await client.wait_for(lambda: st.phase == "lobby" and bool(st.seats))
             self.rematching = False
             self.model.waiting = None
-        await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 10)
+        await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 15)
+        if st.seat is None and not st.seats:  # never welcomed (or no seats came): say why
+            why = client.error if client.error is not None else _("no answer from the host")
+            self.model.waiting = self._plain(
+                _("Could not open the table: {error}").format(error=why)
+            )
+            self.notify()
+            return
         if st.seat is None:
             free = [i.seat for i in st.seats if not i.occupied]
             if not free:

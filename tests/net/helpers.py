@@ -8,12 +8,15 @@ import hashlib
 import secrets
 import socket
 import struct
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import hello_proof
 from briscola_lan.net import tls
+from briscola_lan.net.client import Target
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.wire import codec
@@ -188,3 +191,25 @@ class RawPeer:
 
 def frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
+
+
+@asynccontextmanager
+async def silent_table(tmp_path: Path, answer: bytes = b"") -> AsyncIterator[Target]:
+    """A TLS server that accepts, optionally writes ``answer``, then says nothing."""
+    cert = tls.load_or_create_certificate(tmp_path / "cert")
+    held: list[asyncio.StreamWriter] = []
+
+    async def on_client(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        held.append(w)
+        if answer:
+            w.write(answer)
+
+    server = await asyncio.start_server(on_client, "127.0.0.1", 0, ssl=tls.server_context(cert))
+    port = server.sockets[0].getsockname()[1]
+    try:
+        yield Target("127.0.0.1", port, None, cert.fingerprint)
+    finally:
+        for w in held:
+            w.close()
+        server.close()
+        await server.wait_closed()

@@ -42,6 +42,7 @@ CONNECT_TIMEOUT = 5.0
 # for the hello is 5 s): a connection still not welcomed after this long never will be.
 WELCOME_TIMEOUT = 10.0
 BACKOFF_FIRST = 0.05
+START_ATTEMPTS = 3  # the first connection: tries 0.05 s and 0.25 s apart before giving up
 BACKOFF_MAX = 2.0
 
 
@@ -256,8 +257,21 @@ class TableClient:
     # --- lifecycle ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Connect and say hello; raises ConnectError / CertificateMismatch on the first try."""
-        conn = await self._open(self.target)
+        """Connect and say hello; raises CertificateMismatch at once, ConnectError when a few
+        quick attempts all fail (a host past its limit for new connections from one address
+        closes the newest before TLS: the next attempt gets through)."""
+        delay = BACKOFF_FIRST
+        for attempt in range(START_ATTEMPTS):
+            try:
+                conn = await self._open(self.target)
+                break
+            except CertificateMismatch:
+                raise
+            except ConnectError:
+                if attempt == START_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(delay)
+                delay *= 4
         if self.resume_store is not None:
             self._stored_token = self.resume_store.get(self.key)
         token = self._resume_token()

@@ -16,6 +16,7 @@ class Relay:
     def __init__(self, port: int) -> None:
         self.port = port
         self.drop = 0  # how many of the next connections to close before the welcome
+        self.refuse = 0  # how many of the next connections to close at once, before TLS
         self.dropped = 0
         self.accepted = 0
         self._server: asyncio.Server | None = None
@@ -35,6 +36,10 @@ class Relay:
 
     async def _relay(self, cr: asyncio.StreamReader, cw: asyncio.StreamWriter) -> None:
         self.accepted += 1
+        if self.refuse > 0:  # as a host does past its rate limit: closed before the handshake
+            self.refuse -= 1
+            cw.close()
+            return
         drop = self.drop > 0
         self.drop -= drop
         hr, hw = await asyncio.open_connection("127.0.0.1", self.port)

@@ -89,3 +89,38 @@ async def _until(cond: Callable[[], bool], timeout: float) -> bool:
             return False
         await asyncio.sleep(0.01)
     return True
+
+
+async def test_a_first_connection_closed_before_tls_is_tried_again(tmp_path: Path) -> None:
+    """A host past its limit for new connections from one address closes the newest before the
+    handshake (transport.md 7.1): a client sharing the address gets in on its next attempt."""
+    from briscola_lan.net.client import ConnectError
+    from briscola_lan.net.player import auto_play, connect, make_chooser
+
+    table = HostTable(
+        TableOptions.make(players=2, hands_to_win=1),
+        name="t",
+        identity=Identity.generate(),
+        ai_seats={1: "random"},
+    )
+    server, port, fp = await _serve(tmp_path, table)
+    relay = Relay(port)
+    target = Target("127.0.0.1", await relay.start(), None, fp)
+    try:
+        relay.refuse = 2  # two attempts closed at once: the third gets through
+        client = await connect(target, "Ada")
+        try:
+            stats = await asyncio.wait_for(auto_play(client, make_chooser("random", 0), seat=0), 60)
+            assert stats.plays >= 20 and client.error is None and relay.accepted >= 3
+        finally:
+            await client.close()
+        relay.refuse = 3  # every quick attempt closed: a clear error, no hang
+        try:
+            await connect(target, "Bea")
+        except ConnectError as exc:
+            assert "cannot reach table" in str(exc)
+        else:
+            raise AssertionError("three refused attempts must fail")
+    finally:
+        await relay.close()
+        await server.close()

@@ -47,6 +47,10 @@ from briscola_lan.rules.schedule import PublicSchedule, TrickOutcome, initial_de
 HOST = HOST_PARTY
 
 
+# Every statement a blind hand publishes (what ``BlindHand.apply`` follows).
+BlindStatement = ShufflePass | LockPass | Shares | Show | BlindPlay | Complaint | KeyReveal
+
+
 class BlindFault(Exception):
     """A check of a blind hand failed: ``party`` is at fault (a seat, or HOST for the host);
     ``record`` names an earlier record when that one is the wrong one."""
@@ -229,6 +233,23 @@ class BlindHand:
             raise BlindFault(party, f"the {what} pass repeats a point")
         if not all(is_point(p) for p in points):
             raise BlindFault(party, f"the {what} pass holds a point that is not a group element")
+
+    def apply(self, st: BlindStatement, record: int) -> None:
+        """Follow one published statement of the hand, whichever kind it is."""
+        if isinstance(st, ShufflePass):
+            self.on_shuffle(st, record)
+        elif isinstance(st, LockPass):
+            self.on_lock(st, record)
+        elif isinstance(st, Shares):
+            self.on_shares(st, record)
+        elif isinstance(st, Show):
+            self.on_show(st, record)
+        elif isinstance(st, BlindPlay):
+            self.on_play(st, record)
+        elif isinstance(st, Complaint):
+            self.on_complaint(st, record)
+        else:
+            self.on_key_reveal(st, record)
 
     def on_shuffle(self, st: ShufflePass, record: int) -> None:
         if len(self.shuffles) >= len(self.parties) or st.seat != self.parties[len(self.shuffles)]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand
+from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand, BlindStatement
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.statements import (
     BlindEnd,
@@ -469,21 +469,9 @@ def _record(v: object) -> Record:
 
 
 def _apply(bh: BlindHand, st: Statement, index: int) -> None:
-    """Follow one published statement of the hand."""
-    if isinstance(st, ShufflePass):
-        bh.on_shuffle(st, index)
-    elif isinstance(st, LockPass):
-        bh.on_lock(st, index)
-    elif isinstance(st, Shares):
-        bh.on_shares(st, index)
-    elif isinstance(st, Show):
-        bh.on_show(st, index)
-    elif isinstance(st, BlindPlay):
-        bh.on_play(st, index)
-    elif isinstance(st, Complaint):
-        bh.on_complaint(st, index)
-    elif isinstance(st, KeyReveal):
-        bh.on_key_reveal(st, index)
+    """Follow one published statement of the hand (only the blind kinds are published here)."""
+    assert isinstance(st, BlindStatement)
+    bh.apply(st, index)
 
 
 def _relay_message(st: Statement, rec: Record) -> Message:

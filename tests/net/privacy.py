@@ -119,18 +119,6 @@ def match_truth(path: Path) -> list[HandTruth]:
             secrets = {}
         elif bh is None:
             continue
-        elif isinstance(st, ShufflePass):
-            bh.on_shuffle(st, index)
-        elif isinstance(st, LockPass):
-            bh.on_lock(st, index)
-        elif isinstance(st, Shares):
-            bh.on_shares(st, index)
-        elif isinstance(st, Show):
-            bh.on_show(st, index)
-        elif isinstance(st, BlindPlay):
-            bh.on_play(st, index)
-        elif isinstance(st, Complaint):
-            bh.on_complaint(st, index)
         elif isinstance(st, KeyReveal):
             secrets[st.seat] = st.secret
             if len(secrets) == len(bh.parties):
@@ -140,6 +128,8 @@ def match_truth(path: Path) -> list[HandTruth]:
                 order = deck_order(bh.codes, [keys[q].perm for q in bh.parties])
                 hands.append(HandTruth(bh.game_id, bh.hand, bh, keys, dict(secrets), order))
                 bh = None
+        elif isinstance(st, ShufflePass | LockPass | Shares | Show | BlindPlay | Complaint):
+            bh.apply(st, index)
     return hands
 
 

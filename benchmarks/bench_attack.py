@@ -2,8 +2,10 @@
 
 The attacks of issue 11: 70 connections that never say hello and ping every 4 s; 70 that
 trickle one byte a second; both at once. Each attacker connection is reopened as soon as the
-host drops it. The host is the real ``briscola-lan host`` with its default limits (hello
-deadline 5 s), the attackers run in a process of their own from other loopback addresses, and
+host drops it. And a flood: one spectator the host has welcomed (a proven hello, no seat) that
+sends pings and requests for a seat that does not exist as fast as the host reads them. The
+host is the real ``briscola-lan host`` with its default limits (hello deadline 5 s), the
+attackers run in a process of their own from other loopback addresses, and
 four network bots connect from 127.0.0.1. The start time runs from the first bot's connect to
 the moment all four hold their first three cards; the game is then played to its end.
 
@@ -39,7 +41,7 @@ from briscola_lan.net import tls, tlsio  # noqa: E402
 from briscola_lan.net.client import ConnectError, TableClient, Target  # noqa: E402
 from briscola_lan.net.player import auto_play, connect, make_chooser  # noqa: E402
 from briscola_lan.wire import codec  # noqa: E402
-from briscola_lan.wire.messages import Ping  # noqa: E402
+from briscola_lan.wire.messages import Ping, TakeSeat  # noqa: E402
 
 ATTACK_LIMIT = 600.0  # seconds: an attacker process stops by itself after this at the latest
 ATTACKS = {  # name -> (kind, connections) per attacker process
@@ -47,9 +49,10 @@ ATTACKS = {  # name -> (kind, connections) per attacker process
     "70 pinging every 4 s": [("ping", 70)],
     "70 trickling 1 byte/s": [("trickle", 70)],
     "both (140)": [("ping", 70), ("trickle", 70)],
+    "1 welcomed, flooding": [("flood", 1)],
 }
-SHORT = dict(zip(("none", "ping", "trickle", "both"), ATTACKS, strict=True))
-SOURCES = {"ping": "127.0.0.2", "trickle": "127.0.0.3"}
+SHORT = dict(zip(("none", "ping", "trickle", "both", "flood"), ATTACKS, strict=True))
+SOURCES = {"ping": "127.0.0.2", "trickle": "127.0.0.3"}  # the flood comes from 127.0.0.1
 HOST_ARGS = ["--name", "bench", "--players", "4", "--hands-to-win", "1"]
 HOST_ARGS += ["--interfaces", "127.0.0.1", "--no-mdns", "--one-match"]
 
@@ -77,7 +80,39 @@ async def _open(port: int, source: str, ctx: ssl.SSLContext) -> tlsio.TLSStream:
     return tlsio.TLSStream(sock)
 
 
+async def _flood(port: int, stats: dict[str, int], first: asyncio.Event) -> None:
+    """A spectator the host has welcomed (a proven hello, no seat) sends cheap messages (pings,
+    seats that do not exist) as fast as the host reads them, reading every answer."""
+    stats["tried"] = stats["slots"]
+    first.set()
+    n = 0
+    while True:
+        try:
+            client = await connect(Target("127.0.0.1", port, None, None), "flood")
+        except ConnectError:
+            stats["refused"] += 1
+            await asyncio.sleep(0.1)
+            continue
+        stats["opened"] += 1
+        client.reconnect = False
+        await client.wait_for(lambda c=client: bool(c.session.state.seats), 10)
+        conn = client.conn
+        assert conn is not None
+        while not conn.closed:
+            for _ in range(50):
+                n += 1
+                conn.send(Ping(n) if n % 2 else TakeSeat(99))
+            await asyncio.sleep(0)
+            while conn.stream.buffered_out() > 65536 and not conn.closed:
+                await asyncio.sleep(0.0005)  # as fast as the host takes them, no faster
+        stats["dropped"] += 1
+        await client.close()
+
+
 async def _attacker_slot(kind: str, port: int, stats: dict[str, int], first: asyncio.Event) -> None:
+    if kind == "flood":
+        await _flood(port, stats, first)
+        return
     ctx = tls.client_context()
     tried = False
     while True:
@@ -339,7 +374,9 @@ def main() -> None:
         "--warmup", type=float, default=6.0, help="seconds of attack before the bots connect"
     )
     parser.add_argument(
-        "--attacks", default="none,ping,trickle,both", help="which of none,ping,trickle,both"
+        "--attacks",
+        default="none,ping,trickle,both,flood",
+        help="which of none,ping,trickle,both,flood",
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="give a game up after this")
     parser.add_argument(

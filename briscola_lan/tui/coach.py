@@ -18,7 +18,7 @@ from briscola_lan.ai import StrongBot
 from briscola_lan.rules import Card, SeatView
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.follow import winning_seat
-from briscola_lan.tui.i18n import _, ngettext
+from briscola_lan.tui.i18n import _, decimal, ngettext
 from briscola_lan.tui.state import TableModel, UiState
 
 HINT_SEED = 14  # the hint's bot is deterministic: the same position, the same advice
@@ -185,20 +185,20 @@ class Coach:
         if worst.cost >= 0.5:
             out.append(("class:bad", _(
                 "Biggest mistake: trick {t}, you played {played}; the AI would play {best} "
-                "(about {n:.1f} points better)."
+                "(about {n} points better)."
             ).format(t=worst.trick, played=label(worst.played), best=label(worst.best),
-                     n=worst.cost)))  # fmt: skip
+                     n=decimal(worst.cost))))  # fmt: skip
         else:
             out.append(("class:good", _("No play cost you a point: the AI agrees with you.")))
         out.append(("", "\n"))
-        out.append(("", _("In all, your plays cost about {n:.1f} points against the AI's.").format(
-            n=cost)))  # fmt: skip
+        out.append(("", _("In all, your plays cost about {n} points against the AI's.").format(
+            n=decimal(cost))))  # fmt: skip
         out.append(("", "\n\n"))
         out.append(("class:bold", _("Trick  You   AI    Cost (points, biggest first)")))
         out.append(("", "\n"))
         for p in ranked:
             same = p.best == p.played
-            lost = "-" if same else f"{p.cost:.1f}"
+            lost = "-" if same else decimal(p.cost)
             style = "class:bad" if p.cost >= 3 else ("class:dim" if same else "")
             out.append((style, f"{p.trick:>5}  {label(p.played):<5} {label(p.best):<5} {lost:>5}"))
             out.append(("", "\n"))

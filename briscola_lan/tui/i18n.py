@@ -86,6 +86,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _active.ngettext(singular, plural, n)
 
 
+# The decimal separator of each language that does not write a point (Italian: "18,5").
+_DECIMAL_SEPARATOR = {"it": ","}
+
+
+def decimal(x: float, digits: int = 1) -> str:
+    """``x`` with ``digits`` decimals, written as the language in force writes numbers."""
+    return f"{x:.{digits}f}".replace(".", _DECIMAL_SEPARATOR.get(_lang, "."))
+
+
 def N_(message: str) -> str:
     """Marks a text for the catalog where it is defined; ``_`` translates it where it is shown."""
     return message

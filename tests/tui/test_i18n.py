@@ -28,8 +28,9 @@ ENGLISH_ON_PURPOSE = {
 NOT_TEXT = {" Briscola LAN", "%Y-%m-%d %H:%M", "Player"}  # the product, a date, a default name
 
 
-def _fields(text: str) -> set[str]:
-    return {f[1] for f in string.Formatter().parse(text) if f[1] is not None}
+def _fields(text: str) -> set[tuple[str, str | None, str | None]]:
+    """Each replacement field with its format and conversion (``{n:.1f}`` is not ``{n}``)."""
+    return {(f[1], f[2], f[3]) for f in string.Formatter().parse(text) if f[1] is not None}
 
 
 def test_every_client_text_is_translated_in_italian() -> None:

@@ -4,6 +4,7 @@ saved-games screen all speak Italian, with the Italian deck."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -69,6 +70,9 @@ async def test_a_hand_in_italian_held_trick_hint_and_review() -> None:
         review = _text(c.coach.review_lines(c.ui))
         assert "Errore più grande: presa" in review or "Nessuna giocata" in review, review
         assert "Presa  Tu    IA    Costo" in review
+        # Italian writes a decimal comma: "circa 18,5 punti", never "18.5"
+        assert re.search(r"circa \d+,\d punti rispetto", review), review
+        assert not re.search(r"\d\.\d", review), review
         assert any("ha preso" in line or "Hai preso" in line for line in c.model.log)
 
 

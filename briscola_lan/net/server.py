@@ -21,6 +21,7 @@ once, before TLS, so that a reconnect-at-once flood costs the host little CPU.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import ssl
@@ -49,6 +50,10 @@ MAX_CONNECTIONS = 64  # per table, welcomed: players, spectators and reconnect o
 # players and bots on one machine open, reconnects included.
 NEW_CONNECTIONS_PER_SECOND = 20.0
 NEW_CONNECTIONS_BURST = 40
+# Messages handled per connection: 500 a second with bursts of 1000, far above what a client
+# sends (a few dozen a hand); a connection over it is read no more until its budget refills.
+MESSAGES_PER_SECOND = 500.0
+MESSAGES_BURST = 1000
 IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
 
 
@@ -165,6 +170,7 @@ class HostServer:
             NEW_CONNECTIONS_PER_SECOND,
             NEW_CONNECTIONS_BURST,
         ),
+        messages: tuple[float, int] | None = (MESSAGES_PER_SECOND, MESSAGES_BURST),
     ) -> None:
         if hello_timeout <= 0:
             raise ValueError(f"hello timeout must be above 0 s, not {hello_timeout}")
@@ -183,6 +189,7 @@ class HostServer:
         self.max_unauthenticated_per_address = max_unauthenticated_per_address
         self.max_connections = max_connections
         self.new_connections = new_connections  # (per second, burst) per address; None: any
+        self.messages = messages  # (per second, burst) handled per connection; None: any
         self.tables: dict[str, HostedTable] = {}
         self._next_conn = 1
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -333,6 +340,37 @@ class HostServer:
         table: Any = hosted.table
         early = hosted.state_path is None and hasattr(table, "on_relay")
 
+        budget = None if self.messages is None else transport.MessageBudget(*self.messages)
+        backlog: collections.deque[Any] = collections.deque()  # read, over the budget
+        timer: list[asyncio.TimerHandle] = []
+        loop = asyncio.get_running_loop()
+
+        def take(messages: list[Any]) -> None:
+            """Handle what the budget allows now; the rest waits, and the stream is read no
+            more until it is handled (the readable path; the idle-timeout path sleeps)."""
+            if budget is None:
+                handle(messages)
+                return
+            backlog.extend(messages)
+            drain()
+
+        def drain() -> None:
+            for t in timer:
+                t.cancel()
+            timer.clear()
+            if conn.closed:
+                backlog.clear()
+                return
+            n = budget.take(len(backlog)) if budget is not None else len(backlog)
+            if n:
+                handle([backlog.popleft() for _ in range(n)])
+            if not backlog:
+                conn.stream.resume_reading()
+                return
+            conn.stream.pause_reading()
+            if self.idle_timeout is None and budget is not None:
+                timer.append(loop.call_later(budget.wait(min(len(backlog), 100)), drain))
+
         def handle(messages: list[Any]) -> None:
             outgoing.clear()
             for message in messages:
@@ -360,9 +398,12 @@ class HostServer:
 
         if self.idle_timeout is None:  # the default (heartbeats find silent peers): messages
             try:  # are handled as they arrive, inside the readable callback, no task woken
-                await conn.consume(handle)
+                await conn.consume(take)
             except FrameError as exc:
                 log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
+            finally:
+                for t in timer:
+                    t.cancel()
             return
         while not conn.closed:
             try:
@@ -376,7 +417,10 @@ class HostServer:
                 return
             if not messages:
                 return
-            handle(messages)
+            take(messages)
+            while backlog and budget is not None and not conn.closed:
+                await asyncio.sleep(budget.wait(min(len(backlog), 100)))
+                drain()
 
     def _dispatch(self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False) -> None:
         """Save the new state first (write-ahead), then write every message, then update TXT."""

@@ -216,6 +216,7 @@ class TLSStream:
         self._inflight: bytes | None = None  # a write OpenSSL asked us to retry as it was
         self._writing = False  # add_writer registered
         self._reading = True
+        self._paused = False  # pause_reading: nothing is read until resume_reading
         self._read_wants_write = False
         self._closing = False
         self._closed = self._loop.create_future()
@@ -271,7 +272,7 @@ class TLSStream:
                 self._waiter = None
         data = bytes(self._rbuf)
         self._rbuf.clear()
-        if not self._reading and not self._closing and not self._eof:
+        if not self._reading and not self._closing and not self._eof and not self._paused:
             self._reading = True
             self._loop.add_reader(self._fd, self._on_readable)
             self._loop.call_soon(self._on_readable)  # records already inside the TLS session
@@ -286,10 +287,28 @@ class TLSStream:
         self._consumer = consumer
         if consumer is None:
             return
-        if not self._reading and not self._closing and not self._eof:
+        if not self._reading and not self._closing and not self._eof and not self._paused:
             self._reading = True
             self._loop.add_reader(self._fd, self._on_readable)
         self._loop.call_soon(self._feed_consumer)
+
+    def pause_reading(self) -> None:
+        """Read nothing more until ``resume_reading``: what the peer sends waits in the kernel,
+        and TCP's flow control holds the peer back once the buffers are full."""
+        self._paused = True
+        self._stop_reading()
+
+    def resume_reading(self) -> None:
+        """Read again after ``pause_reading`` (records already inside the TLS session first)."""
+        if not self._paused:
+            return
+        self._paused = False
+        if self._closing or self._eof or self._error is not None:
+            return
+        if not self._reading:
+            self._reading = True
+            self._loop.add_reader(self._fd, self._on_readable)
+        self._loop.call_soon(self._on_readable)
 
     @property
     def error(self) -> BaseException | None:
@@ -335,7 +354,7 @@ class TLSStream:
     # --- readiness callbacks ----------------------------------------------------------------
 
     def _on_readable(self) -> None:
-        if self._closing or self._eof or self._error is not None:
+        if self._closing or self._eof or self._error is not None or self._paused:
             return
         if self._read_wants_write:
             return  # the writable callback retries the read

@@ -87,7 +87,12 @@ async def test_truncated_frame_then_close_is_a_clean_disconnect(tmp_path: Path) 
 
 async def test_a_client_that_stops_reading_is_dropped_and_others_go_on(tmp_path: Path) -> None:
     table = LobbyTable()
-    server, port, _ = await start_host(tmp_path, table, max_send_buffer=32 * 1024)
+    server, port, _ = await start_host(
+        tmp_path,
+        table,
+        max_send_buffer=32 * 1024,
+        messages=None,  # as fast as it can send
+    )
     try:
         # The sleeper never reads; a small receive buffer makes the host's output pile up fast.
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

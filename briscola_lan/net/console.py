@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from briscola_lan.net.server import TableWrapper
+
 
 @dataclass(frozen=True, slots=True)
 class SeatLook:
@@ -143,44 +145,15 @@ class Console:
         self.last = now
 
 
-class WatchedTable:
+class WatchedTable(TableWrapper):
     """A served table whose every change is shown to a ``Console`` at once (a player who joins
     and leaves between two looks is still told): ``connect``, ``receive``, ``disconnect`` and
     ``tick`` go to the table, then the console looks. Everything else goes to the table."""
 
     def __init__(self, table: Any, console: Console) -> None:
-        self.table = table
+        super().__init__(table)
         self.console = console
 
     def _after(self, out: Any) -> list[Any]:
         self.console.poll()
         return list(out)
-
-    def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
-        return self._after(self.table.connect(conn, channel=channel))
-
-    def receive(self, conn: int, message: Any) -> list[Any]:
-        return self._after(self.table.receive(conn, message))
-
-    def disconnect(self, conn: int) -> list[Any]:
-        return self._after(self.table.disconnect(conn))
-
-    def tick(self, now: float) -> list[Any]:
-        return self._after(self.table.tick(now))
-
-    def info(self) -> Any:
-        return self.table.info()
-
-    def snapshot(self) -> bytes:
-        return bytes(self.table.snapshot())
-
-    @property
-    def on_relay(self) -> Any:
-        return self.table.on_relay
-
-    @on_relay.setter
-    def on_relay(self, hook: Any) -> None:
-        self.table.on_relay = hook
-
-    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats, waiting...
-        return getattr(self.table, name)

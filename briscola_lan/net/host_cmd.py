@@ -31,7 +31,7 @@ from briscola_lan.net.console import Console
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
-from briscola_lan.net.server import HELLO_TIMEOUT, HostedTable, HostServer
+from briscola_lan.net.server import HELLO_TIMEOUT, HostedTable, HostServer, TableWrapper
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
@@ -564,7 +564,7 @@ def due_for_reopening(r: Reopener, now: float) -> bool:
     return now - r.empty_since >= r.after
 
 
-class NextMatchTable:
+class NextMatchTable(TableWrapper):
     """A ``HostTable`` served by a host that opens a finished table for a new match.
 
     While the match is over, a ``hello`` that does not resume a seat of it is held, not answered:
@@ -574,11 +574,8 @@ class NextMatchTable:
     else goes to the table as is."""
 
     def __init__(self, table: Any) -> None:
-        self.table = table
+        super().__init__(table)
         self.waiting: set[int] = set()  # connections whose hello waits for the next match
-
-    def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
-        return list(self.table.connect(conn, channel=channel))
 
     def receive(self, conn: int, message: Any) -> list[Any]:
         if type(message) is Hello and is_over(self.table) and not self._resumes(message):
@@ -595,26 +592,6 @@ class NextMatchTable:
     def disconnect(self, conn: int) -> list[Any]:
         self.waiting.discard(conn)
         return list(self.table.disconnect(conn))
-
-    def tick(self, now: float) -> list[Any]:
-        return list(self.table.tick(now))
-
-    def info(self) -> Any:
-        return self.table.info()
-
-    def snapshot(self) -> bytes:
-        return bytes(self.table.snapshot())
-
-    @property
-    def on_relay(self) -> Any:
-        return self.table.on_relay
-
-    @on_relay.setter
-    def on_relay(self, hook: Any) -> None:
-        self.table.on_relay = hook
-
-    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats...
-        return getattr(self.table, name)
 
 
 async def reopen_loop(

@@ -68,6 +68,47 @@ class TableLike(Protocol):
     def snapshot(self) -> bytes: ...
 
 
+class TableWrapper:
+    """A served table with something around it: every call goes to ``table``, and what
+    ``connect``, ``receive``, ``disconnect`` and ``tick`` return passes through ``_after``
+    (nothing, unless a subclass looks at it). Everything else is the table's own."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+
+    def _after(self, out: Any) -> list[Any]:
+        return list(out)
+
+    def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
+        return self._after(self.table.connect(conn, channel=channel))
+
+    def receive(self, conn: int, message: Any) -> list[Any]:
+        return self._after(self.table.receive(conn, message))
+
+    def disconnect(self, conn: int) -> list[Any]:
+        return self._after(self.table.disconnect(conn))
+
+    def tick(self, now: float) -> list[Any]:
+        return self._after(self.table.tick(now))
+
+    def info(self) -> Any:
+        return self.table.info()
+
+    def snapshot(self) -> bytes:
+        return bytes(self.table.snapshot())
+
+    @property
+    def on_relay(self) -> Any:
+        return self.table.on_relay
+
+    @on_relay.setter
+    def on_relay(self, hook: Any) -> None:
+        self.table.on_relay = hook
+
+    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats, waiting...
+        return getattr(self.table, name)
+
+
 @dataclass(eq=False)
 class HostedTable:
     """A table served by a HostServer: its listening socket, connections and files."""

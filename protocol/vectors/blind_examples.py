@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import hashlib
 
-from briscola_lan.fairness.blind_hand import BlindHand
+from briscola_lan.fairness.blind_hand import BlindHand, BlindStatement
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.statements import (
     BlindPlay,
-    Complaint,
     KeyReveal,
     LockPass,
     Shares,
@@ -38,20 +37,8 @@ def play_hand(
     def feed(st: Statement) -> None:
         index = len(out)
         out.append(st)
-        if isinstance(st, ShufflePass):
-            hand.on_shuffle(st, index)
-        elif isinstance(st, LockPass):
-            hand.on_lock(st, index)
-        elif isinstance(st, Shares):
-            hand.on_shares(st, index)
-        elif isinstance(st, Show):
-            hand.on_show(st, index)
-        elif isinstance(st, BlindPlay):
-            hand.on_play(st, index)
-        elif isinstance(st, Complaint):
-            hand.on_complaint(st, index)
-        elif isinstance(st, KeyReveal):
-            hand.on_key_reveal(st, index)
+        assert isinstance(st, BlindStatement)
+        hand.apply(st, index)
 
     while hand.expected() != "end":
         what, who = hand.owed()

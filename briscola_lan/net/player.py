@@ -171,7 +171,7 @@ async def auto_play(
                     client.send(*session.start())
         elif live and state.phase == "playing":
             view = state.view
-            if view is not None and view.my_turn:
+            if view is not None and view.my_turn and not getattr(state, "taken_over", False):
                 key = (state.hand_number, len(view.played_cards))
                 if key != last_play:
                     if (delay > 0 or gate is not None) and waited != key:

@@ -536,7 +536,10 @@ class ClientSession:
 
     @property
     def my_turn(self) -> bool:
-        """``view.my_turn`` without building the view: this seat is to play, its hand whole."""
+        """``view.my_turn`` without building the view: this seat is to play, its hand whole,
+        and the host's AI does not play it (until the hand-back, a card would be refused)."""
+        if self.state.taken_over:
+            return False
         if self._blind is not None:
             view = self.state.view  # a blind seat's view: its cards, opened
             return view is not None and view.my_turn

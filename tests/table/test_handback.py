@@ -382,3 +382,33 @@ def test_a_seat_that_revealed_and_dropped_is_taken_over_and_nobody_is_blamed() -
     at = next(i for i, st in enumerate(mine) if isinstance(st, Takeover))
     receipts = [decode(st.statement) for st in mine[:at] if isinstance(st, Receipt)]
     assert any(isinstance(st, SeedReveal) for st in receipts)  # its reveal, receipted before
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_returning_seat_is_offered_no_turn_until_the_hand_back_arrives(players: int) -> None:
+    """Between the reconnect and the host's hand-back the AI still plays the seat: the replay
+    may show the seat to play, but the session offers no turn (a card sent then would be
+    refused with not_allowed)."""
+    seen_turn_while_taken = 0
+    for seed in range(8):
+        net = _table(players, seed)
+        for _ in range(40):
+            net.advance()
+        net.drop(SEAT)
+        net.tick(net.host.now + GRACE)
+        _advance_until(net, lambda n=net: n.host.seats[SEAT].taken_over)
+        net.connect(SEAT)
+        client = net.clients[SEAT]
+        for _ in range(5_000):
+            st = client.state
+            if st.taken_over:
+                assert not client.my_turn, "a turn offered while the host's AI plays the seat"
+                seen_turn_while_taken += bool(st.view is not None and st.view.my_turn)
+            if net.host.phase is Phase.OVER and not net.busy():
+                break
+            if net.busy():
+                net.step()
+            elif not net.play_one():
+                net.tick(net.host.now + 1.0)
+        _assert_nobody_blamed(net)
+    assert seen_turn_while_taken, "no returning seat's view showed its turn: nothing was tested"

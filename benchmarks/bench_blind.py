@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,38 +30,11 @@ from briscola_lan.fairness import blind
 from briscola_lan.fairness.group import CARD_POINTS, mult
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
-from briscola_lan.table.selfplay import run_selfplay
+from briscola_lan.table.selfplay import counter_entropy, run_selfplay
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_net import HostProcess, fmt_ms, pct
-
-
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
-
-
-def entropy_from(label: str) -> Callable[[int], bytes]:
-    state = {"i": 0}
-
-    def entropy(n: int) -> bytes:
-        state["i"] += 1
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(f"{label}/{state['i']}/{len(out)}".encode()).digest()
-        return out[:n]
-
-    return entropy
-
-
-class FirstBot:
-    def choose(self, view):  # type: ignore[no-untyped-def]
-        return view.legal_plays[0]
-
+from bench_verify import FirstBot, median_ms
 
 # --- 1. the arithmetic ---------------------------------------------------------------------------
 
@@ -188,7 +159,7 @@ def verify_times(runs: int) -> dict[str, float]:
     for deal in ("classic", "blind"):
         result = run_selfplay(
             opts,
-            entropy=entropy_from(f"bench-{deal}"),
+            entropy=counter_entropy(f"bench-{deal}"),
             bot_factory=lambda level, seed: FirstBot(),
             deal=deal,
         )

@@ -11,28 +11,13 @@ Run: python benchmarks/bench_state.py [--hands N]
 from __future__ import annotations
 
 import argparse
-import hashlib
 import time
-from collections.abc import Callable
 
 import msgpack
 
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.table.host import HostTable
-from briscola_lan.table.selfplay import play_out, seat_clients
-
-
-def entropy_from(label: str) -> Callable[[int], bytes]:
-    state = {"i": 0}
-
-    def entropy(n: int) -> bytes:
-        state["i"] += 1
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(f"{label}/{state['i']}/{len(out)}".encode()).digest()
-        return out[:n]
-
-    return entropy
+from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients
 
 
 def v3_size(data: bytes) -> int:
@@ -77,7 +62,9 @@ class Recorder:
 def play(players: int, deal: str, hands: int) -> Recorder:
     fmt = MatchFormat.POINTS if players == 3 else MatchFormat.HANDS
     options = TableOptions.make(players=players, match_format=fmt, hands_to_win=hands)
-    host, clients, wire = seat_clients(options, entropy=entropy_from(f"state{players}"), deal=deal)
+    host, clients, wire = seat_clients(
+        options, entropy=counter_entropy(f"state{players}"), deal=deal
+    )
     recorder = Recorder(host)
     wire.send_to_host(0, clients[0].start())
     wire.pump()

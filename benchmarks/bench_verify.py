@@ -9,7 +9,6 @@ Run: python benchmarks/bench_verify.py [--runs N]
 from __future__ import annotations
 
 import argparse
-import hashlib
 import statistics
 import time
 from collections.abc import Callable
@@ -20,20 +19,7 @@ from briscola_lan.fairness.statements import HostCommit, HostReveal, Play, SeedR
 from briscola_lan.fairness.transcript import dumps
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import Card, Hand, TableOptions
-from briscola_lan.table.selfplay import run_selfplay
-
-
-def entropy_from(label: str) -> Callable[[int], bytes]:
-    state = {"i": 0}
-
-    def entropy(n: int) -> bytes:
-        state["i"] += 1
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(f"{label}/{state['i']}/{len(out)}".encode()).digest()
-        return out[:n]
-
-    return entropy
+from briscola_lan.table.selfplay import counter_entropy, run_selfplay
 
 
 class FirstBot:
@@ -56,8 +42,11 @@ def main() -> None:
     args = ap.parse_args()
     opts = TableOptions.make(players=4, match_format="points")
     t = time.perf_counter()
-    result = run_selfplay(
-        opts, entropy=entropy_from("bench"), bot_factory=lambda level, seed: FirstBot()
+    result = run_selfplay(  # the classic deal: bench_blind.py measures the blind one
+        opts,
+        entropy=counter_entropy("bench"),
+        bot_factory=lambda level, seed: FirstBot(),
+        deal="classic",
     )
     match_s = time.perf_counter() - t
     records = result.host.records
@@ -125,8 +114,9 @@ def main() -> None:
     # the same match with drawn partners and first dealer: what the draw adds
     drawn = run_selfplay(
         opts,
-        entropy=entropy_from("bench-draw"),
+        entropy=counter_entropy("bench-draw"),
         bot_factory=lambda level, seed: FirstBot(),
+        deal="classic",
         draw_partners=True,
         draw_dealer=True,
     ).host.records

@@ -7,6 +7,7 @@ connection; each seat has its own identity and seeds. Used by ``briscola-lan sim
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 from collections import deque
@@ -85,6 +86,21 @@ class Wire:
                 for msg in self.host_dec[conn].feed(frame):
                     self.count += 1
                     self.deliver(self.host.receive(conn, msg))
+
+
+def counter_entropy(label: str = "t") -> Callable[[int], bytes]:
+    """Deterministic 'entropy' for reproducible runs (tests and benchmarks; never a real game):
+    the n-th call gives SHA-256 blocks of ``label/n/offset``."""
+    state = {"i": 0}
+
+    def entropy(n: int) -> bytes:
+        state["i"] += 1
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(f"{label}/{state['i']}/{len(out)}".encode()).digest()
+        return out[:n]
+
+    return entropy
 
 
 def seat_clients(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 
 from briscola_lan.fairness.identity import Identity
@@ -12,7 +11,7 @@ from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.deal_classic import ClassicDeal
 from briscola_lan.table.host import HostTable, Outgoing
-from briscola_lan.table.selfplay import Wire, play_out, seat_clients
+from briscola_lan.table.selfplay import Wire, counter_entropy, play_out, seat_clients
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import PROTOCOL_VERSION, Message
 
@@ -28,20 +27,6 @@ def hand_of(host: HostTable) -> Hand | None:
     """The rules engine's hand of a classic table (None before the first deal)."""
     deal = host.deal
     return deal.hand if isinstance(deal, ClassicDeal) else None
-
-
-def counter_entropy(label: str = "t") -> Callable[[int], bytes]:
-    """Deterministic 'entropy' for reproducible tests (never for real games)."""
-    state = {"i": 0}
-
-    def entropy(n: int) -> bytes:
-        state["i"] += 1
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(f"{label}/{state['i']}/{len(out)}".encode()).digest()
-        return out[:n]
-
-    return entropy
 
 
 def challenge(host: HostTable, conn: int, channel: bytes = b"") -> m.Challenge:

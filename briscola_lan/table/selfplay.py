@@ -113,11 +113,13 @@ def seat_clients(
     draw_dealer: bool = False,
     clock: Callable[[], float] = time.time,
     deal: str | None = None,
+    ai_seats: dict[int, str] | None = None,
 ) -> tuple[HostTable, list[ClientSession], Wire]:
-    """A table with one connected, seated, ready ClientSession per seat (client i in seat i).
+    """A table with one connected, seated, ready ClientSession per seat that ``ai_seats`` (seat
+    -> level) leaves to a person: client i sits in the i-th such seat (with no AI seats, seat i).
 
     ``clock`` dates the host's receipts: give a fixed one for byte-for-byte repeatable runs;
-    ``deal`` is "blind" or "classic" (default: the table's default, blind for two seats or more).
+    ``deal`` is "blind" or "classic" (default: the table's default, blind for two people or more).
     """
     host = HostTable(
         options,
@@ -128,18 +130,19 @@ def seat_clients(
         draw_dealer=draw_dealer,
         clock=clock,
         deal=deal,
+        ai_seats=ai_seats,
     )
+    humans = [s for s in range(options.players) if s not in (ai_seats or {})]
     clients = [
-        ClientSession(Identity.generate(entropy(32)), f"bot{i}", entropy=entropy)
-        for i in range(options.players)
+        ClientSession(Identity.generate(entropy(32)), f"bot{s}", entropy=entropy) for s in humans
     ]
     host.tick(0.0)  # start the table's clock at 0
     wire = Wire(host, clients)
-    for i, c in enumerate(clients):
+    for i, (seat, c) in enumerate(zip(humans, clients, strict=True)):
         wire.deliver(host.connect(i))
         wire.send_to_host(i, c.hello())
         wire.pump()
-        wire.send_to_host(i, c.take_seat(i) + c.ready())
+        wire.send_to_host(i, c.take_seat(seat) + c.ready())
         wire.pump()
     return host, clients, wire
 

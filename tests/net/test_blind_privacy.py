@@ -33,13 +33,12 @@ from briscola_lan.fairness import blind_party
 from briscola_lan.fairness.blind import seal
 from briscola_lan.fairness.blind_hand import HOST
 from briscola_lan.fairness.group import L
-from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.transcript import dumps
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
-from briscola_lan.table.selfplay import Wire, play_out
+from briscola_lan.table.selfplay import play_out, seat_clients
 from briscola_lan.wire.codec import pack_state
 from tests.net import privacy
 from tests.net.netns import Lan, netns_available
@@ -67,27 +66,10 @@ def _selfplay(
 ) -> tuple[list[privacy.HandTruth], list[privacy.Findings]]:
     """Play a blind match in memory with the host and each seat observed; search every record
     (``only_host``: the host's)."""
-    entropy = counter_entropy(label)
-    host = HostTable(
-        options,
-        name="t",
-        identity=Identity.generate(entropy(32)),
-        entropy=entropy,
-        ai_seats=ai,
-        deal="blind",
+    host, clients, wire = seat_clients(
+        options, entropy=counter_entropy(label), name="t", deal="blind", ai_seats=ai
     )
     humans = [s for s in range(options.players) if s not in (ai or {})]
-    clients = [
-        ClientSession(Identity.generate(entropy(32)), f"p{s}", entropy=entropy) for s in humans
-    ]
-    host.tick(0.0)
-    wire = Wire(host, clients)
-    for i, (seat, c) in enumerate(zip(humans, clients, strict=True)):
-        wire.deliver(host.connect(i))
-        wire.send_to_host(i, c.hello())
-        wire.pump()
-        wire.send_to_host(i, c.take_seat(seat) + c.ready())
-        wire.pump()
     outs = {"host": io.BytesIO(), **{f"seat {s}": io.BytesIO() for s in humans}}
     rec = {who: Recorder(out) for who, out in outs.items()}
     if peek is not None:

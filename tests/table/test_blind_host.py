@@ -9,7 +9,6 @@ import random
 import pytest
 
 from briscola_lan.fairness.blind_hand import HOST
-from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import BlindStart, decode
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import MatchFormat, TableOptions
@@ -36,28 +35,10 @@ def _random(seed: int):  # type: ignore[no-untyped-def]
 def _table_with_ai(
     players: int, humans: list[int], label: str
 ) -> tuple[HostTable, list[ClientSession], Wire]:
-    entropy = counter_entropy(label)
     ai = {s: "rules" for s in range(players) if s not in humans}
-    host = HostTable(
-        _options(players),
-        name="t",
-        identity=Identity.generate(entropy(32)),
-        entropy=entropy,
-        ai_seats=ai,
-        deal="blind",
+    return seat_clients(
+        _options(players), entropy=counter_entropy(label), name="t", deal="blind", ai_seats=ai
     )
-    clients = [
-        ClientSession(Identity.generate(entropy(32)), f"p{s}", entropy=entropy) for s in humans
-    ]
-    host.tick(0.0)
-    wire = Wire(host, clients)
-    for i, (seat, c) in enumerate(zip(humans, clients, strict=True)):
-        wire.deliver(host.connect(i))
-        wire.send_to_host(i, c.hello())
-        wire.pump()
-        wire.send_to_host(i, c.take_seat(seat) + c.ready())
-        wire.pump()
-    return host, clients, wire
 
 
 def _all_files_verify(host: HostTable, clients: list[ClientSession]) -> None:

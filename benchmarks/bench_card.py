@@ -92,7 +92,7 @@ async def relay_cards(relay: Relay, cards: int) -> tuple[list[float], float, flo
     game = os.urandom(16)
     plays = []
     for n in range(cards):
-        body = Play(game, 0, n % 4, n, n % 40).encode()
+        body = Play(game, 0, n % 4, bytes(32), n, n % 40).encode()
         plays.append(codec.encode_frame(PlayCard(body, ids[n % 4].sign(body))))
     seen: dict[bytes, int] = {}
     sent: dict[bytes, float] = {}

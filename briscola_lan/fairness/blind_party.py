@@ -1,11 +1,14 @@
 """One party's side of a blind hand: the statements it owes and the cards it may open.
 
 A party is a human seat's client, or the host for the seats it plays. Everything it sends is a
-function of its 32-byte hand secret and the hand's public records (``BlindHand``), so a client
-restarted mid-hand that kept its secret sends the very same bytes again.
+function of its 32-byte hand secret and the hand's public records (``BlindHand``, and the chain
+each statement binds as its context: ``context(kind)``), so a client restarted mid-hand that
+kept its secret sends the very same bytes again.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from briscola_lan.fairness.blind import (
     SHARE,
@@ -37,8 +40,12 @@ from briscola_lan.rules.hand import SeatView
 class BlindParty:
     """A party's keys for one hand and what they let it do, over the hand's public state."""
 
-    def __init__(self, hand: BlindHand, party: int, secret: bytes) -> None:
+    def __init__(
+        self, hand: BlindHand, party: int, secret: bytes, context: Callable[[str], bytes]
+    ) -> None:
+        """``context(kind)`` is the chain hash a statement of that kind must carry now."""
         self.hand, self.party, self.secret = hand, party, secret
+        self.context = context
         self.keys = derive_keys(hand.game_id, hand.hand, party, secret, hand.size)
         self._shared: dict[int, bytes] = {}
         self._keys: dict[int, int | None] = {}  # position -> opening key (None: does not open)
@@ -58,7 +65,8 @@ class BlindParty:
             return None
         inputs = h.shuffles[-1][1].points if h.shuffles else pack_points(h.codes)
         points = shuffle_pass(self.keys, inputs)
-        return ShufflePass(h.game_id, h.hand, self.party, self.keys.ecdh_point, points)
+        ctx = self.context(ShufflePass.KIND)
+        return ShufflePass(h.game_id, h.hand, self.party, ctx, self.keys.ecdh_point, points)
 
     def lock(self) -> LockPass | None:
         """Its lock pass, when the hand waits for it."""
@@ -66,7 +74,8 @@ class BlindParty:
         if not self.owes(LockPass.KIND):
             return None
         inputs = h.locks[-1][1].points if h.locks else h.shuffles[-1][1].points
-        return LockPass(h.game_id, h.hand, self.party, lock_pass(self.keys, inputs))
+        ctx = self.context(LockPass.KIND)
+        return LockPass(h.game_id, h.hand, self.party, ctx, lock_pass(self.keys, inputs))
 
     def shares(self) -> Shares | None:
         """Its keys for the open window's positions, sealed for their receivers."""
@@ -82,7 +91,8 @@ class BlindParty:
                 continue
             to = h.owner(h.sched.dealt[pos])
             values.append(seal(b, h.pad(self.party, to, pos, SHARE, self._shared_with(to))))
-        return Shares(h.game_id, h.hand, self.party, w.number, positions, tuple(values))
+        ctx = self.context(Shares.KIND)
+        return Shares(h.game_id, h.hand, self.party, ctx, w.number, positions, tuple(values))
 
     def shows(self) -> list[Show]:
         """The partner exchange: a show for every seat this party holds whose show is due."""
@@ -104,7 +114,8 @@ class BlindParty:
                 if key is None:
                     return []  # a card of its own does not open: it complains instead
                 values.append(seal(key, h.pad(self.party, to, pos, SHOW, self._shared_with(to))))
-            out.append(Show(h.game_id, h.hand, seat, partner, positions, tuple(values)))
+            ctx = self.context(Show.KIND)
+            out.append(Show(h.game_id, h.hand, seat, ctx, partner, positions, tuple(values)))
         return out
 
     def key_reveal(self) -> KeyReveal | None:
@@ -112,7 +123,7 @@ class BlindParty:
         h = self.hand
         if not self.owes(KeyReveal.KIND):
             return None
-        return KeyReveal(h.game_id, h.hand, self.party, self.secret)
+        return KeyReveal(h.game_id, h.hand, self.party, self.context(KeyReveal.KIND), self.secret)
 
     def complaint(self) -> Complaint | None:
         """A complaint about the first of its positions (dealt or shown) that does not open, or
@@ -134,12 +145,12 @@ class BlindParty:
                 continue
             if pos == h.upcard_position:  # its card is known; a show of it must still be true
                 if not self._shown_upcard_opens(pos):
-                    st = Complaint(h.game_id, h.hand, self.party, pos)
+                    st = Complaint(h.game_id, h.hand, self.party, self._ctx_complaint(), pos)
                     return st if h.complaint_problem(st) is None else None
                 continue
             code = self.card_at(pos)
             if code is None or code in seen:  # it does not open, or it is a card seen already
-                st = Complaint(h.game_id, h.hand, self.party, pos)
+                st = Complaint(h.game_id, h.hand, self.party, self._ctx_complaint(), pos)
                 return st if h.complaint_problem(st) is None else None
             seen.add(code)
         self._clean = (h.changes, len(h.plays))
@@ -153,9 +164,19 @@ class BlindParty:
                 key = self.opening_key(pos)
                 assert key is not None
                 return BlindPlay(
-                    h.game_id, h.hand, seat, len(h.plays), card, pos, key.to_bytes(32, "little")
+                    h.game_id,
+                    h.hand,
+                    seat,
+                    self.context(BlindPlay.KIND),
+                    len(h.plays),
+                    card,
+                    pos,
+                    key.to_bytes(32, "little"),
                 )
         raise ValueError(f"seat {seat} does not hold card {card}")
+
+    def _ctx_complaint(self) -> bytes:
+        return self.context(Complaint.KIND)
 
     # --- the cards it may open --------------------------------------------------------------------
 

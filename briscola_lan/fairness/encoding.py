@@ -3,7 +3,7 @@
 Every hashed or signed value is a sequence of length-prefixed fields,
 ``lp(x) = u32be(len(x)) || x``.
 Integers are 4-byte big-endian; text is UTF-8. ``digest(tag, *fields)`` is
-``SHA-256(lp("briscola-lan/v1/" + tag) || lp(field_1) || ...)`` (protocol/fairness.md §2).
+``SHA-256(lp("briscola-lan/v2/" + tag) || lp(field_1) || ...)`` (protocol/fairness.md §2).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import struct
 
-DOMAIN = b"briscola-lan/v1/"
+DOMAIN = b"briscola-lan/v2/"  # fairness protocol version 2 (protocol/fairness.md §10)
 HOST_PARTY = 0xFFFFFFFF  # the host's party number where a seat number would go
 DRAW_HAND = 0xFFFFFFFF  # the hand number of the seat/dealer draw's seed commitments and reveals
 _U32 = struct.Struct(">I")

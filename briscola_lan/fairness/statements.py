@@ -312,22 +312,24 @@ class HostCommit(Statement):
 @dataclass(frozen=True, slots=True)
 class SeedCommit(Statement):
     KIND: ClassVar[str] = "seed-commit"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     commitment: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class SeedReveal(Statement):
     KIND: ClassVar[str] = "seed-reveal"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     seed: bytes
 
 
@@ -367,11 +369,12 @@ class Play(Statement):
     """A seat plays ``card`` as the ``index``-th play (from 0) of the hand."""
 
     KIND: ClassVar[str] = "play"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     index: int
     card: int
 
@@ -508,11 +511,12 @@ class ShufflePass(Statement):
     """A party's shuffle pass: its key-exchange point and the deck it multiplied and permuted."""
 
     KIND: ClassVar[str] = "shuffle"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     ecdh: bytes
     points: tuple[bytes, ...]
 
@@ -522,11 +526,12 @@ class LockPass(Statement):
     """A party's lock pass: the deck with its shuffle key swapped for one key per position."""
 
     KIND: ClassVar[str] = "lock"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     points: tuple[bytes, ...]
 
 
@@ -536,11 +541,12 @@ class Shares(Statement):
     sealed for its receiver (the upcard's key, in window 0, in the clear)."""
 
     KIND: ClassVar[str] = "shares"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32s", "b32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32s", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     window: int  # tricks taken when the window opened (0: the initial deal)
     positions: tuple[int, ...]
     values: tuple[bytes, ...]
@@ -552,11 +558,12 @@ class Show(Statement):
     sealed for the partner."""
 
     KIND: ClassVar[str] = "show"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32s", "b32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32s", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     partner: int
     positions: tuple[int, ...]
     values: tuple[bytes, ...]
@@ -567,11 +574,12 @@ class BlindPlay(Statement):
     """A seat plays ``card`` from deck ``position``; ``key`` opens that position (its proof)."""
 
     KIND: ClassVar[str] = "blind-play"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32", "u32", "u32", "b32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32", "u32", "b32")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     index: int
     card: int
     position: int
@@ -583,11 +591,12 @@ class Complaint(Statement):
     """A party says the card at ``position``, dealt or shown to it, does not open."""
 
     KIND: ClassVar[str] = "complaint"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     position: int
 
 
@@ -597,11 +606,12 @@ class KeyReveal(Statement):
     and key it sent can then be recomputed."""
 
     KIND: ClassVar[str] = "key-reveal"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     secret: bytes
 
 

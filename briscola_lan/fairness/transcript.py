@@ -1,6 +1,6 @@
 """The saved-game file: a canonical JSON list of signed statement records (protocol/fairness.md §9).
 
-The file is exactly ``{"format":"briscola-lan-transcript","version":1,"records":[`` then one
+The file is exactly ``{"format":"briscola-lan-transcript","version":2,"records":[`` then one
 ``["<body hex>","<signature hex>"]`` per line, comma-separated, then ``]}`` and a newline; lower
 case hex. Anything else, even a harmless-looking whitespace change, is refused, so no byte of a
 saved game can change without the verifier noticing. The file is written by the edges
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 FORMAT = "briscola-lan-transcript"
-VERSION = 1
+VERSION = 2  # the fairness protocol version of its statements (protocol/fairness.md §10)
 SUFFIX = ".briscola.json"
 
 Record = tuple[bytes, bytes]
@@ -38,8 +38,14 @@ def loads(data: bytes) -> list[Record]:
         raise TranscriptFileError(f"not a transcript file: {exc}") from exc
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise TranscriptFileError(f"not a {FORMAT} file")
-    if obj.get("version") != VERSION:
-        raise TranscriptFileError(f"unsupported transcript version {obj.get('version')!r}")
+    version = obj.get("version")
+    if version != VERSION:
+        if version == 1:
+            raise TranscriptFileError(
+                "this game was saved under version 1 of the fairness protocol, which this "
+                f"verifier no longer checks (it checks version {VERSION})"
+            )
+        raise TranscriptFileError(f"unsupported transcript version {version!r}")
     raw = obj.get("records")
     if not isinstance(raw, list):
         raise TranscriptFileError("records must be a list")

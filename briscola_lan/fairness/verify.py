@@ -22,13 +22,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, parties_problem
+from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.draw import DrawResult, draw
 from briscola_lan.fairness.encoding import (
-    CHAIN_START,
     DRAW_HAND,
     HOST_PARTY,
     card_commitment,
-    chain_next,
     deck_seed,
     draw_seed,
     seed_commitment,
@@ -37,6 +36,7 @@ from briscola_lan.fairness.identity import fingerprint, verify_signature
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
     BLIND_PARTY_KINDS,
+    KINDS,
     Abort,
     Ack,
     BlindEnd,
@@ -456,7 +456,7 @@ class TranscriptChecker:
         self._pending: list[_PendingSignature] = []
         self.last_statement: Statement | None = None  # the last record added, decoded
         self.report = MatchReport()
-        self.chain = CHAIN_START
+        self.context = ContextChain()  # the chain, and the context a statement must carry
         self.index = -1
         self._ms: MatchStart | None = None
         self._options: TableOptions | None = None
@@ -485,12 +485,16 @@ class TranscriptChecker:
         """Check one record. Raises Violation (and records the fault) on the first problem."""
         self.last_statement = None
         if self.report.fault is not None:
+            self._follow_chain(body)
             raise Violation(self.report.fault)
         self.index += 1
         self.report.records = self.index + 1
+        chain = self.context.chain
         try:
             self._add(body, sig)
         except Violation as v:
+            if self.context.chain == chain:
+                self._follow_chain(body)
             fault = v.fault
             try:
                 self._check_pending()  # an earlier record's bad signature comes first
@@ -498,6 +502,13 @@ class TranscriptChecker:
                 fault = earlier.fault
             self._record_fault(fault)
             raise Violation(fault) from None
+
+    def _follow_chain(self, body: bytes) -> None:
+        """Past a fault nothing is checked, but the chain (and the context a live client signs
+        with) follows the host's records, so that the client can still play along."""
+        cls = KINDS.get(_tag_of(body))
+        if cls is not None and cls.PUBLIC:
+            self.context.published(cls.KIND, body)
 
     def known_good(self, key: bytes, body: bytes, sig: bytes) -> None:
         """Tell the checker a signature is good without checking it: only for a signature this
@@ -515,6 +526,15 @@ class TranscriptChecker:
                 self._good.add(triple)
             return True
         return False
+
+    @property
+    def chain(self) -> bytes:
+        """The chain hash over the public records so far (§8.1)."""
+        return self.context.chain
+
+    def context_for(self, kind: str) -> bytes:
+        """The context a statement of ``kind`` must carry if it is published next (§8.1)."""
+        return self.context.expected(kind)
 
     @property
     def pending_signatures(self) -> int:
@@ -689,8 +709,9 @@ class TranscriptChecker:
                 self._start(st, body, sig)
                 return
             self._check_signature(st, body, sig)
+            self._check_context(st)
             if st.PUBLIC:
-                self.chain = chain_next(self.chain, body)
+                self.context.published(st.KIND, body)
             self._on_draw_statement(d, st)
             return
         if isinstance(st, MatchStart):
@@ -704,8 +725,9 @@ class TranscriptChecker:
             if h.end_due and not isinstance(st, MatchEnd):
                 raise self._fail(st, HOST, "the match was decided: match-end must come next")
         self._check_signature(st, body, sig)
+        self._check_context(st)
         if st.PUBLIC:
-            self.chain = chain_next(self.chain, body)
+            self.context.published(st.KIND, body)
         if (  # also once the hand ended: a blind hand takes no seed-commit after its blind-end
             h is not None
             and type(st) in _HAND_KINDS
@@ -743,7 +765,7 @@ class TranscriptChecker:
             self._check_drawn_seats(st)
         self._ms, self._options = st, opts
         self._match = Match(opts, st.first_dealer)
-        self.chain = chain_next(self.chain, body)
+        self.context.published(st.KIND, body)
         self.report.game_id = st.game_id.hex()
         self.report.table_name = st.table_name
         self.report.host_fingerprint = fingerprint(st.host_key)
@@ -765,7 +787,7 @@ class TranscriptChecker:
         if st.draw_partners and n != 4:
             raise self._fail(st, HOST, "partnerships are drawn only at 4 players")
         self._draw = _Draw(st)
-        self.chain = chain_next(self.chain, body)
+        self.context.published(st.KIND, body)
         self.report.game_id = st.game_id.hex()
         self.report.host_fingerprint = fingerprint(st.host_key)
         self.report.names = st.names
@@ -891,6 +913,23 @@ class TranscriptChecker:
         seat_signed = not st.HOST_SIGNED and keys[0] != host_key
         if not any(self._verify(k, body, sig, remember=seat_signed) for k in keys):
             raise self._fail(st, HOST, f"signature is not {who}'s (relayed by the host)")
+
+    def _check_context(self, st: Statement) -> None:
+        """A party statement names the history it was made over: the context due here (§8.1).
+        Another context means the host showed its signer another past than this file's, or
+        relayed a statement made for another history: the host's fault either way."""
+        context = getattr(st, "context", None)
+        if context is None or context == self.context.expected(st.KIND):
+            return
+        party = st.seat  # type: ignore[attr-defined]
+        who = "the host" if party == HOST_PARTY else f"seat {party}"
+        raise self._fail(
+            st,
+            HOST,
+            f"{who}'s {st.KIND} was made over another history than this file's (its context is "
+            "not the chain here): the host showed players different pasts (equivocation), "
+            "withheld a record from this file, or relayed a statement made for another history",
+        )
 
     def _seat_statement(self, st: Receipt | Evidence, hand: int) -> Statement:
         """The seat's own signed statement inside a receipt or evidence, checked."""
@@ -1601,6 +1640,12 @@ _BLIND_KINDS = frozenset(
     {ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal, BlindEnd}
 )
 _HAND_KINDS = _CLASSIC_KINDS | _BLIND_KINDS | {HostReveal, Evidence}
+
+
+def _tag_of(body: bytes) -> bytes:
+    """A statement's tag bytes, without decoding it (empty if there is none)."""
+    size = int.from_bytes(body[:4], "big") if len(body) >= 4 else 0
+    return body[4 : 4 + size]
 
 
 def _receipt_index(st: Statement) -> int:

@@ -505,6 +505,7 @@ class ClientSession:
             ms.game_id,
             self.state.hand_number,
             self.state.seat,
+            self._checker.context_for(Play.KIND),
             sum(len(x.plays) for x in t.tricks) + len(t.trick),
             card.code,
         )
@@ -727,7 +728,11 @@ class ClientSession:
         if seed is None:
             return
         commit = SeedCommit(
-            st.game_id, DRAW_HAND, lobby, seed_commitment(st.game_id, DRAW_HAND, lobby, seed)
+            st.game_id,
+            DRAW_HAND,
+            lobby,
+            self._checker.context_for(SeedCommit.KIND),
+            seed_commitment(st.game_id, DRAW_HAND, lobby, seed),
         )
         out.append(self._signed(m.CommitSeed, commit))
 
@@ -787,7 +792,11 @@ class ClientSession:
         if seed is None:
             return
         commit = SeedCommit(
-            ms.game_id, st.hand, seat, seed_commitment(ms.game_id, st.hand, seat, seed)
+            ms.game_id,
+            st.hand,
+            seat,
+            self._checker.context_for(SeedCommit.KIND),
+            seed_commitment(ms.game_id, st.hand, seat, seed),
         )
         out.append(self._signed(m.CommitSeed, commit))
 
@@ -812,7 +821,7 @@ class ClientSession:
         secret = self._seed_for(ms.game_id, st.hand)
         if secret is None:
             return
-        self._blind = self._shown = BlindParty(bh, seat, secret)
+        self._blind = self._shown = BlindParty(bh, seat, secret, self._checker.context_for)
         self._blind_act(out)
 
     def _blind_act(self, out: list[Message]) -> None:
@@ -912,14 +921,17 @@ class ClientSession:
         # My commitment, which only I can open (also if an AI took my seat after I made it);
         # or a commitment I lost the seed of: the reveal fails at once and names my seat,
         # rather than the hand waiting for a reveal that cannot come.
-        out.append(self._signed(m.RevealSeed, SeedReveal(ms.game_id, hand, seat, seed)))
+        ctx = self._checker.context_for(SeedReveal.KIND)
+        out.append(self._signed(m.RevealSeed, SeedReveal(ms.game_id, hand, seat, ctx, seed)))
 
     def _reveal_draw_seed(self, out: list[Message]) -> None:
         gid = bytes.fromhex(self.state.game_id)
         d, seed = self.state.draw, self._seeds.get((gid, DRAW_HAND))
         if d is None or d.my_lobby_seat is None or seed is None:
             return
-        out.append(self._signed(m.RevealSeed, SeedReveal(gid, DRAW_HAND, d.my_lobby_seat, seed)))
+        ctx = self._checker.context_for(SeedReveal.KIND)
+        reveal = SeedReveal(gid, DRAW_HAND, d.my_lobby_seat, ctx, seed)
+        out.append(self._signed(m.RevealSeed, reveal))
 
     def _mine_host_played(self, seat: int) -> bool:
         return seat in self._checker.taken_over  # the host plays my seat: it holds the seed

@@ -82,7 +82,7 @@ class BlindDeal(Deal):
         if HOST in self.parties:
             self.host_secret = t.entropy(32)
             assert self.bh is not None
-            self.host_party = BlindParty(self.bh, HOST, self.host_secret)
+            self.host_party = BlindParty(self.bh, HOST, self.host_secret, t.context_for)
         self._progress(out)
 
     def _open(self, parties: tuple[int, ...]) -> None:
@@ -110,6 +110,7 @@ class BlindDeal(Deal):
         if t.host_plays(seat_no):
             raise Refused(ErrorCode.NOT_ALLOWED, "the host plays your seat this hand")
         t.check_sig(seat_no, body, sig)
+        t.check_context(st)
         rec = (body, sig)
         if isinstance(st, BlindPlay):
             self._on_play(st, rec, out)
@@ -435,7 +436,7 @@ class BlindDeal(Deal):
         assert bh is not None
         deal.host_secret = f.get_bytes("host_secret")
         if HOST in deal.parties and deal.host_secret:  # empty: revealed, or the hand is over
-            deal.host_party = BlindParty(bh, HOST, deal.host_secret)
+            deal.host_party = BlindParty(bh, HOST, deal.host_secret, table.context_for)
         start = None
         for i, (body, _sig) in enumerate(table.records):
             st = decode(body)

@@ -92,7 +92,9 @@ class ClassicDeal(Deal):
     def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
         hand, t = self.hand, self.table
         assert hand is not None
-        st = Play(t.game_id, self.number, seat_no, len(hand.plays), card.code)
+        st = Play(
+            t.game_id, self.number, seat_no, t.context_for(Play.KIND), len(hand.plays), card.code
+        )
         body = st.encode()
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
 
@@ -160,6 +162,7 @@ class ClassicDeal(Deal):
                 ErrorCode.NOT_ALLOWED, "an AI plays your seat until it hands it back to you"
             )
         t.check_sig(seat_no, body, sig)
+        t.check_context(st)
         self._apply_play(st, (body, sig), out)
         t.receipt(seat_no, st.hand, (body, sig), out)
 

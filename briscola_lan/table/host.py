@@ -30,11 +30,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from briscola_lan.fairness.context import ContextChain, kind_of
 from briscola_lan.fairness.encoding import (
-    CHAIN_START,
     DRAW_HAND,
     HOST_PARTY,
-    chain_next,
     seed_commitment,
 )
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
@@ -223,7 +222,7 @@ class HostTable:
         self.phase = Phase.LOBBY
         self.now = 0.0
         self.records: list[Record] = []  # the host's full transcript (public and private)
-        self.chain = CHAIN_START
+        self.context = ContextChain()  # the chain, and the context a statement is due with
         self.game_id = b""
         self.match: Match | None = None
         self.deal: Deal | None = None  # the current (or last) hand's deal protocol
@@ -658,7 +657,25 @@ class HostTable:
     def append(self, rec: Record, public: bool) -> None:
         self.records.append(rec)
         if public:
-            self.chain = chain_next(self.chain, rec[0])
+            self.context.published(kind_of(rec[0]), rec[0])
+
+    @property
+    def chain(self) -> bytes:
+        """The chain hash over the public records so far (fairness.md §8.1)."""
+        return self.context.chain
+
+    def context_for(self, kind: str) -> bytes:
+        """The context a statement of ``kind`` must carry to be published now (§8.1)."""
+        return self.context.expected(kind)
+
+    def check_context(self, st: Statement) -> None:
+        """Refuse a party statement made over another history than the host's (its client was
+        behind, or lies): relayed, it would be the host's fault in every other file."""
+        if st.context != self.context.expected(st.KIND):  # type: ignore[attr-defined]
+            raise _Refused(
+                ErrorCode.STALE_CONTEXT,
+                f"your {st.KIND} was made over another history than the table's (context)",
+            )
 
     # --- the match ------------------------------------------------------------------------------
 
@@ -1123,10 +1140,10 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.encoded_cache = {}
     t.phase = Phase(f.get_str("phase"))
     t.records = [record(r) for r in f.get_list("records")]
-    t.chain = CHAIN_START
+    t.context = ContextChain()
     for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
         if decode(body).PUBLIC:
-            t.chain = chain_next(t.chain, body)
+            t.context.published(kind_of(body), body)
     if t.chain != f.get_bytes("chain"):
         raise SnapshotError("damaged table snapshot: the records do not match their hash chain")
     t.game_id = f.get_bytes("game_id")

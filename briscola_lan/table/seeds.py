@@ -52,12 +52,16 @@ class SeedRound:
         seed = t.entropy(32)
         self.host_seat_seeds[seat_no] = seed
         st = SeedCommit(
-            t.game_id, self.hand, seat_no, seed_commitment(t.game_id, self.hand, seat_no, seed)
+            t.game_id,
+            self.hand,
+            seat_no,
+            t.context_for(SeedCommit.KIND),
+            seed_commitment(t.game_id, self.hand, seat_no, seed),
         )
         body = st.encode()
         self._accept_commit(seat_no, (body, t.seat_signer(seat_no).sign(body)), out)
 
-    def _check_context(self, st: SeedCommit | SeedReveal, seat_no: int) -> None:
+    def _check_context(self, st: SeedCommit | SeedReveal, seat_no: int) -> None:  # game, seat
         if st.game_id != self.table.game_id or st.hand != self.hand:
             raise Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
         if st.seat != seat_no:
@@ -76,6 +80,7 @@ class SeedRound:
             raise Refused(ErrorCode.WRONG_PHASE, "seed commitments are closed")
         self._check_context(st, seat_no)
         t.check_sig(seat_no, body, sig)
+        t.check_context(st)
         existing = self.commits[seat_no]
         if existing is not None:
             if existing == (body, sig):
@@ -96,7 +101,7 @@ class SeedRound:
         t.phase = Phase.REVEAL
         t.deadline = t.now + t.timeout  # every seat gets the whole time to reveal
         for i, seed in self.host_seat_seeds.items():
-            st = SeedReveal(t.game_id, self.hand, i, seed)
+            st = SeedReveal(t.game_id, self.hand, i, t.context_for(SeedReveal.KIND), seed)
             body = st.encode()
             self._accept_reveal(i, (body, t.seat_signer(i).sign(body)), out)
 
@@ -113,6 +118,7 @@ class SeedRound:
             raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {t.phase} phase")
         self._check_context(st, seat_no)
         t.check_sig(seat_no, body, sig)
+        t.check_context(st)
         if self.reveals[seat_no] is not None:
             raise Refused(ErrorCode.BAD_STATEMENT, "you already revealed your seed")
         commit_rec = self.commits[seat_no]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from briscola_lan.rules.options import TableOptions
 
-PROTOCOL_VERSION = 2  # 2: the host challenges every connection and hello proves the key
+PROTOCOL_VERSION = 3  # 3: fairness protocol version 2 (every party statement binds its context)
 
 # A signed statement as it travels: (statement bytes, 64-byte Ed25519 signature).
 Record = tuple[bytes, bytes]
@@ -605,6 +605,7 @@ class ErrorCode:
     UNKNOWN_LEVEL = "unknown_level"
     BAD_KEY = "bad_key"
     BAD_PROOF = "bad_proof"
+    STALE_CONTEXT = "stale_context"
 
 
 class NoticeCode:

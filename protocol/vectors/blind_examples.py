@@ -10,6 +10,7 @@ import hashlib
 
 from briscola_lan.fairness.blind_hand import BlindHand, BlindStatement
 from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.statements import (
     BlindPlay,
     KeyReveal,
@@ -31,13 +32,15 @@ def play_hand(
 ) -> tuple[BlindHand, dict[int, BlindParty], list[Statement]]:
     """Play one blind hand to its end (each seat plays its lowest card code)."""
     hand = BlindHand(options, game_id, 0, 0, parties)
-    party = {q: BlindParty(hand, q, secret(f"blind/{q}")) for q in parties}
+    chain = ContextChain()  # the contexts, over this hand's statements alone
+    party = {q: BlindParty(hand, q, secret(f"blind/{q}"), chain.expected) for q in parties}
     out: list[Statement] = []
 
     def feed(st: Statement) -> None:
         index = len(out)
         out.append(st)
         assert isinstance(st, BlindStatement)
+        chain.published(st.KIND, st.encode())
         hand.apply(st, index)
 
     while hand.expected() != "end":

@@ -92,11 +92,13 @@ def seed(hand: int, seat: int) -> bytes:
 
 def commit(hand: int, seat: int) -> tuple[bytes, bytes]:
     c = seed_commitment(GAME, hand, seat, seed(hand, seat))
-    return signed(SeedCommit(GAME, hand, seat, c), SEATS[seat])
+    return signed(SeedCommit(GAME, hand, seat, fixed("context/commit"), c), SEATS[seat])
 
 
 def reveal(hand: int, seat: int) -> tuple[bytes, bytes]:
-    return signed(SeedReveal(GAME, hand, seat, seed(hand, seat)), SEATS[seat])
+    return signed(
+        SeedReveal(GAME, hand, seat, fixed("context/reveal"), seed(hand, seat)), SEATS[seat]
+    )
 
 
 def ack(seat: int) -> tuple[bytes, bytes]:
@@ -117,11 +119,13 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
     blind = _blind()
     lobby_keys = tuple(s.public_key for s in SEATS)
     draw_commit = seed_commitment(GAME, DRAW_HAND, HOST_PARTY, fixed("draw-host-seed"))
-    bad_reveal = signed(SeedReveal(GAME, 0, 1, fixed("not-the-committed-seed")), SEATS[1])
+    bad_reveal = signed(
+        SeedReveal(GAME, 0, 1, fixed("context/reveal"), fixed("not-the-committed-seed")), SEATS[1]
+    )
     return {
         "commit_seed": [commit(0, 1), commit(DRAW_HAND, 3)],
         "reveal_seed": [reveal(0, 1)],
-        "play_card": [signed(Play(GAME, 0, 1, 0, DECK[3]), SEATS[1])],
+        "play_card": [signed(Play(GAME, 0, 1, fixed("context/play"), 0, DECK[3]), SEATS[1])],
         "ack_hand": [ack(1)],
         "draw_started": [
             signed(DrawStart(GAME, 4, 1, 1, HOST.public_key, lobby_keys, NAMES, draw_commit))
@@ -201,13 +205,23 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
         "lock_deck": blind["lock"][:1],
         "send_shares": [blind["shares"][0], blind["shares"][-1]],
         "show_hand": [
-            signed(Show(GAME, 0, 1, 3, (2, 17, 25), (fixed("v2"), fixed("v17"), fixed("v25"))))
+            signed(
+                Show(
+                    GAME,
+                    0,
+                    1,
+                    fixed("context/show"),
+                    3,
+                    (2, 17, 25),
+                    (fixed("v2"), fixed("v17"), fixed("v25")),
+                )
+            )
         ],
-        "complain": [signed(Complaint(GAME, 0, 1, 17), SEATS[1])],
+        "complain": [signed(Complaint(GAME, 0, 1, fixed("context/complaint"), 17), SEATS[1])],
         "reveal_keys": blind["key-reveal"][:1],
         "deck_shuffled": blind["shuffle"][1:2],
         "deck_locked": blind["lock"][1:2],
-        "complaint_made": [signed(Complaint(GAME, 0, 1, 17), SEATS[1])],
+        "complaint_made": [signed(Complaint(GAME, 0, 1, fixed("context/complaint"), 17), SEATS[1])],
     }
 
 
@@ -274,14 +288,26 @@ def _other_examples() -> dict[str, list[m.Message]]:
         "seeds_committed": [m.SeedsCommitted((commit(0, 0), commit(0, 1)))],
         "seeds_revealed": [m.SeedsRevealed((reveal(0, 0), reveal(0, 1)))],
         "card_played": [
-            m.CardPlayed(*signed(Play(GAME, 0, 1, 0, DECK[3]), SEATS[1]), 3, SALTS[3]),
+            m.CardPlayed(
+                *signed(Play(GAME, 0, 1, fixed("context/play"), 0, DECK[3]), SEATS[1]), 3, SALTS[3]
+            ),
             m.CardPlayed(*blind["blind-play"][0], _position(blind["blind-play"][0]), b""),
         ],
         "shares_sent": [m.SharesSent(tuple(blind["shares"][:2]))],
         "hands_shown": [
             m.HandsShown(
                 tuple(
-                    signed(Show(GAME, 0, seat, (seat + 2) % 4, (seat,), (fixed(f"v{seat}"),)))
+                    signed(
+                        Show(
+                            GAME,
+                            0,
+                            seat,
+                            fixed("context/show"),
+                            (seat + 2) % 4,
+                            (seat,),
+                            (fixed(f"v{seat}"),),
+                        )
+                    )
                     for seat in range(4)
                 )
             )

@@ -419,9 +419,17 @@ def blind_statement_examples(game_id: bytes) -> list[Statement]:
         first["shuffle"],
         first["lock"],
         first["shares"],
-        Show(game_id, 0, 1, 3, (2, 17, 25), tuple(fixed(f"v{p}") for p in (2, 17, 25))),
+        Show(
+            game_id,
+            0,
+            1,
+            fixed("context/show"),
+            3,
+            (2, 17, 25),
+            tuple(fixed(f"v{p}") for p in (2, 17, 25)),
+        ),
         first["blind-play"],
-        Complaint(game_id, 0, 1, 17),
+        Complaint(game_id, 0, 1, fixed("context/complaint"), 17),
         first["key-reveal"],
         BlindEnd(game_id, 0, hand.points()),
     ]
@@ -587,9 +595,9 @@ def signed_statement_examples(game_id: bytes) -> list[Statement]:
 
     keys = tuple(Identity(fixed(f"seat-key/{i}")).public_key for i in range(4))
     host_key = Identity(fixed("host-key")).public_key
-    seen = SeedCommit(game_id, 0, 1, fixed("c"))
+    seen = SeedCommit(game_id, 0, 1, fixed("context/commit"), fixed("c"))
     seen_sig = Identity(fixed("seat-key/1")).sign(seen.encode())
-    bad = SeedReveal(game_id, 0, 1, fixed("not the committed seed"))
+    bad = SeedReveal(game_id, 0, 1, fixed("context/reveal"), fixed("not the committed seed"))
     bad_sig = Identity(fixed("seat-key/1")).sign(bad.encode())
     return [
         DrawStart(
@@ -618,12 +626,12 @@ def signed_statement_examples(game_id: bytes) -> list[Statement]:
             "Osteria del Sole",
         ),
         HostCommit(game_id, 0, 2, seed_commitment(game_id, 0, HOST_PARTY, fixed("host-seed"))),
-        SeedCommit(game_id, 0, 1, fixed("c")),
-        SeedReveal(game_id, 0, 1, fixed("seed")),
+        SeedCommit(game_id, 0, 1, fixed("context/commit"), fixed("c")),
+        SeedReveal(game_id, 0, 1, fixed("context/reveal"), fixed("seed")),
         DeckCommit(game_id, 0, tuple(fixed(f"k/{p}") for p in range(40))),
         Deal(game_id, 0, 1, (Opening(1, 5, fixed("s1")), Opening(3, 39, fixed("s3")))),
         Upcard(game_id, 0, op(12)),
-        Play(game_id, 0, 1, 7, 23),
+        Play(game_id, 0, 1, fixed("context/play"), 7, 23),
         Exchange(game_id, 0, 0, 2, (op(2), op(6), op(30))),
         Takeover(game_id, 0, 3, 1, 5),
         HostReveal(

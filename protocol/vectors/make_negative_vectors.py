@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.blind import derive_keys, lock_pass
-from briscola_lan.fairness.encoding import CHAIN_START, DRAW_HAND, HOST_PARTY, chain_next
+from briscola_lan.fairness.context import ContextChain
+from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY
 from briscola_lan.fairness.group import L, base, scalar_bytes
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (
@@ -71,6 +72,7 @@ CLOCK = 1_767_225_600  # the receipts' time: 2026-01-01 00:00:00 UTC
 
 Record = tuple[bytes, bytes]
 AI_1 = {1: "rules"}  # a blind match with an AI seat: the host is a party (it plays seat 1)
+NO_CONTEXT = bytes(32)  # a statement's context until ``Edit.records`` sets the one due
 
 
 def fixed(label: str, n: int = 32) -> bytes:
@@ -266,22 +268,44 @@ class Edit:
                 return st.opening
         raise KeyError(position)
 
-    def records(self, *, fix_acks: bool = True) -> list[Record]:
+    def records(
+        self, *, fix_acks: bool = True, keep_context: frozenset[int] = frozenset()
+    ) -> list[Record]:
         """The edited transcript, every changed record re-signed; with ``fix_acks`` every ack
-        carries the chain hash at its place, as honest seats would sign it."""
+        carries the chain hash at its place, as honest seats would sign it. Every party
+        statement carries the context due at its place (fairness.md §8.1), as the parties would
+        sign it over the edited history, except the records in ``keep_context``; a receipt of a
+        statement so changed holds the changed statement."""
         out: list[Record] = []
-        chain = CHAIN_START
-        for original in self.sts:
+        ctx = ContextChain()
+        changed: dict[bytes, Record] = {}  # old body -> the statement as re-signed
+        for i, original in enumerate(self.sts):
             st = original
-            if fix_acks and isinstance(st, Ack) and st.chain_hash != chain:
-                st = dataclasses.replace(st, chain_hash=chain)
+            if fix_acks and isinstance(st, Ack) and st.chain_hash != ctx.chain:
+                st = dataclasses.replace(st, chain_hash=ctx.chain)
+            context = getattr(st, "context", None)
+            if context is not None and i not in keep_context and st.PUBLIC:
+                want = ctx.expected(st.KIND)
+                if context != want:
+                    old = st.encode()
+                    st = dataclasses.replace(st, context=want)  # type: ignore[call-arg]
+                    body = st.encode()
+                    changed[old] = (body, self.signer(st).sign(body))
+                    self.sigs.setdefault(body, changed[old][1])
             body = st.encode()
             sig = self.sigs.get(body)
             if sig is None:
                 sig = self.signer(st).sign(body)
             if st.PUBLIC:
-                chain = chain_next(chain, body)
+                ctx.published(st.KIND, body)
             out.append((body, sig))
+        for i, (body, _sig) in enumerate(out):  # receipts of statements re-signed above
+            st = decode(body)
+            if isinstance(st, Receipt) and st.statement in changed:
+                inner, inner_sig = changed[st.statement]
+                st = dataclasses.replace(st, statement=inner, signature=inner_sig)
+                new = st.encode()
+                out[i] = (new, self.signer(st).sign(new))
         return out
 
 
@@ -470,7 +494,9 @@ def cases() -> list[Case]:
 
     # evidence
     def bad_reveal(ed: Edit, seat: int, hand: int = 0) -> tuple[bytes, bytes]:
-        return ed.signed_inner(SeedReveal(gid, hand, seat, fixed("not the committed seed")))
+        return ed.signed_inner(
+            SeedReveal(gid, hand, seat, NO_CONTEXT, fixed("not the committed seed"))
+        )
 
     e = e2()
     i = e.find(SeedReveal, seat=1)
@@ -771,7 +797,9 @@ def cases() -> list[Case]:
         e.records(),
     )
     e = Edit(drawn, drawn.host.records)
-    bad = e.signed_inner(SeedReveal(ds.game_id, DRAW_HAND, 1, fixed("not the draw seed")))
+    bad = e.signed_inner(
+        SeedReveal(ds.game_id, DRAW_HAND, 1, NO_CONTEXT, fixed("not the draw seed"))
+    )
     e.sts[commits + 1 :] = [
         Evidence(ds.game_id, DRAW_HAND, 1, *bad),
         Abort(ds.game_id, DRAW_HAND, 1, "revealed a seed that does not match its commitment"),
@@ -988,7 +1016,9 @@ def cases() -> list[Case]:
     e = Edit(cheater, cheater.clients[1].records)
     r = max(k for k, st in enumerate(e.sts) if isinstance(st, Receipt))
     rc = e.get(r)
-    body, sig = e.signed_inner(SeedReveal(rc.game_id, 0, 1, fixed("not the committed seed")))
+    body, sig = e.signed_inner(
+        SeedReveal(rc.game_id, 0, 1, NO_CONTEXT, fixed("not the committed seed"))
+    )
     e.sts[r] = dataclasses.replace(rc, statement=body, signature=sig)
     add(
         "reveal-receipted-bad-seed-seat1",
@@ -1070,7 +1100,7 @@ def cases() -> list[Case]:
     add("play-index-skipped", "the second play numbered 2", "failed", i, "host", e.records())
     e = e2()
     i = e.find(HostReveal)
-    e.sts.insert(i, Play(gid, 0, e.get(i - 1).seat, 40, e.get(i - 1).card))
+    e.sts.insert(i, Play(gid, 0, e.get(i - 1).seat, NO_CONTEXT, 40, e.get(i - 1).card))
     add(
         "play-after-last-trick",
         "a 41st play after the last trick",
@@ -1543,7 +1573,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
         key reveals, the host's abort naming ``blamed``. Returns the complaint's record."""
         cut = ed.find(Shares, seat=1, window=0) + 1
         ed.sts[cut:] = [
-            Complaint(gid, 0, complainer, position),
+            Complaint(gid, 0, complainer, NO_CONTEXT, position),
             *reveals[:revealed],
             Abort(gid, 0, blamed, "a card does not open"),
         ]
@@ -1653,7 +1683,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     )
     e = eb()
     i = e.find(Shares, seat=1, window=0) + 1
-    e.sts.insert(i, Complaint(gid, 0, 0, seat1[0]))
+    e.sts.insert(i, Complaint(gid, 0, 0, NO_CONTEXT, seat1[0]))
     add(
         "blind-complaint-not-its-card",
         f"seat 0 complains about position {seat1[0]}, dealt to seat 1 (§11.9)",
@@ -1664,7 +1694,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     )
     e = eb()
     i = e.find(KeyReveal, seat=0) + 1
-    e.sts.insert(i, Complaint(gid, 0, 1, seat1[0]))
+    e.sts.insert(i, Complaint(gid, 0, 1, NO_CONTEXT, seat1[0]))
     add(
         "blind-complaint-after-a-reveal",
         "seat 1 complains after seat 0 revealed its keys at the end of the hand (§11.9)",
@@ -1863,7 +1893,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     )
     e = eb()
     i = e.find(ShufflePass, seat=0)
-    e.sts.insert(i, SeedCommit(gid, 0, 0, fixed("a seed commitment")))
+    e.sts.insert(i, SeedCommit(gid, 0, 0, NO_CONTEXT, fixed("a seed commitment")))
     add(
         "blind-classic-record-in-blind-hand",
         "seat 0's seed-commit in a blind hand (§11.3)",
@@ -1875,7 +1905,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     e = Edit(b2long, b2long.host.records)
     i = e.find(BlindStart, hand=1)
     assert isinstance(e.get(i - 1), Ack)
-    e.sts.insert(i, SeedCommit(gid_of(e), 0, 0, fixed("a seed commitment")))
+    e.sts.insert(i, SeedCommit(gid_of(e), 0, 0, NO_CONTEXT, fixed("a seed commitment")))
     add(
         "blind-classic-record-after-blind-hand",
         "seat 0's seed-commit for the first hand after its blind-end and acks (§11.3)",

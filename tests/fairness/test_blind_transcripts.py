@@ -128,9 +128,9 @@ def test_a_classic_record_between_blind_hands_is_the_hosts_fault(
     gid = sts[0].game_id  # type: ignore[attr-defined]
     extra: Statement
     if kind is SeedCommit:
-        extra = SeedCommit(gid, 0, 0, bytes(32))
+        extra = SeedCommit(gid, 0, 0, bytes(32), bytes(32))
     elif kind is SeedReveal:
-        extra = SeedReveal(gid, 0, 0, bytes(32))
+        extra = SeedReveal(gid, 0, 0, bytes(32), bytes(32))
     elif kind is DeckCommit:
         extra = DeckCommit(gid, 0, tuple(bytes([i]) * 32 for i in range(40)))
     else:

@@ -39,8 +39,8 @@ def test_fingerprint_and_signatures() -> None:
 
 
 def test_statement_decoding_is_strict() -> None:
-    body = Play(GID, 1, 2, 3, 4).encode()
-    assert decode(body) == Play(GID, 1, 2, 3, 4)
+    body = Play(GID, 1, 2, bytes(32), 3, 4).encode()
+    assert decode(body) == Play(GID, 1, 2, bytes(32), 3, 4)
     assert decode_as(body, Play).card == 4
     with pytest.raises(StatementError):
         decode_as(body, Deal)
@@ -48,7 +48,7 @@ def test_statement_decoding_is_strict() -> None:
         with pytest.raises(StatementError):
             decode(bad)
     with pytest.raises(StatementError):
-        Play(b"short", 1, 2, 3, 4).encode()
+        Play(b"short", 1, 2, bytes(32), 3, 4).encode()
     huge = Deal(GID, 0, 0, tuple(Opening(i, 0, bytes(32)) for i in range(65))).encode()
     with pytest.raises(StatementError):
         decode(huge)
@@ -92,7 +92,8 @@ def test_transcript_file_round_trip_and_refusals() -> None:
         b"not json",
         b'{"format":"x"}',
         data.replace(b"0102", b"0x02"),
-        data.replace(b'"version":1', b'"version":2'),
+        data.replace(b'"version":2', b'"version":3'),
+        data.replace(b'"version":2', b'"version":1'),
         data + b"\n",
     ):
         with pytest.raises(TranscriptFileError):

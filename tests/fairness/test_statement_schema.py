@@ -150,13 +150,14 @@ def test_vector_bytes_follow_from_the_schema(vec: dict[str, Any]) -> None:
 
 def test_the_reader_refuses_what_the_rules_refuse() -> None:
     rule = STATEMENT_RULES[DOMAIN + b"st/seed-commit"]
-    good = ["briscola-lan/v1/st/seed-commit", bytes(16), 0, 1, bytes(32)]
+    good = ["briscola-lan/v2/st/seed-commit", bytes(16), 0, 1, bytes(32), bytes(32)]
     assert matches(rule, good, RULES)
     for bad in (
-        [*good[:4], bytes(31)],  # a short commitment
-        [*good[:3], 2**32, good[4]],  # over u32
-        good[:4],  # a field missing
+        [*good[:5], bytes(31)],  # a short commitment
+        [*good[:3], 2**32, *good[4:]],  # over u32
+        good[:5],  # a field missing
         [*good, 0],  # a field too many
-        ["briscola-lan/v1/st/seed-reveal", *good[1:]],  # another tag
+        ["briscola-lan/v2/st/seed-reveal", *good[1:]],  # another tag
+        ["briscola-lan/v1/st/seed-commit", *good[1:]],  # the earlier version's tag
     ):
         assert not matches(rule, bad, RULES), bad

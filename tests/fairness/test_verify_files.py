@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (
     HostReveal,
@@ -55,6 +56,23 @@ def _indices(recs: list[Record], cls: type[Statement]) -> list[int]:
 def _resigned(st: Statement, key: Identity) -> Record:
     body = st.encode()
     return body, key.sign(body)
+
+
+def _recontexted(recs: list[Record], game: Game) -> list[Record]:
+    """The records with every party statement bound to the context due at its place, re-signed
+    by its seat: what honest seats sign over a history the editor changed (fairness.md §8.1)."""
+    ctx = ContextChain()
+    out = []
+    for rec in recs:
+        st = decode(rec[0])
+        context = getattr(st, "context", None)
+        if context is not None and st.PUBLIC and context != ctx.expected(st.KIND):
+            st = dataclasses.replace(st, context=ctx.expected(st.KIND))  # type: ignore[call-arg]
+            rec = _resigned(st, game.seats[st.seat])  # type: ignore[attr-defined]  # noqa: PLW2901
+        if st.PUBLIC:
+            ctx.published(st.KIND, rec[0])
+        out.append(rec)
+    return out
 
 
 def _fault(rep: MatchReport) -> tuple[int, str]:
@@ -154,7 +172,7 @@ def test_seed_commitment_replayed_from_another_seat(game: Game) -> None:
     st = decode(recs[a][0])
     assert isinstance(st, SeedCommit)
     recs[b] = _resigned(dataclasses.replace(st, seat=1), game.seats[1])  # seat 1 copies seat 0
-    seat, _ = _fault(verify_records(recs))
+    seat, _ = _fault(verify_records(_recontexted(recs, game)))
     assert seat == 1  # its reveal cannot open the copied commitment
 
 

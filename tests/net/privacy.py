@@ -46,6 +46,7 @@ from briscola_lan.fairness.blind import (
     shared_point,
 )
 from briscola_lan.fairness.blind_hand import HOST, BlindHand
+from briscola_lan.fairness.encoding import DOMAIN
 from briscola_lan.fairness.group import CARD_POINTS, L
 from briscola_lan.fairness.statements import (
     BlindPlay,
@@ -264,7 +265,7 @@ def expand(data: bytes, memo: dict[bytes, tuple[bytes, ...]] | None = None) -> I
 
 
 def _statement(data: bytes) -> Statement | None:
-    if not data.startswith(b"\x00\x00\x00") or b"briscola-lan/v1/st/" not in data[:40]:
+    if not data.startswith(b"\x00\x00\x00") or DOMAIN + b"st/" not in data[:40]:
         return None
     try:
         return decode(data)

@@ -248,7 +248,14 @@ async def test_bad_blind_moves_get_clear_errors_and_the_match_goes_on(tmp_path: 
         good = party.play(mine.seat, party.card_at(held[0]))
         other_key = party.opening_key(held[1]).to_bytes(32, "little")
         forged = BlindPlay(
-            good.game_id, good.hand, good.seat, good.index, good.card, good.position, other_key
+            good.game_id,
+            good.hand,
+            good.seat,
+            good.context,
+            good.index,
+            good.card,
+            good.position,
+            other_key,
         )
         mover.send(PlayCard(forged.encode(), mover.session.identity.sign(forged.encode())))
         assert await mover.wait_for(lambda: len(mine.errors) >= 1, 10)
@@ -257,14 +264,28 @@ async def test_bad_blind_moves_get_clear_errors_and_the_match_goes_on(tmp_path: 
         # A card the mover does not hold, at one of its positions, with that position's key.
         wrong = next(c for c in range(40) if c not in party.seat_cards(mine.seat).values())
         forged = BlindPlay(
-            good.game_id, good.hand, good.seat, good.index, wrong, good.position, good.key
+            good.game_id,
+            good.hand,
+            good.seat,
+            good.context,
+            good.index,
+            wrong,
+            good.position,
+            good.key,
         )
         mover.send(PlayCard(forged.encode(), mover.session.identity.sign(forged.encode())))
         assert await mover.wait_for(lambda: len(mine.errors) >= 2, 10)
         assert mine.errors[-1].code == ErrorCode.ILLEGAL_PLAY
         # Another seat's statement, signed with the mover's own key.
         foreign = BlindPlay(
-            good.game_id, good.hand, theirs.seat, good.index, good.card, good.position, good.key
+            good.game_id,
+            good.hand,
+            theirs.seat,
+            good.context,
+            good.index,
+            good.card,
+            good.position,
+            good.key,
         )
         mover.send(PlayCard(foreign.encode(), mover.session.identity.sign(foreign.encode())))
         assert await mover.wait_for(lambda: len(mine.errors) >= 3, 10)

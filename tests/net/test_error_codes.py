@@ -173,24 +173,29 @@ def _match_codes() -> dict[str, str]:
             msg = m.PlayCard(st.encode(), sig)
         return _code(host.receive(seat, msg))
 
-    commit = SeedCommit(gid, 0, turn, bytes(32))
+    ctx = host.context_for(Play.KIND)
+    commit = SeedCommit(gid, 0, turn, ctx, bytes(32))
     return {
         "garbage body": _code(host.receive(turn, m.PlayCard(b"\x00garbage", bytes(64)))),
         "wrong kind": _code(host.receive(turn, _signed(clients[turn], commit))),
         "commit in play": _code(host.receive(turn, _signed(clients[turn], commit, m.CommitSeed))),
         "seat change mid-match": _code(host.receive(turn, m.TakeSeat(other))),
-        "another game": play(turn, Play(bytes(16), 0, turn, 0, mine)),
-        "another hand": play(turn, Play(gid, 1, turn, 0, mine)),
-        "another seat": play(turn, Play(gid, 0, other, 0, hand.hands[other][0].code)),
-        "bad signature": play(turn, Play(gid, 0, turn, 0, mine), sig=bytes(64)),
-        "wrong index": play(turn, Play(gid, 0, turn, 5, mine)),
-        "no such card": play(turn, Play(gid, 0, turn, 0, 40)),
-        "out of turn": play(other, Play(gid, 0, other, 0, hand.hands[other][0].code)),
-        "card not held": play(turn, Play(gid, 0, turn, 0, hand.hands[other][0].code)),
+        "another game": play(turn, Play(bytes(16), 0, turn, ctx, 0, mine)),
+        "another hand": play(turn, Play(gid, 1, turn, ctx, 0, mine)),
+        "another seat": play(turn, Play(gid, 0, other, ctx, 0, hand.hands[other][0].code)),
+        "bad signature": play(turn, Play(gid, 0, turn, ctx, 0, mine), sig=bytes(64)),
+        "wrong index": play(turn, Play(gid, 0, turn, ctx, 5, mine)),
+        "no such card": play(turn, Play(gid, 0, turn, ctx, 0, 40)),
+        "out of turn": play(other, Play(gid, 0, other, ctx, 0, hand.hands[other][0].code)),
+        "card not held": play(turn, Play(gid, 0, turn, ctx, 0, hand.hands[other][0].code)),
         # The order (SPEC.md §7.1): the first failing check names the code.
-        "another seat, bad signature": play(turn, Play(gid, 0, other, 0, mine), sig=bytes(64)),
-        "bad signature, wrong index": play(turn, Play(gid, 0, turn, 5, mine), sig=bytes(64)),
-        "another game, bad signature": play(turn, Play(bytes(16), 0, turn, 0, mine), sig=bytes(64)),
+        "another seat, bad signature": play(turn, Play(gid, 0, other, ctx, 0, mine), sig=bytes(64)),
+        "bad signature, wrong index": play(turn, Play(gid, 0, turn, ctx, 5, mine), sig=bytes(64)),
+        "another game, bad signature": play(
+            turn, Play(bytes(16), 0, turn, ctx, 0, mine), sig=bytes(64)
+        ),
+        "another history": play(turn, Play(gid, 0, turn, bytes(32), 0, mine)),
+        "another history, wrong index": play(turn, Play(gid, 0, turn, bytes(32), 5, mine)),
     }
 
 
@@ -211,6 +216,8 @@ def test_match_codes_and_the_order_of_checks() -> None:
         "another seat, bad signature": "not_allowed",
         "bad signature, wrong index": "bad_signature",
         "another game, bad signature": "bad_statement",
+        "another history": "stale_context",
+        "another history, wrong index": "stale_context",
     }
 
 

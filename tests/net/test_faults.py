@@ -162,7 +162,14 @@ async def test_bad_moves_get_clear_errors_and_the_game_goes_on(tmp_path: Path) -
         assert mine.errors[-1].code == ErrorCode.ILLEGAL_PLAY
         # A move for someone else's seat, signed with my own key.
         ms = mover.session._ms
-        st = Play(ms.game_id, mine.hand_number, waiting.seat, 0, waiting.view.hand[0].code)
+        st = Play(
+            ms.game_id,
+            mine.hand_number,
+            waiting.seat,
+            mover.session._checker.context_for(Play.KIND),
+            0,
+            waiting.view.hand[0].code,
+        )
         body = st.encode()
         mover.send(PlayCard(body, mover.session.identity.sign(body)))
         assert await mover.wait_for(lambda: len(mine.errors) >= 2, 5)

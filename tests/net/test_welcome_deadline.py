@@ -17,6 +17,7 @@ from briscola_lan.net.player import MatchFailed, auto_play, connect, make_choose
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.host import HostTable
+from briscola_lan.wire.messages import PROTOCOL_VERSION
 from tests.net.helpers import silent_table
 
 
@@ -32,7 +33,7 @@ async def test_a_table_that_never_challenges_is_an_error_not_a_wait(
                 await auto_play(client, make_chooser("random", 0), timeout=20)
             assert time.monotonic() - t < 5
             assert isinstance(client.error, ConnectError)
-            assert "protocol 2" in str(client.error)
+            assert f"protocol {PROTOCOL_VERSION}" in str(client.error)
             assert client.reconnects == 0  # not a table to try again
         finally:
             await client.close()

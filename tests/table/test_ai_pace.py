@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.rules import TableOptions
+from briscola_lan.rules.cards import beats
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import Wire
@@ -45,9 +46,12 @@ def test_an_ai_waits_its_pace_after_a_persons_card() -> None:
     wire.deliver(host.tick(now))
     wire.pump()
     view = me.state.view
-    assert view is not None
-    wire.send_to_host(0, me.play(view.legal_plays[0]))
-    wire.pump()  # my card completes the first trick: the AI leads the next one
+    assert view is not None and len(view.trick) == 1
+    led = view.trick[0][1]
+    losing = [c for c in view.legal_plays if not beats(c, led, view.trump)]
+    assert losing, "every card of mine takes the AI's lead: pick another label"
+    wire.send_to_host(0, me.play(losing[0]))
+    wire.pump()  # my card loses the first trick: the AI leads the next one
     after_me = _plays(host)
     wire.deliver(host.tick(now + 0.3))
     wire.pump()

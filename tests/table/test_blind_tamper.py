@@ -221,8 +221,15 @@ class Cheat:
 class CheatingParty(BlindParty):
     """The honest party, but one statement edited (the same edit every time it is asked)."""
 
-    def __init__(self, hand: BlindHand, party: int, secret: bytes, cheat: Cheat) -> None:
-        super().__init__(hand, party, secret)
+    def __init__(
+        self,
+        hand: BlindHand,
+        party: int,
+        secret: bytes,
+        context: Callable[[str], bytes],
+        cheat: Cheat,
+    ) -> None:
+        super().__init__(hand, party, secret, context)
         self.cheat = cheat
 
     def _edit(self, st: Any) -> Any:
@@ -264,10 +271,12 @@ class CheatingParty(BlindParty):
 def install(monkeypatch: pytest.MonkeyPatch, cheat: Cheat) -> Cheat:
     """The party ``cheat.party`` cheats: a seat's client, or the host (HOST_PARTY)."""
 
-    def party(hand: BlindHand, q: int, secret: bytes) -> BlindParty:
+    def party(
+        hand: BlindHand, q: int, secret: bytes, context: Callable[[str], bytes]
+    ) -> BlindParty:
         if q == cheat.party or (cheat.party is None and q != HOST_PARTY):
-            return CheatingParty(hand, q, secret, cheat)
-        return BlindParty(hand, q, secret)
+            return CheatingParty(hand, q, secret, context, cheat)
+        return BlindParty(hand, q, secret, context)
 
     module: Any = deal_blind if cheat.party == HOST_PARTY else client_module
     monkeypatch.setattr(module, "BlindParty", party)
@@ -831,7 +840,7 @@ def false_complaint(
         h = p.hand
         pos = pick(p) if pick is not None else h.held_positions(seat)[0]
         assert p.card_at(pos) is not None  # it opens: the complaint is a lie
-        return Complaint(h.game_id, h.hand, p.party, pos)
+        return Complaint(h.game_id, h.hand, p.party, p.context(Complaint.KIND), pos)
 
     return edit
 

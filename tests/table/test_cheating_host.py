@@ -247,7 +247,7 @@ def test_good_reveal_shown_as_evidence_is_the_hosts_fault_everywhere() -> None:
 
 @pytest.mark.parametrize("mode", ["withhold", "no-receipt"])
 def test_the_same_attack_in_the_seat_draw(mode: str) -> None:
-    host, clients, _wire = play_cheater(FOUR, mode, draw=True, label="draw-cheat")
+    host, clients, _wire = play_cheater(FOUR, mode, draw=True, label="draw-cheat-b")
     reports = files(host, clients)
     victim_party = "host" if mode == "withhold" else f"host or seat {VICTIM}"
     for name, rep in reports.items():

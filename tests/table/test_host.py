@@ -99,6 +99,7 @@ def test_bad_input_gets_an_error_and_changes_nothing() -> None:
     assert turn is not None
     other = 1 - turn
     gid = host.game_id
+    ctx = host.context_for(Play.KIND)
 
     def signed(seat: int, st: Play, key: ClientSession | None = None) -> m.PlayCard:
         body = st.encode()
@@ -106,18 +107,30 @@ def test_bad_input_gets_an_error_and_changes_nothing() -> None:
 
     cases = {
         "garbage statement": (turn, m.PlayCard(b"\x00garbage", bytes(64))),
-        "out of turn": (other, signed(other, Play(gid, 0, other, 0, hand.hands[other][0].code))),
-        "card not held": (turn, signed(turn, Play(gid, 0, turn, 0, hand.hands[other][0].code))),
+        "out of turn": (
+            other,
+            signed(other, Play(gid, 0, other, ctx, 0, hand.hands[other][0].code)),
+        ),
+        "card not held": (
+            turn,
+            signed(turn, Play(gid, 0, turn, ctx, 0, hand.hands[other][0].code)),
+        ),
         "someone else's seat": (
             other,
-            signed(turn, Play(gid, 0, turn, 0, hand.hands[turn][0].code), clients[turn]),
+            signed(turn, Play(gid, 0, turn, ctx, 0, hand.hands[turn][0].code), clients[turn]),
         ),
         "bad signature": (
             turn,
-            m.PlayCard(Play(gid, 0, turn, 0, hand.hands[turn][0].code).encode(), bytes(64)),
+            m.PlayCard(Play(gid, 0, turn, ctx, 0, hand.hands[turn][0].code).encode(), bytes(64)),
         ),
-        "wrong play index": (turn, signed(turn, Play(gid, 0, turn, 5, hand.hands[turn][0].code))),
-        "another game": (turn, signed(turn, Play(bytes(16), 0, turn, 0, hand.hands[turn][0].code))),
+        "wrong play index": (
+            turn,
+            signed(turn, Play(gid, 0, turn, ctx, 5, hand.hands[turn][0].code)),
+        ),
+        "another game": (
+            turn,
+            signed(turn, Play(bytes(16), 0, turn, ctx, 0, hand.hands[turn][0].code)),
+        ),
         "wrong phase": (turn, m.CommitSeed(b"x", b"y")),
         "host message": (turn, m.TrickTaken(0, 0)),
         "seat change mid-match": (turn, m.TakeSeat(other)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 
@@ -24,7 +25,7 @@ from briscola_lan.table import deal_classic as classic_module
 from briscola_lan.table import host as host_module
 from briscola_lan.table.client import ClientSession
 from briscola_lan.wire import messages as m
-from briscola_lan.wire.messages import Message
+from briscola_lan.wire.messages import ErrorCode, Message
 from tests.table.helpers import classic, hand_of, run_match, setup
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
@@ -266,13 +267,14 @@ def test_dropped_message_detected() -> None:
     assert clients[1].state.checks[0].status == "in progress"  # it cannot know yet
     hand = hand_of(host)
     seat = hand.current_player
-    st = Play(host.game_id, 0, seat, 1, hand.hands[seat][0].code)
+    st = Play(host.game_id, 0, seat, host.context_for(Play.KIND), 1, hand.hands[seat][0].code)
     body = st.encode()
     wire.send_to_host(seat, [m.PlayCard(body, clients[seat].identity.sign(body))])
     wire.pump()
     check = clients[1].state.checks[0]
     assert check.fault is not None and check.fault.seat == HOST
-    assert "play number" in check.fault.reason
+    # The play made after the one withheld names a history this file does not have.
+    assert check.fault.kind == "play" and "withheld a record" in check.fault.reason
 
 
 def test_wrong_key_move_is_refused() -> None:
@@ -285,7 +287,7 @@ def test_wrong_key_move_is_refused() -> None:
     assert seat is not None
     other = clients[1 - seat]
     card = hand.hands[seat][0]
-    st = Play(host.game_id, 0, seat, 0, card.code)
+    st = Play(host.game_id, 0, seat, host.context_for(Play.KIND), 0, card.code)
     body = st.encode()
     before = len(host.records)
     out = host.receive(seat, m.PlayCard(body, other.identity.sign(body)))
@@ -294,8 +296,10 @@ def test_wrong_key_move_is_refused() -> None:
     assert len(host.records) == before and len(hand.plays) == 0
 
 
-def test_equivocation_seen_through_acknowledgements() -> None:
-    box: dict[str, host_module.HostTable] = {}
+def _another_match_start(
+    box: dict[str, host_module.HostTable],
+) -> Callable[[int, Message], Message]:
+    """A host that shows seat 0 another match-start (same game, another table name)."""
 
     def tap(conn: int, msg: Message) -> Message:
         if conn == 0 and isinstance(msg, m.MatchStarted):
@@ -305,20 +309,48 @@ def test_equivocation_seen_through_acknowledgements() -> None:
             return m.MatchStarted(body, box["h"].identity.sign(body))
         return msg
 
+    return tap
+
+
+def test_equivocation_is_caught_at_the_first_statement_made_over_the_other_past(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The host shows seat 0 another match-start and relays every statement unchecked: each
+    seat's client catches it at the first statement of the other seat, made over the other
+    past (its context), and blames the host; neither seat is blamed in any file."""
+    box: dict[str, host_module.HostTable] = {}
+    monkeypatch.setattr(host_module.HostTable, "check_context", lambda self, st: None)
     host, clients, wire = setup(TWO)
     box["h"] = host
-    wire.tap = tap
+    wire.tap = _another_match_start(box)
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    from briscola_lan.table.selfplay import play_out
-    from tests.table.helpers import cycle_chooser
+    for c in clients:
+        check = c.state.checks[0]
+        assert check.fault is not None and check.fault.seat == HOST
+        assert check.fault.kind == "seed-commit" and "another history" in check.fault.reason
+    # Seat 0's file holds seat 1's commitment, made over the true match-start; seat 1's holds
+    # seat 0's, made over the other one: each file fails there, the host at fault.
+    for c in clients:
+        rep = verify_records(c.records)
+        assert rep.verdict == "failed" and rep.blame is not None and rep.blame.party == "host"
 
-    play_out(wire, [cycle_chooser(0), cycle_chooser(1)])
-    victim = clients[0].state.checks[0]
-    assert victim.acks_match is False
-    assert victim.fault is not None and victim.fault.seat == HOST
-    assert "equivocation" in victim.fault.reason
-    assert clients[1].state.checks[0].acks_match is False  # seat 0's ack never came
+
+def test_equivocation_refused_by_the_host_ends_as_a_drop_never_a_blame() -> None:
+    """The same host, with its own context check on: it refuses seat 0's statements (made over
+    the other past) and the hand times out. That is a drop: no file blames seat 0 alone."""
+    box: dict[str, host_module.HostTable] = {}
+    host, clients, wire = setup(TWO)
+    box["h"] = host
+    wire.tap = _another_match_start(box)
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    assert any(e.code == ErrorCode.STALE_CONTEXT for e in clients[0].state.errors)
+    wire.deliver(host.tick(host.now + host.timeout + 1))
+    wire.pump()
+    for records in (host.records, *(c.records for c in clients)):
+        blame = verify_records(records).blame
+        assert blame is not None and blame.party == "host or seat 0"
 
 
 def test_relayed_ack_of_another_history_is_the_hosts_fault() -> None:

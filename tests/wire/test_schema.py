@@ -640,7 +640,7 @@ def test_an_aborted_hand_follows_the_sequence() -> None:
         for i, sent in enumerate(out):
             if isinstance(sent, RevealSeed):
                 st = decode_as(sent.body, SeedReveal)
-                bad = SeedReveal(st.game_id, st.hand, st.seat, bytes(32)).encode()
+                bad = SeedReveal(st.game_id, st.hand, st.seat, st.context, bytes(32)).encode()
                 out[i] = RevealSeed(bad, clients[1].identity.sign(bad))
         return out
 

@@ -35,6 +35,7 @@ from briscola_lan.fairness.statements import (
     Complaint,
     KeyReveal,
     LockPass,
+    Present,
     Shares,
     Show,
     ShufflePass,
@@ -69,24 +70,42 @@ class BlindFault(Exception):
         self.also_host = also_host  # the record cannot tell the host and the party apart
 
 
-def parties_problem(players: int, human: Sequence[bool], parties: Sequence[int]) -> str | None:
-    """Why a blind-start's party list is not valid (§11.3), or None: human seats in ascending
-    order, then the host exactly when some seat is not a party; at least one party."""
-    seats = [p for p in parties if p != HOST]
-    if not parties:
-        return "a blind hand has at least one party"
-    if any(not 0 <= s < players for s in seats):
-        return "a party is not a seat"
-    if seats != sorted(set(seats)):
-        return "the seats that shuffle must be listed once each, in seat order"
-    if any(not human[s] for s in seats):
-        return "an AI seat is never a party: the host shuffles for the seats it plays"
-    host_needed = len(seats) < players
-    if (HOST in parties) != host_needed or (host_needed and parties[-1] != HOST):
-        return "the host is the last party exactly when it plays a seat"
-    if parties.count(HOST) > 1:
-        return "the host is listed twice"
-    return None
+class Presence:
+    """The call that opens a blind hand (§11.3): which human seats answered it with a
+    ``present``, and so the hand's parties once the host published the answers."""
+
+    def __init__(self, human: Sequence[bool]) -> None:
+        self.human = tuple(human)
+        self.present: dict[int, int] = {}  # seat -> its present's record
+        self.parties: tuple[int, ...] | None = None  # fixed when the round closes
+
+    @property
+    def closed(self) -> bool:
+        return self.parties is not None
+
+    def on_present(self, st: Present, record: int) -> None:
+        """A published present (the host must have checked it: any fault here is the host's)."""
+        if self.parties is not None:
+            raise BlindFault(HOST, "a present after the hand's parties were fixed")
+        if not 0 <= st.seat < len(self.human) or not self.human[st.seat]:
+            raise BlindFault(
+                HOST, "only a person's seat answers the call: an AI seat is the host's"
+            )
+        if self.present and st.seat <= max(self.present):
+            raise BlindFault(HOST, "the presents must be published once each, in seat order")
+        self.present[st.seat] = record
+
+    def close(self) -> tuple[int, ...]:
+        """The parties: the seats that answered, in seat order, then the host exactly when it
+        plays some seat (an AI seat, or a person's seat that did not answer)."""
+        if self.parties is None:
+            seats = tuple(sorted(self.present))
+            self.parties = (*seats, HOST) if len(seats) < len(self.human) else seats
+        return self.parties
+
+    def left_out(self) -> tuple[int, ...]:
+        """The people's seats that are not parties of the hand (the host plays them)."""
+        return tuple(s for s, h in enumerate(self.human) if h and s not in self.present)
 
 
 @dataclass(slots=True)
@@ -535,4 +554,4 @@ class BlindHand:
         return tuple(self.points_by_side)
 
 
-__all__ = ["HOST", "BlindFault", "BlindHand", "Window", "parties_problem"]
+__all__ = ["HOST", "BlindFault", "BlindHand", "Presence", "Window"]

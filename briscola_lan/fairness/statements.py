@@ -496,14 +496,28 @@ class MatchEnd(Statement):
 
 @dataclass(frozen=True, slots=True)
 class BlindStart(Statement):
-    """Opens a blind hand: its dealer and the parties that shuffle it, in pass order."""
+    """Opens a blind hand and calls its players: every human seat answers with a ``present``
+    within ``wait`` seconds; the seats that did are the hand's parties (fairness.md §11.3)."""
 
     KIND: ClassVar[str] = "blind-start"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "u32")
     game_id: bytes
     hand: int
     dealer: int
-    parties: tuple[int, ...]
+    wait: int  # seconds the host waits for the players' answers
+
+
+@dataclass(frozen=True, slots=True)
+class Present(Statement):
+    """A seat's answer to a blind hand's call: its player takes part in the hand."""
+
+    KIND: ClassVar[str] = "present"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -629,6 +643,7 @@ class BlindEnd(Statement):
 # The statements a party sends in a blind hand (signed by the seat's key, or the host's for
 # HOST_PARTY and the seats the host plays).
 BLIND_PARTY_KINDS: tuple[type[Statement], ...] = (
+    Present,
     ShufflePass,
     LockPass,
     Shares,
@@ -661,6 +676,7 @@ KINDS: dict[bytes, type[Statement]] = {
         Evidence,
         MatchEnd,
         BlindStart,
+        Present,
         ShufflePass,
         LockPass,
         Shares,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, parties_problem
+from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, Presence
 from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.draw import DrawResult, draw
 from briscola_lan.fairness.encoding import (
@@ -57,6 +57,7 @@ from briscola_lan.fairness.statements import (
     MatchStart,
     Opening,
     Play,
+    Present,
     Receipt,
     SeedCommit,
     SeedReveal,
@@ -159,6 +160,7 @@ class HandReport:
     fault: Fault | None = None  # a failed check, or the abort's blame
     acks: int = 0
     missing_acks: tuple[int, ...] = ()  # seats whose acknowledgement the file does not hold
+    parties: tuple[int, ...] = ()  # a blind hand's parties, once its call is over (§11.3)
     waiting: Waiting | None = None  # the file ends in this hand: who it waits for (no fault)
 
     @property
@@ -290,6 +292,7 @@ class MatchReport:
                     "points": list(h.points) if h.points else None,
                     "acks": h.acks,
                     "missing_acks": list(h.missing_acks),
+                    "parties": ["host" if q == HOST_PARTY else f"seat {q}" for q in h.parties],
                     "fault": _fault_dict(h.fault),
                     "waiting_for": h.waiting.party if h.waiting is not None else None,
                 }
@@ -360,7 +363,8 @@ class _Hand:
     dealer: int
     commit: HostCommit | BlindStart
     sched: PublicSchedule
-    blind: BlindHand | None = None  # a blind hand's public state (§11); None in a classic hand
+    blind: BlindHand | None = None  # a blind hand's public state (§11), once its parties are known
+    presence: Presence | None = None  # a blind hand's call (§11.3); None in a classic hand
     commits: list[bytes] = field(default_factory=list)
     seeds: list[bytes] = field(default_factory=list)
     deck_commit: DeckCommit | None = None
@@ -474,6 +478,9 @@ class TranscriptChecker:
         # (hand, kind, seat, play index or 0) -> the receipted statement
         self._receipts: dict[tuple[int, str, int, int], _Receipted] = {}
         self._play_receipts: dict[tuple[int, int], list[tuple[int, str, int, int]]] = {}
+        # (hand, kind, seat, index) -> the published statement of a seat (§8.5: a receipt and
+        # the published statement of the same slot are the same bytes)
+        self._published: dict[tuple[int, str, int, int], tuple[int, Statement]] = {}
         self._evidence: tuple[int, int] | None = None  # (record, seat): an abort must follow
         # (key, body, signature) triples already known to verify: a seat's statement comes
         # back inside its receipt and again as a public record; a client knows its own.
@@ -546,6 +553,26 @@ class TranscriptChecker:
         """The current hand's public blind state (None in a classic hand or before a hand)."""
         h = self._hand
         return h.blind if h is not None and not h.revealed else None
+
+    @property
+    def presence(self) -> Presence | None:
+        """The current blind hand's call while its answers come in (None otherwise)."""
+        h = self._hand
+        if h is None or h.revealed or h.presence is None or h.presence.closed:
+            return None
+        return h.presence
+
+    def close_presence(self) -> None:
+        """The host published the answers to the call (``hand_joined``): the hand's parties are
+        fixed now, as at the next record (raises Violation)."""
+        h = self._hand
+        if h is None or h.presence is None or h.presence.closed or self.report.fault is not None:
+            return
+        try:
+            self._close_presence(h)
+        except Violation as v:
+            self._record_fault(v.fault)
+            raise
 
     @property
     def taken_over(self) -> frozenset[int]:
@@ -633,7 +660,16 @@ class TranscriptChecker:
                 what = f"{d.start.names[who]!r}: {what}"
             dr.waiting = waiting = Waiting(who, what, lobby=True)
         h = self._hand
-        if rep.fault is None and h is not None and not h.revealed and h.blind is not None:
+        if (
+            rep.fault is None
+            and h is not None
+            and not h.revealed
+            and h.blind is None
+            and h.presence is not None
+        ):
+            what = "the players' answers to its call (the presents it received)"
+            rep.hands[-1].waiting = waiting = Waiting(HOST, what)
+        elif rep.fault is None and h is not None and not h.revealed and h.blind is not None:
             kind, owing = h.blind.owed()
             party = owing[0] if owing else HOST_PARTY
             if kind in (Show.KIND, BlindPlay.KIND) and owing:
@@ -731,12 +767,14 @@ class TranscriptChecker:
         if (  # also once the hand ended: a blind hand takes no seed-commit after its blind-end
             h is not None
             and type(st) in _HAND_KINDS
-            and (h.blind is not None) != (type(st) in _BLIND_KINDS)
+            and (h.presence is not None) != (type(st) in _BLIND_KINDS)
         ):
-            mode = "blind" if h.blind is not None else "classic"
+            mode = "blind" if h.presence is not None else "classic"
             raise self._fail(st, HOST, f"a {st.KIND} record in a {mode} hand")
         try:
             _HANDLERS[type(st)](self, st)
+            if type(st) in _SLOTTED:
+                self._published_slot(st)
         except BlindFault as bf:
             record = self.index if bf.record is None else bf.record
             party = HOST if bf.party == HOST_PARTY else bf.party
@@ -948,6 +986,20 @@ class TranscriptChecker:
             raise self._fail(st, HOST, f"the statement inside is not signed by seat {st.seat}")
         return inner
 
+    def _published_slot(self, st: Statement) -> None:
+        """A seat's statement was published (or an ack relayed): if the host receipted another
+        statement for the same slot, it received one and published another (§8.5)."""
+        key = (st.hand, st.KIND, st.seat, _receipt_index(st))  # type: ignore[attr-defined]
+        receipted = self._receipts.get(key)
+        if receipted is not None and receipted.statement != st:
+            raise self._fail(
+                st,
+                HOST,
+                f"the host received another {st.KIND} of {party_name(st.seat)} (its receipt, "  # type: ignore[attr-defined]
+                f"record {receipted.index}) than the one it published here",
+            )
+        self._published.setdefault(key, (self.index, st))
+
     def _on_receipt(self, st: Receipt) -> None:
         hand = DRAW_HAND if self._ms is None else self._need_hand(st).number
         if st.hand != hand:
@@ -968,6 +1020,23 @@ class TranscriptChecker:
                     f"published another (record {plays[index][0]})",
                 )
         key = (hand, inner.KIND, st.seat, index)
+        slot = self._published.get(key)
+        if slot is not None and slot[1] != inner:
+            raise self._fail(
+                st,
+                HOST,
+                f"the host received this {inner.KIND} of seat {st.seat} (this receipt) and "
+                f"published another (record {slot[0]})",
+            )
+        if (
+            isinstance(inner, Present)
+            and h is not None
+            and h.number == hand
+            and h.presence is not None
+            and h.presence.closed
+            and inner.seat not in h.presence.present
+        ):
+            raise self._fail(st, HOST, _left_out(inner.seat, self.index, st.time))
         if key not in self._receipts:
             self._receipts[key] = _Receipted(self.index, inner, st.time)
             if isinstance(inner, Play):  # what _on_play looks up, in the order received
@@ -1337,6 +1406,15 @@ class TranscriptChecker:
         seat = HOST if st.seat == HOST_PARTY else st.seat
         if seat != HOST and not 0 <= seat < self._n:
             raise self._fail(st, HOST, "abort names a seat that does not exist")
+        if h.presence is not None and h.blind is None:  # during the call
+            reason = st.reason
+            if seat != HOST:
+                reason = (
+                    f"the host aborted naming seat {seat} during the call, when a seat owes "
+                    "nothing (one that does not answer is played by the host)"
+                )
+            self._end_aborted(h, Fault(self.index, st.KIND, HOST, reason))
+            return
         if h.blind is not None:
             self._end_aborted(h, self._blind_abort_fault(st, seat, h, h.blind))
             return
@@ -1396,21 +1474,46 @@ class TranscriptChecker:
 
     def _need_blind(self, st: Statement) -> BlindHand:
         h = self._need_hand(st)
+        if h.presence is not None and not h.presence.closed and not h.revealed:
+            self._close_presence(h)  # the first record after the answers fixes the parties
         if h.blind is None or h.revealed:
             raise self._fail(st, HOST, f"a {st.KIND} outside a blind hand in progress")
         return h.blind
 
     def _on_blind_start(self, st: BlindStart) -> None:
-        ms, opts = self._ms, self._options
-        assert ms is not None and opts is not None
+        ms = self._ms
+        assert ms is not None
         h = self._open_hand(st)
-        human = [level == "" for level in ms.ai_levels]
-        problem = parties_problem(opts.players, human, st.parties)
-        if problem is not None:
-            raise self._fail(st, HOST, f"bad parties: {problem}")
-        h.blind = BlindHand(opts, st.game_id, st.hand, st.dealer, st.parties)
-        # The host signs for the human seats it plays this hand (not parties of it).
-        self._taken_over = {s for s in range(opts.players) if human[s] and s not in st.parties}
+        h.presence = Presence([level == "" for level in ms.ai_levels])
+        self._taken_over = set()
+
+    def _on_present(self, st: Present) -> None:
+        h = self._need_hand(st)
+        if h.presence is None or h.presence.closed or h.revealed:
+            raise self._fail(st, HOST, "a present outside the call of a blind hand")
+        h.presence.on_present(st, self.index)
+
+    def _close_presence(self, h: _Hand) -> None:
+        """The call is over: the parties are the seats that answered (§11.3). A seat left out
+        whose present the host receipted is the host's fault (this file holds the receipt)."""
+        opts = self._options
+        assert opts is not None and h.presence is not None
+        assert isinstance(h.commit, BlindStart)
+        parties = h.presence.close()
+        h.blind = BlindHand(opts, h.commit.game_id, h.number, h.dealer, parties)
+        self.report.hands[-1].parties = parties
+        self._taken_over = set(h.presence.left_out())  # the host signs for them this hand
+        for seat in h.presence.left_out():
+            receipted = self._receipts.get((h.number, Present.KIND, seat, 0))
+            if receipted is not None:
+                raise Violation(
+                    Fault(
+                        receipted.index,
+                        Receipt.KIND,
+                        HOST,
+                        _left_out(seat, receipted.index, receipted.time),
+                    )
+                )
 
     def _on_shuffle(self, st: ShufflePass) -> None:
         self._need_blind(st).on_shuffle(st, self.index)
@@ -1602,6 +1705,14 @@ class TranscriptChecker:
         self.report.match_over = match.is_over
 
 
+def _left_out(seat: int, record: int, time: int) -> str:
+    return (
+        f"the host left seat {seat} out of the hand and played it itself, but this file holds "
+        f"the host's receipt for the seat's answer to the call (record {record}, received at "
+        f"{_utc(time)}): a connected player takes part in every hand, so the host is at fault"
+    )
+
+
 def _utc(seconds: int) -> str:
     """A receipt's time as people read it (UTC)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -1624,6 +1735,7 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     MatchEnd: TranscriptChecker._on_match_end,
     Evidence: TranscriptChecker._on_hand_evidence,
     BlindStart: TranscriptChecker._on_blind_start,
+    Present: TranscriptChecker._on_present,
     ShufflePass: TranscriptChecker._on_shuffle,
     LockPass: TranscriptChecker._on_lock,
     Shares: TranscriptChecker._on_shares,
@@ -1637,7 +1749,23 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
 # The records of a hand in progress, by mode: each mode's kinds are refused in the other's hands.
 _CLASSIC_KINDS = frozenset({SeedCommit, SeedReveal, DeckCommit, Deal, Upcard, Play, Exchange})
 _BLIND_KINDS = frozenset(
-    {ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal, BlindEnd}
+    {Present, ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal, BlindEnd}
+)
+# A seat's statements whose published copy must be the receipted one (§8.5); plays are checked
+# by their own rule, which also covers a play receipted for another seat.
+_SLOTTED = frozenset(
+    {
+        SeedCommit,
+        SeedReveal,
+        Ack,
+        Present,
+        ShufflePass,
+        LockPass,
+        Shares,
+        Show,
+        Complaint,
+        KeyReveal,
+    }
 )
 _HAND_KINDS = _CLASSIC_KINDS | _BLIND_KINDS | {HostReveal, Evidence}
 

@@ -155,6 +155,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "acknowledgement of a hand (default 60)",
     )
     parser.add_argument(
+        "--call",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="blind deal: seconds the players have to answer a hand's call; a seat that does "
+        "not answer is played by the host for that hand (default 10)",
+    )
+    parser.add_argument(
         "--hello-timeout",
         type=float,
         default=HELLO_TIMEOUT,
@@ -194,6 +202,8 @@ def check_numbers(args: argparse.Namespace) -> None:
         raise HostError(f"--timeout {args.timeout}: give more than 0 seconds")
     if not args.ai_delay >= 0:
         raise HostError(f"--ai-delay {args.ai_delay}: give 0 or more seconds")
+    if not args.call > 0:
+        raise HostError(f"--call {args.call}: give more than 0 seconds")
     if not args.hello_timeout > 0:
         raise HostError(f"--hello-timeout {args.hello_timeout}: give more than 0 seconds")
     if not args.reopen_after >= 0:
@@ -278,6 +288,7 @@ def make_table(
     *,
     grace: float = 30.0,
     timeout: float = 60.0,
+    call_wait: float = 10.0,
     ai_delay: float = 0.0,
     hints: bool = False,
 ) -> Any:
@@ -290,6 +301,7 @@ def make_table(
         except SnapshotError as exc:
             raise HostError(f"cannot resume: {exc}") from exc
         table.grace, table.timeout, table.ai_delay = grace, timeout, ai_delay
+        table.call_wait = call_wait
         return table
     try:
         return HostTable(
@@ -301,6 +313,7 @@ def make_table(
             draw_dealer=spec.draw_dealer,
             grace=grace,
             timeout=timeout,
+            call_wait=call_wait,
             deal=spec.deal,
             ai_delay=ai_delay,
             hints=hints,
@@ -432,6 +445,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 snap,
                 grace=args.grace,
                 timeout=args.timeout,
+                call_wait=args.call,
                 ai_delay=args.ai_delay,
                 hints=args.hints,
             )
@@ -495,6 +509,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                         None,
                         grace=args.grace,
                         timeout=args.timeout,
+                        call_wait=args.call,
                         ai_delay=args.ai_delay,
                         hints=args.hints,
                     )

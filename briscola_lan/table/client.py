@@ -38,6 +38,7 @@ from briscola_lan.fairness.statements import (
     MatchStart,
     Opening,
     Play,
+    Present,
     SeedCommit,
     SeedReveal,
     Statement,
@@ -803,6 +804,8 @@ class ClientSession:
     # the blind deal (protocol/fairness.md §11) -------------------------------------------------
 
     def _blind_hand_started(self, st: BlindStart, rec: Record, out: list[Message]) -> None:
+        """A blind hand calls its players: a person's seat answers at once (its receipt is its
+        proof that it answered in time, fairness.md §11.3)."""
         ms = self._ms
         assert ms is not None
         self.state.checks.append(HandCheck(st.hand))
@@ -810,15 +813,43 @@ class ClientSession:
         s = self.state
         s.hand_number, s.last_trick, s.deal = st.hand, None, "blind"
         self._tracker, self._blind, self._shown = None, None, None
+        s.taken_over = False
         s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
+        seat = s.seat
+        if seat is None or self._checker.presence is None or ms.ai_levels[seat] != "":
+            return
+        present = Present(ms.game_id, st.hand, seat, self._checker.context_for(Present.KIND))
+        out.append(self._signed(m.JoinHand, present))
+
+    def _on_HandJoined(self, msg: m.HandJoined, out: list[Message]) -> None:
+        """The answers to the call: the seats that answered are the hand's parties."""
+        for rec in msg.records:
+            self._record(rec)
+        try:
+            self._checker.close_presence()
+        except Violation as v:
+            check = self.state.verification
+            if check is not None and check.fault is None:
+                self._fail_now(v.fault)
+        ms, s = self._ms, self.state
         seat, bh = s.seat, self._checker.blind
-        if seat is None or bh is None:
+        if seat is None or bh is None or ms is None:
             return
-        s.taken_over = seat not in st.parties
+        s.taken_over = seat not in bh.parties
         if s.taken_over:
-            s.log.append("an AI plays your seat this hand: you were away when it started")
+            if self._checker.receipt_for(bh.hand, Present.KIND, seat) is not None:
+                s.log.append(
+                    "the host left you out of this hand and plays your seat, although it "
+                    "received your answer to its call (its receipt is in your record): the "
+                    "host is at fault"
+                )
+            else:
+                s.log.append(
+                    "the host plays your seat this hand: you were not at the table when it "
+                    "began (or your answer to its call came too late)"
+                )
             return
-        secret = self._seed_for(ms.game_id, st.hand)
+        secret = self._seed_for(ms.game_id, bh.hand)
         if secret is None:
             return
         self._blind = self._shown = BlindParty(bh, seat, secret, self._checker.context_for)

@@ -45,6 +45,7 @@ class Phase(StrEnum):
     """The table's phase; during a hand, the phase of its deal."""
 
     LOBBY = "lobby"
+    CALL = "call"  # blind: the hand calls its players, who answer with a present
     COMMIT = "commit"  # classic: seeds are committed
     REVEAL = "reveal"  # classic: seeds revealed; blind: the parties reveal their keys
     SHUFFLE = "shuffle"  # blind: the parties shuffle, then lock, the deck
@@ -100,6 +101,7 @@ class TableSide(Protocol):
     deadline: float
     timeout: float
     grace: float
+    call_wait: float
     on_relay: Callable[[list[Outgoing]], None] | None
 
     def sign(self, st: Statement, signer: Identity | None = None) -> Record: ...

@@ -2,17 +2,19 @@
 deck in turn, every card opens only for whom the rules show it to, and the host relays what it
 cannot read (protocol/fairness.md §11).
 
-The host is a party only for the seats it plays (AI seats, and players away when the hand
-starts): it learns those seats' cards and nothing more. It checks every pass and play it can
-check before it publishes them; the shares of a deal window, the partner exchange's shows and
-the key reveals are published together, in party (or seat) order, once all have come.
+Every hand opens with a call: each person's seat answers with a ``present`` (receipted), and the
+seats that answered in time are the hand's parties. The host is a party only for the seats it
+plays (AI seats, and people who did not answer the call): it learns those seats' cards and
+nothing more. It checks every pass and play it can check before it publishes them; the
+presents, the shares of a deal window, the partner exchange's shows and the key reveals are
+published together, in seat (or party) order, once all have come.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand, BlindStatement
+from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand, BlindStatement, Presence
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.statements import (
     BlindEnd,
@@ -21,6 +23,7 @@ from briscola_lan.fairness.statements import (
     Complaint,
     KeyReveal,
     LockPass,
+    Present,
     Shares,
     Show,
     ShufflePass,
@@ -36,6 +39,7 @@ from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message, Record
 
 _KINDS: dict[type[Message], type[Statement]] = {
+    m.JoinHand: Present,
     m.ShuffleDeck: ShufflePass,
     m.LockDeck: LockPass,
     m.SendShares: Shares,
@@ -54,7 +58,10 @@ class BlindDeal(Deal):
 
     def __init__(self, table: TableSide, hand_number: int, dealer: int) -> None:
         super().__init__(table, hand_number, dealer)
-        self.parties: tuple[int, ...] = ()
+        self.parties: tuple[int, ...] = ()  # fixed when the call is over
+        self.presence: Presence | None = None
+        self.presents: dict[int, Record] = {}  # seat -> its answer to the call, until published
+        self.call_since = 0.0
         self.bh: BlindHand | None = None
         self.host_secret = b""
         self.host_party: BlindParty | None = None
@@ -69,25 +76,55 @@ class BlindDeal(Deal):
 
     def start(self, out: list[Outgoing]) -> None:
         t = self.table
-        n = t.options.players
-        for seat in t.seats:  # a player away when the hand starts: the host plays the seat
+        for seat in t.seats:  # every person is called: none is played by the host yet
             if seat.ai is None:
-                seat.taken_over = seat.conn is None
-        seats = [i for i in range(n) if not t.host_plays(i)]
-        self.parties = (*seats, HOST) if len(seats) < n else tuple(seats)
-        st = BlindStart(t.game_id, self.number, self.dealer, self.parties)
+                seat.taken_over = False
+        st = BlindStart(t.game_id, self.number, self.dealer, round(t.call_wait))
         t.broadcast(out, m.HandStarted(*t.sign(st)))
-        t.phase = Phase.SHUFFLE
-        self._open(self.parties)
+        t.phase = Phase.CALL
+        self.presence = Presence([seat.ai is None for seat in t.seats])
+        self.call_since = t.now
+        self._end_call_if_answered(out)
+
+    def _awaited(self) -> list[int]:
+        """The people's seats the call still waits for: connected, not answered yet."""
+        return [
+            i
+            for i, seat in enumerate(self.table.seats)
+            if seat.ai is None and seat.conn is not None and i not in self.presents
+        ]
+
+    def _end_call_if_answered(self, out: list[Outgoing], *, deadline: bool = False) -> None:
+        """Every connected person answered (or the call's time is up): publish the answers, in
+        seat order; the seats that answered are the hand's parties, the host plays the rest."""
+        t, presence = self.table, self.presence
+        if presence is None or presence.closed or (self._awaited() and not deadline):
+            return
+        recs = tuple(self.presents[s] for s in sorted(self.presents))
+        self.presents = {}
+        first = len(t.records)
+        for r in recs:
+            t.append(r, True)
+        t.broadcast(out, m.HandJoined(recs))
+        for i, r in enumerate(recs):
+            st = decode(r[0])
+            assert isinstance(st, Present)
+            presence.on_present(st, first + i)
+        self.parties = presence.close()
+        for i, seat in enumerate(t.seats):
+            if seat.ai is None:
+                seat.taken_over = i not in self.parties
         if HOST in self.parties:
             self.host_secret = t.entropy(32)
-            assert self.bh is not None
-            self.host_party = BlindParty(self.bh, HOST, self.host_secret, t.context_for)
+        self._open(self.parties)
+        t.phase = Phase.SHUFFLE
         self._progress(out)
 
     def _open(self, parties: tuple[int, ...]) -> None:
         t = self.table
         self.bh = BlindHand(t.options, t.game_id, self.number, self.dealer, parties)
+        if HOST in parties and self.host_secret:  # empty after a restore: revealed, or over
+            self.host_party = BlindParty(self.bh, HOST, self.host_secret, t.context_for)
 
     def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
         cls = _KINDS.get(type(msg))
@@ -98,8 +135,11 @@ class BlindDeal(Deal):
         if not isinstance(st, cls):
             raise Refused(ErrorCode.BAD_STATEMENT, f"this message must carry a {cls.KIND}")
         bh, t = self.bh, self.table
-        assert bh is not None
-        if (body, sig) in t.records or self.pending.get(seat_no) == (body, sig):
+        if (
+            (body, sig) in t.records
+            or self.pending.get(seat_no) == (body, sig)
+            or self.presents.get(seat_no) == (body, sig)
+        ):
             return True  # sent again by a resumed client: it is here already
         if st.game_id != t.game_id or st.hand != self.number:  # type: ignore[attr-defined]
             if st.game_id == t.game_id and st.hand < self.number:  # type: ignore[attr-defined]
@@ -112,6 +152,11 @@ class BlindDeal(Deal):
         t.check_sig(seat_no, body, sig)
         t.check_context(st)
         rec = (body, sig)
+        if isinstance(st, Present):
+            self._on_present(st, rec, out)
+            return True
+        if bh is None:
+            raise Refused(ErrorCode.WRONG_PHASE, "the hand's call is still open: answer it first")
         if isinstance(st, BlindPlay):
             self._on_play(st, rec, out)
         elif isinstance(st, ShufflePass | LockPass):
@@ -124,6 +169,9 @@ class BlindDeal(Deal):
 
     def tick(self, out: list[Outgoing]) -> None:
         bh, t = self.bh, self.table
+        if t.phase is Phase.CALL:
+            self._end_call_if_answered(out, deadline=t.now >= self.call_since + t.call_wait)
+            return
         if bh is None or t.phase in (Phase.ACK, Phase.OVER):
             return
         if self.resumed:  # what the host owed, or a round complete, when it stopped
@@ -146,6 +194,7 @@ class BlindDeal(Deal):
 
     def rebase(self, delta: float) -> None:
         self.waiting_since += delta  # the time the host was down is not the party's
+        self.call_since += delta
 
     @property
     def to_play(self) -> int | None:
@@ -171,6 +220,20 @@ class BlindDeal(Deal):
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
 
     # --- the statements -------------------------------------------------------------------------
+
+    def _on_present(self, st: Present, rec: Record, out: list[Outgoing]) -> None:
+        """A person answers the call: receipted at once (its proof that it answered in time),
+        published with the others when the call is over."""
+        t = self.table
+        if t.phase is not Phase.CALL:
+            raise Refused(
+                ErrorCode.WRONG_PHASE, "the hand's call is over: the host plays your seat"
+            )
+        if st.seat in self.presents:
+            raise Refused(ErrorCode.BAD_STATEMENT, "you already answered this hand's call")
+        t.receipt(st.seat, self.number, rec, out)
+        self.presents[st.seat] = rec
+        self._end_call_if_answered(out)
 
     def _on_pass(self, st: ShufflePass | LockPass, rec: Record, out: list[Outgoing]) -> None:
         bh, t = self.bh, self.table
@@ -424,19 +487,16 @@ class BlindDeal(Deal):
             "parties": list(self.parties),
             "host_secret": self.host_secret if needed else b"",
             "pending": [[p, list(r)] for p, r in sorted(self.pending.items())],
+            "presents": [[p, list(r)] for p, r in sorted(self.presents.items())],
+            "call_since": self.call_since,
         }
 
     @classmethod
     def load(cls, table: TableSide, f: Fields) -> BlindDeal:
         """A blind hand from its snapshot: the hand's state is rebuilt from its records."""
         deal = cls(table, f.get_int("hand_number"), f.get_int("dealer"))
-        deal.parties = tuple(f.ints("parties"))
-        deal._open(deal.parties)
-        bh = deal.bh
-        assert bh is not None
+        deal.presence = Presence([seat.ai is None for seat in table.seats])
         deal.host_secret = f.get_bytes("host_secret")
-        if HOST in deal.parties and deal.host_secret:  # empty: revealed, or the hand is over
-            deal.host_party = BlindParty(bh, HOST, deal.host_secret, table.context_for)
         start = None
         for i, (body, _sig) in enumerate(table.records):
             st = decode(body)
@@ -444,23 +504,41 @@ class BlindDeal(Deal):
                 start = i
         if start is None:
             raise SnapshotError("damaged table snapshot: the blind hand's start is missing")
+        deal.call_since = f.get_float("call_since") if "call_since" in f.obj else table.now
+        for item in f.get_list("presents") if "presents" in f.obj else []:
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+                raise SnapshotError("damaged table snapshot: an answer to the call")
+            deal.presents[item[0]] = _record(item[1])
         try:
             for i in range(start + 1, len(table.records)):
                 st = decode(table.records[i][0])
+                if isinstance(st, Present):
+                    deal.presence.on_present(st, i)
+                    continue
+                if deal.bh is None:
+                    deal.parties = deal.presence.close()
+                    deal._open(deal.parties)
                 if isinstance(st, _FOLLOWED):
-                    _apply(bh, st, i)
+                    assert deal.bh is not None
+                    _apply(deal.bh, st, i)
         except (BlindFault, StatementError) as exc:
             raise SnapshotError(f"damaged table snapshot: {exc}") from exc
+        if deal.bh is None and table.phase is not Phase.CALL:  # the call ended, nothing after it
+            deal.parties = deal.presence.close()
+            deal._open(deal.parties)
+        if deal.parties and tuple(f.ints("parties")) != deal.parties:
+            raise SnapshotError("damaged table snapshot: the parties are not the answers'")
         for item in f.get_list("pending"):
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
                 raise SnapshotError("damaged table snapshot: a pending statement")
             deal.pending[item[0]] = _record(item[1])
-        deal.waiting_for, deal.waiting_since = bh.owed(), table.now
+        if deal.bh is not None:
+            deal.waiting_for, deal.waiting_since = deal.bh.owed(), table.now
         deal.resumed = True
         return deal
 
 
-_FOLLOWED = (ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal)
+_FOLLOWED = (ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal)  # the hand
 
 
 def _record(v: object) -> Record:

@@ -85,7 +85,7 @@ from briscola_lan.wire.messages import PROTOCOL_VERSION, ErrorCode, Message, Rec
 SNAPSHOT_FORMAT = "briscola-lan-host-state"
 # 4: the seats' logs index one list of messages; 3: the hand's deal (classic or blind) in its own
 # map; 1 was a pickle
-SNAPSHOT_VERSION = 4
+SNAPSHOT_VERSION = 5
 MAX_NAME = 32
 # The AI levels a table seats (set_ai_seat, protocol/SPEC.md §5): the bots of briscola_lan.ai.
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
@@ -107,6 +107,7 @@ _DEAL_MESSAGES: frozenset[type[Message]] = frozenset(
         m.CommitSeed,
         m.RevealSeed,
         m.PlayCard,
+        m.JoinHand,
         m.ShuffleDeck,
         m.LockDeck,
         m.SendShares,
@@ -190,6 +191,7 @@ class HostTable:
         bot_factory: BotFactory | None = None,
         grace: float = 30.0,
         timeout: float = 60.0,
+        call_wait: float = 10.0,
         ai_delay: float = 0.0,
         draw_partners: bool = False,
         draw_dealer: bool = False,
@@ -217,6 +219,7 @@ class HostTable:
         self.clock = clock
         self.bot_factory: BotFactory = bot_factory or default_bot_factory
         self.grace, self.timeout, self.ai_delay = grace, timeout, ai_delay
+        self.call_wait = call_wait  # blind deal: seconds the people have to answer a hand's call
         self.seats = [_Seat() for _ in range(options.players)]
         self.conns: dict[int, _Conn] = {}
         self.phase = Phase.LOBBY
@@ -1079,6 +1082,7 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "name": t.name,
         "grace": t.grace,
         "timeout": t.timeout,
+        "call_wait": t.call_wait,
         "ai_delay": t.ai_delay,
         "draw_partners": t.draw_partners,
         "draw_dealer": t.draw_dealer,
@@ -1123,6 +1127,7 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
         f.get_float("timeout"),
         f.get_float("ai_delay"),
     )
+    t.call_wait = f.get_float("call_wait")
     t.draw_partners, t.draw_dealer = f.get_bool("draw_partners"), f.get_bool("draw_dealer")
     t.deal_mode = f.get_str("deal_mode")
     if t.deal_mode not in DEAL_MODES:

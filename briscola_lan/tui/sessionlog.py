@@ -53,8 +53,20 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             N_("hand {n} started (blind deal), {seat} deals"),
         ),
         (
-            r"an AI plays your seat this hand: you were away when it started",
-            N_("an AI plays your seat this hand: you were away when it started"),
+            r"the host plays your seat this hand: you were not at the table when it began \(or "
+            r"your answer to its call came too late\)",
+            N_(
+                "the host plays your seat this hand: you were not at the table when it began "
+                "(or your answer to its call came too late)"
+            ),
+        ),
+        (
+            r"the host left you out of this hand and plays your seat, although it received your "
+            r"answer to its call \(its receipt is in your record\): the host is at fault",
+            N_(
+                "the host left you out of this hand and plays your seat, although it received "
+                "your answer to its call (its receipt is in your record): the host is at fault"
+            ),
         ),
         (
             r"seat (?P<seat>\d+) says a card does not open: every party reveals its keys",

@@ -108,6 +108,14 @@ class AckHand:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinHand:
+    """Blind deal: the seat answers the hand's call (a ``present`` statement)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class ShuffleDeck:
     """Blind deal: the seat's shuffle pass (a ``shuffle`` statement)."""
 
@@ -402,6 +410,13 @@ class DeckLocked:
 
 
 @dataclass(frozen=True, slots=True)
+class HandJoined:
+    """Blind deal: the answers to the hand's call, in seat order (its parties follow from them)."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SharesSent:
     """Blind deal: every party's signed shares for one deal window, in party order."""
 
@@ -486,12 +501,14 @@ Message = (
     | PlayerConnection
     | Notice
     | ReplayDone
+    | JoinHand
     | ShuffleDeck
     | LockDeck
     | SendShares
     | ShowHand
     | Complain
     | RevealKeys
+    | HandJoined
     | DeckShuffled
     | DeckLocked
     | SharesSent
@@ -542,12 +559,14 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "player_connection": PlayerConnection,
     "notice": Notice,
     "replay_done": ReplayDone,
+    "join_hand": JoinHand,
     "shuffle_deck": ShuffleDeck,
     "lock_deck": LockDeck,
     "send_shares": SendShares,
     "show_hand": ShowHand,
     "complain": Complain,
     "reveal_keys": RevealKeys,
+    "hand_joined": HandJoined,
     "deck_shuffled": DeckShuffled,
     "deck_locked": DeckLocked,
     "shares_sent": SharesSent,
@@ -571,6 +590,7 @@ CLIENT_MESSAGES: frozenset[type[Message]] = frozenset(
         RevealSeed,
         PlayCard,
         AckHand,
+        JoinHand,
         ShuffleDeck,
         LockDeck,
         SendShares,

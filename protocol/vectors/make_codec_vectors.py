@@ -40,6 +40,7 @@ from briscola_lan.fairness.statements import (
     MatchStart,
     Opening,
     Play,
+    Present,
     Receipt,
     SeedCommit,
     SeedReveal,
@@ -99,6 +100,10 @@ def reveal(hand: int, seat: int) -> tuple[bytes, bytes]:
     return signed(
         SeedReveal(GAME, hand, seat, fixed("context/reveal"), seed(hand, seat)), SEATS[seat]
     )
+
+
+def present(seat: int) -> tuple[bytes, bytes]:
+    return signed(Present(GAME, 1, seat, fixed("context/present")), SEATS[seat])
 
 
 def ack(seat: int) -> tuple[bytes, bytes]:
@@ -171,8 +176,8 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
             signed(
                 HostCommit(GAME, 0, 0, seed_commitment(GAME, 0, HOST_PARTY, fixed("host-seed")))
             ),
-            signed(BlindStart(GAME, 0, 0, (0, 1))),
-            signed(BlindStart(GAME, 1, 3, (0, 2, HOST_PARTY))),
+            signed(BlindStart(GAME, 0, 0, 10)),
+            signed(BlindStart(GAME, 1, 3, 10)),
         ],
         "deck_committed": [
             signed(
@@ -201,6 +206,7 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
         "receipt_issued": [signed(Receipt(GAME, 0, 1, 1_767_225_600, *commit(0, 1)))],
         "evidence_shown": [signed(Evidence(GAME, 0, 1, *bad_reveal))],
         "match_decided": [signed(MatchEnd(GAME, 3, 0, (2, 1), (190, 170)))],
+        "join_hand": [present(1)],
         "shuffle_deck": blind["shuffle"][:1],
         "lock_deck": blind["lock"][:1],
         "send_shares": [blind["shares"][0], blind["shares"][-1]],
@@ -313,6 +319,7 @@ def _other_examples() -> dict[str, list[m.Message]]:
             )
         ],
         "keys_revealed": [m.KeysRevealed(tuple(blind["key-reveal"]))],
+        "hand_joined": [m.HandJoined((present(0), present(2))), m.HandJoined(())],
         "trick_taken": [m.TrickTaken(1, 21), m.TrickTaken(0, 0)],
         "hand_acked": [m.HandAcked((ack(0), ack(1)))],
         "match_ended": [

@@ -52,6 +52,7 @@ from briscola_lan.fairness.statements import (
     MatchStart,
     Opening,
     Play,
+    Present,
     Receipt,
     SeedCommit,
     SeedReveal,
@@ -415,7 +416,8 @@ def blind_statement_examples(game_id: bytes) -> list[Statement]:
     for st in made:
         first.setdefault(st.KIND, st)
     return [
-        BlindStart(game_id, 0, 0, (0, 1)),
+        BlindStart(game_id, 0, 0, 10),
+        Present(game_id, 0, 1, fixed("context/present")),
         first["shuffle"],
         first["lock"],
         first["shares"],

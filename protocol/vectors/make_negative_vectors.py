@@ -43,6 +43,7 @@ from briscola_lan.fairness.statements import (
     MatchStart,
     Opening,
     Play,
+    Present,
     Receipt,
     SeedCommit,
     SeedReveal,
@@ -1369,7 +1370,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     e = eb()
     gid = e.get(0).game_id
     start = e.get(e.find(BlindStart))
-    assert start.parties == (0, 1)
+    assert [type(e.get(e.find(BlindStart) + k)) for k in (1, 2)] == [Present, Present]
     size = 40
     seat0 = [p for p, s in initial_deal(2, start.dealer) if s == 0]  # seat 0's initial positions
     seat1 = [p for p, s in initial_deal(2, start.dealer) if s == 1]
@@ -1839,35 +1840,80 @@ def blind_cases(add: Add, classic_long: Run) -> None:
         e.records(),
     )
 
-    # §11.3 parties and modes
+    # §11.3 the call, the parties and modes
     e = eb()
-    i = e.find(BlindStart)
-    e.sts[i] = dataclasses.replace(start, parties=(1, 0))
+    a, b = e.find(Present, seat=0), e.find(Present, seat=1)
+    e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
     add(
-        "blind-start-parties-out-of-order",
-        "a blind-start listing the parties 1, 0 (§11.3: ascending seat order)",
+        "blind-presents-out-of-order",
+        "seat 1's present published before seat 0's (§11.3: seat order)",
         "failed",
-        i,
+        b,
         "host",
         e.records(),
     )
-    ea = Edit(bai, bai.host.records)
-    i = ea.find(BlindStart)
-    assert ea.get(i).parties == (0, HOST_PARTY)
-    for parties, name, what in (
-        ((0,), "without-host", "seat 0 alone, though the host plays the AI seat 1"),
-        ((0, 1, HOST_PARTY), "ai-seat", "the AI seat 1 as a party"),
-    ):
-        e = Edit(bai, bai.host.records)
-        e.sts[i] = dataclasses.replace(e.get(i), parties=parties)
-        add(
-            f"blind-start-parties-{name}",
-            f"AI in seat 1: a blind-start listing {what} (§11.3)",
-            "failed",
-            i,
-            "host",
-            e.records(),
-        )
+    e = eb()
+    i = e.find(Present, seat=1)
+    e.sts.insert(i + 1, e.get(i))
+    add(
+        "blind-present-twice",
+        "seat 1's present published twice (§11.3)",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = Edit(bai, bai.host.records)
+    i = e.find(Present, seat=0)
+    e.sts.insert(i + 1, dataclasses.replace(e.get(i), seat=1))
+    add(
+        "blind-present-of-ai-seat",
+        "AI in seat 1: a present for the AI seat, signed with its key (§11.3: only a person's "
+        "seat answers the call)",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    i = e.find(ShufflePass, seat=0)
+    e.sts.insert(i + 1, e.get(e.find(Present, seat=1)))
+    add(
+        "blind-present-after-call",
+        "seat 1's present again after the first shuffle pass (§11.3: the call is over)",
+        "failed",
+        i + 1,
+        "host",
+        e.records(),
+    )
+    e = Edit(b2, b2.clients[1].records)
+    i = e.find(Present, seat=1)
+    receipt = next(
+        k
+        for k, st in enumerate(e.sts)
+        if isinstance(st, Receipt) and isinstance(decode(st.statement), Present)
+    )
+    del e.sts[i]
+    add(
+        "blind-left-out-with-receipt",
+        "seat 1's own file: the host receipted seat 1's present, then published the call's "
+        "answers without it and played the seat itself (§11.3: a fake 'away')",
+        "failed",
+        receipt,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    e.sts[e.find(Present, seat=1) + 1 :] = [Abort(gid, 0, 1, "did not answer the call")]
+    add(
+        "blind-abort-during-call",
+        "an abort naming seat 1 while the call's answers come in: a seat that does not answer "
+        "is played by the host, never a reason to abort (§11.3)",
+        "aborted",
+        e.find(Abort),
+        "host",
+        e.records(),
+    )
     e = Edit(bai, bai.host.records)
     i = e.find(ShufflePass, seat=HOST_PARTY)
     e.sts[i] = with_point(e.get(i), 3, e.get(i).points[2])
@@ -1929,7 +1975,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     e = Edit(classic_long, classic_long.host.records)
     i = e.find(HostCommit, hand=1)
     hc = e.get(i)
-    e.sts[i] = BlindStart(hc.game_id, 1, hc.dealer, (0, 1))
+    e.sts[i] = BlindStart(hc.game_id, 1, hc.dealer, 10)
     add(
         "blind-start-in-classic-match",
         "the second hand of a classic match opened with a blind-start (§11.3)",

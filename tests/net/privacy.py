@@ -45,7 +45,7 @@ from briscola_lan.fairness.blind import (
     pad,
     shared_point,
 )
-from briscola_lan.fairness.blind_hand import HOST, BlindHand
+from briscola_lan.fairness.blind_hand import HOST, BlindHand, Presence
 from briscola_lan.fairness.encoding import DOMAIN
 from briscola_lan.fairness.group import CARD_POINTS, L
 from briscola_lan.fairness.statements import (
@@ -56,6 +56,8 @@ from briscola_lan.fairness.statements import (
     LockPass,
     MatchStart,
     Opening,
+    Present,
+    Receipt,
     Shares,
     Show,
     ShufflePass,
@@ -109,6 +111,7 @@ def match_truth(path: Path) -> list[HandTruth]:
     ms: MatchStart | None = None
     hands: list[HandTruth] = []
     bh: BlindHand | None = None
+    call: tuple[BlindStart, Presence] | None = None
     secrets: dict[int, bytes] = {}
     for index, (body, _sig) in enumerate(records):
         st = decode(body)
@@ -116,11 +119,20 @@ def match_truth(path: Path) -> list[HandTruth]:
             ms = st
         elif isinstance(st, BlindStart):
             assert ms is not None
-            bh = BlindHand(options_of(ms), st.game_id, st.hand, st.dealer, st.parties)
-            secrets = {}
-        elif bh is None:
+            call = (st, Presence([level == "" for level in ms.ai_levels]))
+            bh, secrets = None, {}
+        elif isinstance(st, Present) and call is not None:
+            call[1].on_present(st, index)
             continue
-        elif isinstance(st, KeyReveal):
+        if call is not None and not isinstance(st, BlindStart | Present | Receipt):
+            assert ms is not None
+            start, presence = call
+            parties = presence.close()
+            bh = BlindHand(options_of(ms), start.game_id, start.hand, start.dealer, parties)
+            call = None
+        if bh is None:
+            continue
+        if isinstance(st, KeyReveal):
             secrets[st.seat] = st.secret
             if len(secrets) == len(bh.parties):
                 keys = {

@@ -120,7 +120,7 @@ async def test_a_party_back_within_the_grace_period_keeps_the_hand(
             assert [ch.status for ch in st.checks] == ["verified"] * len(st.checks), st.log
             assert verify_records(c.session.records).ok
         assert verify_records(table.records).ok
-        assert all(s.parties == (0, 1, 2, 3) for s in _starts(table.records))
+        assert all(h.parties == (0, 1, 2, 3) for h in verify_records(table.records).hands)
     finally:
         for c in clients:
             await c.close()
@@ -200,17 +200,19 @@ async def test_a_player_away_when_a_hand_starts_is_played_by_the_host_for_that_h
         hold = False
         stay.send(*held)  # the first hand closes: the second starts with seat 1 away
         await _wait("the second hand", lambda: len(_starts(table.records)) >= 2)
-        second = _starts(table.records)[1]
+        await _wait("the second hand's call", lambda: table.phase != "call")
+        second = verify_records(table.records).hands[1]
         assert second.parties == (0, HOST)  # the host plays seat 1 this hand
         await _wait("a play of the host for seat 1", lambda: _blind_plays(table.records) >= 22)
         up.set()  # back in the middle of the second hand: the host still plays it
         assert await away.wait_for(lambda: away.live and away.session.state.hand_number == 1, 30)
         st = away.session.state
-        assert st.taken_over and "an AI plays your seat this hand" in " ".join(st.log)
+        assert st.taken_over and "the host plays your seat this hand" in " ".join(st.log)
         results = await asyncio.wait_for(asyncio.gather(*tasks), 180)
         starts = _starts(table.records)
         assert len(starts) >= 3
-        assert [s.parties for s in starts[2:]] == [(0, 1)] * len(starts[2:])  # its seat again
+        hands = verify_records(table.records).hands
+        assert [h.parties for h in hands[2:]] == [(0, 1)] * len(hands[2:])  # its seat again
         assert results[1].plays > 0 and not st.taken_over
         for c in clients:
             cs = c.session.state

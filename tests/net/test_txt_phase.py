@@ -16,6 +16,7 @@ def test_every_coordinator_phase_has_a_public_name() -> None:
     assert PUBLIC_PHASES == ("lobby", "playing", "over")
     assert {p: public_phase(str(p)) for p in Phase} == {
         Phase.LOBBY: "lobby",
+        Phase.CALL: "playing",
         Phase.COMMIT: "playing",
         Phase.REVEAL: "playing",
         Phase.SHUFFLE: "playing",

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from briscola_lan.fairness.blind_hand import HOST
-from briscola_lan.fairness.statements import BlindStart, decode
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.table.client import ClientSession
@@ -66,8 +65,7 @@ def test_a_blind_match_at_every_table_shape_verifies_in_every_file(
     wire.pump()
     play_out(wire, [_random(i) for i in range(len(humans))])
     assert host.phase is Phase.OVER and not host.internal_errors
-    starts = [decode(b) for b, _ in host.records]
-    parties = {st.parties for st in starts if isinstance(st, BlindStart)}
+    parties = {h.parties for h in verify_records(host.records).hands}
     want = (*humans, HOST) if len(humans) < players else tuple(humans)
     assert parties == {want}
     _all_files_verify(host, clients)
@@ -161,8 +159,9 @@ def test_a_player_away_when_a_hand_starts_is_played_by_the_host_for_that_hand() 
     wire.deliver(host.tick(host.now + host.timeout + 1))  # the acks' deadline: the next hand
     wire.pump()
     assert host.hand_number == 1
-    starts = [st for b, _ in host.records if isinstance(st := decode(b), BlindStart)]
-    assert starts[-1].parties == (0, HOST)  # seat 1 is away: the host plays it this hand
+    wire.deliver(host.tick(host.now + host.call_wait))  # nobody answers for the seat away
+    wire.pump()
+    assert verify_records(host.records).hands[-1].parties == (0, HOST)  # the host plays seat 1
     assert host.seats[1].taken_over
     # it comes back mid-hand: it watches, the host keeps playing its seat until the hand is over
     away["on"] = False
@@ -182,8 +181,7 @@ def test_a_player_away_when_a_hand_starts_is_played_by_the_host_for_that_hand() 
         wire.deliver(host.tick(host.now + 0.1))
         wire.pump()
     if host.phase is not Phase.OVER:  # a third hand: the seat is a party again
-        starts = [st for b, _ in host.records if isinstance(st := decode(b), BlindStart)]
-        assert starts[-1].parties == (0, 1)
+        assert verify_records(host.records).hands[-1].parties == (0, 1)
         assert not clients[1].state.taken_over
         play_out(wire, choosers)
     for records in (host.records, clients[0].records, clients[1].records):

@@ -84,7 +84,7 @@ def test_lobby_seats_ready_and_start_rules() -> None:
     host.receive(2, m.TakeSeat(3))
     host.receive(2, m.SetReady(True))
     out = host.receive(0, m.StartMatch())
-    assert _errors(out) == [] and host.phase is Phase.SHUFFLE  # blind: three human seats
+    assert _errors(out) == [] and host.phase is Phase.CALL  # blind: the first hand calls its players
     assert any(isinstance(o.message, m.MatchStarted) for o in out)
     assert _errors(host.receive(1, m.TakeSeat(2))) == ["wrong_phase"]
 
@@ -386,7 +386,7 @@ def test_snapshot_is_a_versioned_msgpack_file_and_bad_files_are_refused(tmp_path
     wire.pump()
     data = host.snapshot()
     obj = msgpack.unpackb(data)
-    assert obj["format"] == "briscola-lan-host-state" and obj["version"] == 4
+    assert obj["format"] == "briscola-lan-host-state" and obj["version"] == 5
     # a broadcast is stored once, however many seats' logs name it
     logs = [seat["log"] for seat in obj["state"]["seats"]]
     assert set(logs[0]) & set(logs[1]) and len(obj["state"]["messages"]) < sum(map(len, logs))

@@ -418,7 +418,8 @@ def test_snapshot_is_a_versioned_msgpack_file_and_bad_files_are_refused(tmp_path
         "empty": b"",
         "truncated": data[: len(data) // 2],
         "foreign msgpack": msgpack.packb({"format": "something-else", "version": 2}),
-        "future version": msgpack.packb({**obj, "version": 5}),
+        "future version": msgpack.packb({**obj, "version": 6}),
+        "earlier version": msgpack.packb({**obj, "version": 4}),
         "a log naming no message": msgpack.packb(
             {
                 **obj,

@@ -49,8 +49,10 @@ class PartyKeys:
 
     party: int
     shuffle_key: int  # a
-    ecdh_key: int  # x
+    ecdh_key: int  # x, for the shares' pads
     ecdh_point: bytes  # X = x·B, published in the party's shuffle statement
+    show_key: int  # x', for the pads of the partner exchange (its own, so that a complaint
+    show_point: bytes  # about a share, which reveals one shared point, reveals no show)
     perm: tuple[int, ...]  # the shuffle pass's permutation: output j takes input perm[j]
     locks: tuple[int, ...]  # b_p, one per deck position
 
@@ -66,13 +68,15 @@ def derive_keys(game_id: bytes, hand: int, party: int, secret: bytes, size: int)
     def key(label: str, index: int) -> int:
         return party_scalar(game_id, hand, party, secret, label=label, index=index)
 
-    x = key("ecdh", 0)
+    x, x_show = key("ecdh", 0), key("ecdh-show", 0)
     perm = shuffle_codes(range(size), digest("blind-perm", game_id, hand, party, secret))
     return PartyKeys(
         party=party,
         shuffle_key=key("shuffle", 0),
         ecdh_key=x,
         ecdh_point=base(x),
+        show_key=x_show,
+        show_point=base(x_show),
         perm=tuple(perm),
         locks=tuple(key("lock", p) for p in range(size)),
     )

@@ -26,9 +26,11 @@ from briscola_lan.fairness.blind import (
     seal,
     shared_point,
     shuffle_pass,
+    unseal,
 )
 from briscola_lan.fairness.encoding import HOST_PARTY
-from briscola_lan.fairness.group import is_point, scalar_of
+from briscola_lan.fairness.group import base, is_point, scalar_of
+from briscola_lan.fairness.proofs import dleq_verify, lock_verify, proof_label
 from briscola_lan.fairness.shuffle import pack_codes
 from briscola_lan.fairness.statements import (
     BlindPlay,
@@ -136,17 +138,26 @@ class BlindHand:
         hand: int,
         dealer: int,
         parties: Sequence[int],
+        *,
+        check_proofs: bool = True,
     ) -> None:
+        """``check_proofs=False`` queues every lock pass instead of checking its proof at once
+        (a verifier, a client): the pass is judged by its party's keys when they are revealed,
+        and by its proof if ``check_locks()`` comes first (fairness.md §11.4)."""
         self.options, self.game_id, self.hand, self.dealer = options, game_id, hand, dealer
+        self.check_proofs = check_proofs
+        self.unchecked_locks: list[int] = []  # indices into ``locks`` whose proof waits
         self.n = options.players
         self.parties = tuple(parties)
         self.codes = pack_codes(options)
+        self.pack = frozenset(self.codes)
         self.size = len(self.codes)
         self.sched = PublicSchedule(options, dealer)
         self.upcard_position = self.sched.upcard_position
         self.shuffles: list[tuple[int, ShufflePass]] = []
         self.locks: list[tuple[int, LockPass]] = []
-        self.ecdh: dict[int, bytes] = {}  # party -> its key-exchange point
+        self.ecdh: dict[int, bytes] = {}  # party -> its key-exchange point (shares)
+        self.ecdh_show: dict[int, bytes] = {}  # party -> its key-exchange point (shows)
         self.final: tuple[bytes, ...] | None = None
         self.windows: list[Window] = []
         self.window: Window | None = None  # the open window (until its shares and shows are in)
@@ -159,6 +170,7 @@ class BlindHand:
         self.tricks: list[RulesTrickTaken] = []
         self.exchange_trick: int | None = None
         self.complaint: tuple[int, Complaint] | None = None
+        self.verdict: BlindFault | None = None  # a complaint decided at once (its proof)
         self.reveals: dict[int, tuple[int, PartyKeys]] = {}
         self.order: tuple[int, ...] | None = None  # every position's card, once all revealed
         self.points_by_side = [0] * options.sides
@@ -194,6 +206,8 @@ class BlindHand:
             return "shuffle"
         if len(self.locks) < len(self.parties):
             return "lock"
+        if self.verdict is not None:
+            return "end"  # a complaint decided by its proof: the host's abort comes next
         if self.disputed or self.over:
             return "reveal" if len(self.reveals) < len(self.parties) else "end"
         w = self.window
@@ -245,12 +259,14 @@ class BlindHand:
 
     # --- the passes -----------------------------------------------------------------------------
 
-    def _check_deck(self, points: Sequence[bytes], party: int, what: str) -> None:
+    def _check_deck(
+        self, points: Sequence[bytes], party: int, what: str, *, valid: bool = True
+    ) -> None:
         if len(points) != self.size:
             raise BlindFault(party, f"the {what} pass has {len(points)} points, not {self.size}")
         if len(set(points)) != self.size:
             raise BlindFault(party, f"the {what} pass repeats a point")
-        if not all(is_point(p) for p in points):
+        if valid and not all(is_point(p) for p in points):
             raise BlindFault(party, f"the {what} pass holds a point that is not a group element")
 
     def apply(self, st: BlindStatement, record: int) -> None:
@@ -273,22 +289,68 @@ class BlindHand:
     def on_shuffle(self, st: ShufflePass, record: int) -> None:
         if len(self.shuffles) >= len(self.parties) or st.seat != self.parties[len(self.shuffles)]:
             raise BlindFault(HOST, "a shuffle pass out of party order, or one too many")
-        if not is_point(st.ecdh):
-            raise BlindFault(st.seat, "the key-exchange point is not a group element")
+        if not is_point(st.ecdh) or not is_point(st.ecdh_show):
+            raise BlindFault(st.seat, "a key-exchange point is not a group element")
         self._check_deck(st.points, st.seat, "shuffle")
         self.shuffles.append((record, st))
         self.ecdh[st.seat] = st.ecdh
+        self.ecdh_show[st.seat] = st.ecdh_show
 
     def on_lock(self, st: LockPass, record: int) -> None:
         if len(self.shuffles) < len(self.parties):
             raise BlindFault(HOST, "a lock pass before every party shuffled")
         if len(self.locks) >= len(self.parties) or st.seat != self.parties[len(self.locks)]:
             raise BlindFault(HOST, "a lock pass out of party order, or one too many")
-        self._check_deck(st.points, st.seat, "lock")
+        # Queued, its points are checked valid when it is judged (its proof's multiplications,
+        # or its party's keys giving exactly these points), not twice.
+        self._check_deck(st.points, st.seat, "lock", valid=self.check_proofs)
+        if len(st.commits) != self.size:
+            raise BlindFault(st.seat, f"the lock pass commits to {len(st.commits)} keys, not "
+                             f"{self.size}")  # fmt: skip
+        if self.check_proofs and not (is_point(st.key) and all(is_point(y) for y in st.commits)):
+            raise BlindFault(
+                st.seat, "the lock pass commits to a point that is not a group element"
+            )
         self.locks.append((record, st))
+        if self.check_proofs:
+            self._check_lock(len(self.locks) - 1)
+        else:
+            self.unchecked_locks.append(len(self.locks) - 1)
         if len(self.locks) == len(self.parties):
             self.final = st.points
             self._open_window(0, tuple(initial_deal(self.n, self.dealer)), self.upcard_position)
+
+    def lock_inputs(self, i: int) -> tuple[bytes, ...]:
+        """The deck the i-th lock pass (from 0) was made over: the last shuffle's, or the
+        previous lock's."""
+        return self.shuffles[-1][1].points if i == 0 else self.locks[i - 1][1].points
+
+    def _check_lock(self, i: int) -> None:
+        rec, st = self.locks[i]
+        label = proof_label(self.game_id, self.hand, st.seat, st.context, LockPass.KIND)
+        if not lock_verify(
+            st.key, st.commits, self.lock_inputs(i), st.points, st.proof, label=label
+        ):
+            raise BlindFault(
+                st.seat,
+                "the lock pass is not what its committed keys give (its proof fails)",
+                rec,
+                st.KIND,
+            )
+
+    def check_locks(self) -> None:
+        """Check the lock proofs queued so far, in order; raises BlindFault on a bad one."""
+        while self.unchecked_locks:
+            self._check_lock(self.unchecked_locks[0])
+            self.unchecked_locks.pop(0)
+
+    def commit_of(self, party: int, position: int) -> bytes:
+        """The point a party's lock key for a position must give: ``Y_p = b_p·B``."""
+        return self.locks[self.parties.index(party)][1].commits[position]
+
+    def key_matches(self, party: int, position: int, key: int) -> bool:
+        """Whether ``key`` is the lock key the party committed to for the position."""
+        return base(key) == self.commit_of(party, position)
 
     # --- deal windows -----------------------------------------------------------------------------
 
@@ -321,8 +383,10 @@ class BlindHand:
             raise BlindFault(st.seat, "the shares are not for the positions the window gives")
         if len(st.values) != len(st.positions):
             raise BlindFault(st.seat, "the shares hold one value per position")
-        if w.upcard is not None and scalar_of(st.values[-1]) is None:
-            raise BlindFault(st.seat, "the upcard's key is not a scalar")
+        if w.upcard is not None:
+            key = scalar_of(st.values[-1])
+            if key is None or not self.key_matches(st.seat, w.upcard, key):
+                raise BlindFault(st.seat, "the upcard's key is not the one its lock committed to")
         w.shares[st.seat] = (record, st)
         self.changes += 1
         if w.shares_done and w.upcard is not None:
@@ -337,7 +401,7 @@ class BlindHand:
             assert k is not None
             keys.append(k)
         code = open_card(self.final[self.upcard_position], product(keys))
-        if code is None:
+        if code is None or code not in self.pack:
             self.upcard_failed = True  # a dispute: every party must reveal its keys
             return
         self.upcard = code
@@ -422,23 +486,108 @@ class BlindHand:
     # --- complaints and the key reveals -------------------------------------------------------
 
     def complaint_problem(self, st: Complaint) -> str | None:
+        """Why a complaint is not valid now, or None (the host refuses such a complaint;
+        published, it is the host's fault)."""
+        return self.complaint_moment_problem(st) or self.complaint_proof_problem(st)
+
+    def complaint_moment_problem(self, st: Complaint) -> str | None:
         """Why a party cannot complain about this position now, or None."""
         if self.final is None or self.disputed or self.reveals or self.over:
             return "no complaint can be made now"
         pos = st.position
         if pos in self.played:
             return "that card was played"
+        if not (self._dealt_to_party(st.seat, pos) or self.shown_to_party(st.seat, pos)):
+            return "that position was not dealt or shown to this party"
+        return None
+
+    def complaint_proof_problem(self, st: Complaint) -> str | None:
+        """Why a complaint's ``about``, point or proof is not valid, or None."""
+        if st.about == st.seat:
+            if st.shared != bytes(32) or st.proof:
+                return "a complaint about no one's value reveals no point"
+            return None
+        source = self._complained_value(st)
+        if source is None:
+            return "that party sent this party no value for that position"
+        what, _rec, _value, points = source
+        label = proof_label(self.game_id, self.hand, st.seat, st.context, Complaint.KIND)
+        mine, theirs = points[st.seat], points[st.about]
+        if not is_point(st.shared) or not dleq_verify(
+            base(1), mine, theirs, st.shared, st.proof, label=label
+        ):
+            return f"the complaint's proof does not show the point of its {what} pad"
+        return None
+
+    def _dealt_to_party(self, party: int, pos: int) -> bool:
+        """Whether the position was dealt to a seat the party holds, its window complete."""
         seat = self.sched.dealt.get(pos)
         number = self.position_window.get(pos)
-        if seat is not None and number is not None and self.owner(seat) == st.seat:
-            w = self.windows[number]
-            if w.shares_done:
+        return (
+            seat is not None
+            and number is not None
+            and self.owner(seat) == party
+            and self.windows[number].shares_done
+        )
+
+    def _complained_value(
+        self, st: Complaint
+    ) -> tuple[str, tuple[int, Shares | Show], bytes, dict[int, bytes]] | None:
+        """The value a complaint names: ``about``'s share of the position (dealt to the
+        complainer) or the show that gave it to the complainer; with the exchange points the pad
+        was made from."""
+        pos, me, about = st.position, st.seat, st.about
+        if self._dealt_to_party(me, pos):
+            w = self.windows[self.position_window[pos]]
+            got = w.shares.get(about)
+            if got is None or pos not in got[1].positions:
                 return None
+            rec, shares = got
+            return SHARE, (rec, shares), shares.values[shares.positions.index(pos)], self.ecdh
+        show = self.shown_to_party(me, pos)
+        if show is None or self.owner(show.seat) != about:
+            return None
         for w in self.windows:
-            for _, show in w.shows.values():
-                if pos in show.positions and self.owner(show.partner) == st.seat:
-                    return None
-        return "that position was not dealt or shown to this party"
+            for rec, s in w.shows.values():
+                if s is show:
+                    return SHOW, (rec, s), s.values[s.positions.index(pos)], self.ecdh_show
+        return None
+
+    def _decide(self, st: Complaint, record: int) -> BlindFault:
+        """A complaint about another party's value, decided from the point it reveals: the
+        value is wrong (that party's fault, its statement the evidence) or right (a false
+        complaint, the complainer's fault)."""
+        source = self._complained_value(st)
+        assert source is not None and self.final is not None
+        what, (rec, sent), value, _points = source
+        pos, me, about = st.position, st.seat, st.about
+        key = unseal(value, self.pad(about, me, pos, what, st.shared))
+        if what == SHARE:
+            wrong = key is None or not self.key_matches(about, pos, key)
+            told = "its key for that position is not the one its lock pass committed to"
+        else:
+            code = None if key is None else open_card(self.final[pos], key)
+            wrong = (
+                code is None
+                or code not in self.pack
+                or (pos == self.upcard_position and code != self.upcard)
+            )
+            told = "the key it showed for that position does not open it to a card of the pack"
+        if wrong:
+            return BlindFault(
+                about,
+                f"{told} (position {pos}, sent to {'the host' if me == HOST else f'seat {me}'}: "
+                "the point the complaint reveals unseals it)",
+                rec,
+                sent.KIND,
+            )
+        return BlindFault(
+            me,
+            f"complained that {'the host' if about == HOST else f'seat {about}'}'s {what} for "
+            f"position {pos} is wrong, but the point it reveals unseals the right one",
+            record,
+            Complaint.KIND,
+        )
 
     def on_complaint(self, st: Complaint, record: int) -> None:
         problem = self.complaint_problem(st)
@@ -447,6 +596,8 @@ class BlindHand:
         self.complaint = (record, st)
         self.window = None
         self.changes += 1
+        if st.about != st.seat:
+            self.verdict = self._decide(st, record)
 
     def on_key_reveal(self, st: KeyReveal, record: int) -> None:
         """A party's secret: everything it sent this hand is recomputed now (its fault if not)."""
@@ -466,14 +617,25 @@ class BlindHand:
         i = self.parties.index(q)
         s_rec, shuffle = self.shuffles[i]
         inputs = pack_points(self.codes) if i == 0 else self.shuffles[i - 1][1].points
-        if shuffle.ecdh != keys.ecdh_point or shuffle_pass(keys, inputs) != shuffle.points:
+        if (
+            shuffle.ecdh != keys.ecdh_point
+            or shuffle.ecdh_show != keys.show_point
+            or shuffle_pass(keys, inputs) != shuffle.points
+        ):
             raise BlindFault(
                 q, "the shuffle pass is not what the revealed keys give", s_rec, shuffle.KIND
             )
         if i < len(self.locks):
             l_rec, lock = self.locks[i]
-            inputs = self.shuffles[-1][1].points if i == 0 else self.locks[i - 1][1].points
-            if lock_pass(keys, inputs) != lock.points:
+            right = True  # its proof, checked on arrival, showed the points are what the keys give
+            if i in self.unchecked_locks:  # judged by the revealed keys, not by its proof
+                self.unchecked_locks.remove(i)
+                right = lock_pass(keys, self.lock_inputs(i)) == lock.points
+            if (
+                not right
+                or lock.key != base(keys.shuffle_key)
+                or lock.commits != tuple(base(b) for b in keys.locks)
+            ):
                 raise BlindFault(
                     q, "the lock pass is not what the revealed keys give", l_rec, lock.KIND
                 )
@@ -523,7 +685,8 @@ class BlindHand:
             for rec, show in w.shows.values():
                 sender, to = self.owner(show.seat), self.owner(show.partner)
                 if (sender, to) not in shared:
-                    shared[(sender, to)] = shared_point(by_party[sender].ecdh_key, self.ecdh[to])
+                    key = by_party[sender].show_key
+                    shared[(sender, to)] = shared_point(key, self.ecdh_show[to])
                 for pos, value in zip(show.positions, show.values, strict=True):
                     beta = product([k.lock(pos) for k in keys])
                     pads = self.pad(sender, to, pos, SHOW, shared[(sender, to)])
@@ -538,7 +701,10 @@ class BlindHand:
                 )
 
     def dispute_verdict(self) -> BlindFault:
-        """Every party revealed and nothing it sent is wrong: the complaint was false."""
+        """Who a dispute makes at fault: a complaint decided by its proof says; otherwise every
+        party revealed and nothing it sent is wrong, so the complaint was false."""
+        if self.verdict is not None:
+            return self.verdict
         if self.complaint is None:
             return BlindFault(HOST, "the upcard did not open, yet every party's keys are right")
         rec, st = self.complaint

@@ -9,6 +9,7 @@ kept its secret sends the very same bytes again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from briscola_lan.fairness.blind import (
     SHARE,
@@ -24,6 +25,8 @@ from briscola_lan.fairness.blind import (
     unseal,
 )
 from briscola_lan.fairness.blind_hand import BlindHand
+from briscola_lan.fairness.group import base
+from briscola_lan.fairness.proofs import dleq_prove, lock_commitments, lock_prove, proof_label
 from briscola_lan.fairness.statements import (
     BlindPlay,
     Complaint,
@@ -48,6 +51,8 @@ class BlindParty:
         self.context = context
         self.keys = derive_keys(hand.game_id, hand.hand, party, secret, hand.size)
         self._shared: dict[int, bytes] = {}
+        self._shared_show: dict[int, bytes] = {}
+        self._bad: dict[int, int] = {}  # position -> the party whose share for it is wrong
         self._keys: dict[int, int | None] = {}  # position -> opening key (None: does not open)
         self._cards: dict[int, int | None] = {}  # position -> the card its key opens
         self._clean: tuple[int, int] | None = None  # (hand.changes, plays) at the last clean scan
@@ -66,7 +71,8 @@ class BlindParty:
         inputs = h.shuffles[-1][1].points if h.shuffles else pack_points(h.codes)
         points = shuffle_pass(self.keys, inputs)
         ctx = self.context(ShufflePass.KIND)
-        return ShufflePass(h.game_id, h.hand, self.party, ctx, self.keys.ecdh_point, points)
+        k = self.keys
+        return ShufflePass(h.game_id, h.hand, self.party, ctx, k.ecdh_point, k.show_point, points)
 
     def lock(self) -> LockPass | None:
         """Its lock pass, when the hand waits for it."""
@@ -75,7 +81,12 @@ class BlindParty:
             return None
         inputs = h.locks[-1][1].points if h.locks else h.shuffles[-1][1].points
         ctx = self.context(LockPass.KIND)
-        return LockPass(h.game_id, h.hand, self.party, ctx, lock_pass(self.keys, inputs))
+        k = self.keys
+        points = lock_pass(k, inputs)
+        key, commits = lock_commitments(k.shuffle_key, k.locks)
+        label = proof_label(h.game_id, h.hand, self.party, ctx, LockPass.KIND)
+        proof = lock_prove(k.shuffle_key, k.locks, inputs, points, label=label, secret=self.secret)
+        return LockPass(h.game_id, h.hand, self.party, ctx, points, commits, key, proof)
 
     def shares(self) -> Shares | None:
         """Its keys for the open window's positions, sealed for their receivers."""
@@ -113,7 +124,8 @@ class BlindParty:
                 key = self.opening_key(pos)
                 if key is None:
                     return []  # a card of its own does not open: it complains instead
-                values.append(seal(key, h.pad(self.party, to, pos, SHOW, self._shared_with(to))))
+                pads = h.pad(self.party, to, pos, SHOW, self._shared_show_with(to))
+                values.append(seal(key, pads))
             ctx = self.context(Show.KIND)
             out.append(Show(h.game_id, h.hand, seat, ctx, partner, positions, tuple(values)))
         return out
@@ -127,7 +139,10 @@ class BlindParty:
 
     def complaint(self) -> Complaint | None:
         """A complaint about the first of its positions (dealt or shown) that does not open, or
-        opens to a card already seen this hand (played, the upcard, or another it may open)."""
+        opens to a card already seen this hand (played, the upcard, or another it may open) or
+        to none of the pack. When another party's value for it is wrong (a share that is not the
+        committed key, a show that does not open), the complaint is about that party and proves
+        it: it reveals the point their pad came from, with its proof."""
         h = self.hand
         if h.final is None or h.disputed or h.reveals or h.over:
             return None
@@ -145,16 +160,53 @@ class BlindParty:
                 continue
             if pos == h.upcard_position:  # its card is known; a show of it must still be true
                 if not self._shown_upcard_opens(pos):
-                    st = Complaint(h.game_id, h.hand, self.party, self._ctx_complaint(), pos)
-                    return st if h.complaint_problem(st) is None else None
+                    return self._complain(pos)
                 continue
             code = self.card_at(pos)
-            if code is None or code in seen:  # it does not open, or it is a card seen already
-                st = Complaint(h.game_id, h.hand, self.party, self._ctx_complaint(), pos)
-                return st if h.complaint_problem(st) is None else None
+            if code is None or code in seen or code not in h.pack:
+                return self._complain(pos)
             seen.add(code)
         self._clean = (h.changes, len(h.plays))
         return None
+
+    def _complain(self, pos: int) -> Complaint | None:
+        """The complaint about a position: about the party whose value is wrong, if one is."""
+        h = self.hand
+        ctx = self.context(Complaint.KIND)
+        about, shared, proof = self.party, bytes(32), cast(tuple[bytes, ...], ())
+        wrong = self._wrong_value(pos)
+        if wrong is not None:
+            about, what = wrong
+            if what == SHARE:
+                shared = self._shared_with(about)
+                x, mine, theirs = self.keys.ecdh_key, self.keys.ecdh_point, h.ecdh[about]
+            else:
+                shared = self._shared_show_with(about)
+                x, mine, theirs = self.keys.show_key, self.keys.show_point, h.ecdh_show[about]
+            assert base(x) == mine
+            label = proof_label(h.game_id, h.hand, self.party, ctx, Complaint.KIND)
+            proof = dleq_prove(x, base(1), theirs, label=label, secret=self.secret)
+        st = Complaint(h.game_id, h.hand, self.party, ctx, pos, about, shared, proof)
+        return st if h.complaint_problem(st) is None else None
+
+    def _wrong_value(self, pos: int) -> tuple[int, str] | None:
+        """The party whose value for a position is wrong, and which value (share or show)."""
+        h = self.hand
+        if pos in self._bad:
+            return self._bad[pos], SHARE
+        show = h.shown_to_party(self.party, pos)
+        if show is None or self._dealt_to_me(pos) or h.final is None:
+            return None
+        key = self._shown_key(pos)
+        code = None if key is None else open_card(h.final[pos], key)
+        if code is None or code not in h.pack or (pos == h.upcard_position and code != h.upcard):
+            return h.owner(show.seat), SHOW
+        return None  # the key opens a card of the pack: no value is wrong, the deck is
+
+    def _dealt_to_me(self, pos: int) -> bool:
+        h = self.hand
+        seat = h.sched.dealt.get(pos)
+        return seat is not None and h.owner(seat) == self.party
 
     def play(self, seat: int, card: int) -> BlindPlay:
         """A play of ``card`` from the seat's hand; raises ValueError if the seat lacks it."""
@@ -309,7 +361,8 @@ class BlindParty:
                 continue
             sealed = st.values[st.positions.index(pos)]
             k = unseal(sealed, h.pad(q, self.party, pos, SHARE, self._shared_with(q)))
-            if k is None:
+            if k is None or not h.key_matches(q, pos, k):  # not the key q committed to
+                self._bad.setdefault(pos, q)
                 return None
             keys.append(k)
         if len(keys) != len(h.parties):
@@ -332,12 +385,22 @@ class BlindParty:
             return None
         sender = h.owner(show.seat)
         sealed = show.values[show.positions.index(pos)]
-        return unseal(sealed, h.pad(sender, self.party, pos, SHOW, self._shared_with(sender)))
+        pads = h.pad(sender, self.party, pos, SHOW, self._shared_show_with(sender))
+        return unseal(sealed, pads)
 
     def _shared_with(self, other: int) -> bytes:
+        """The point the shares' pads between this party and another come from."""
         point = self._shared.get(other)
         if point is None:
             point = self._shared[other] = shared_point(self.keys.ecdh_key, self.hand.ecdh[other])
+        return point
+
+    def _shared_show_with(self, other: int) -> bytes:
+        """The point the shows' pads between this party and another come from."""
+        point = self._shared_show.get(other)
+        if point is None:
+            point = shared_point(self.keys.show_key, self.hand.ecdh_show[other])
+            self._shared_show[other] = point
         return point
 
 

@@ -17,7 +17,7 @@ from briscola_lan.fairness.encoding import DOMAIN, lp, u32
 
 _U32 = struct.Struct(">I")
 MAX_LIST = 64
-MAX_BIN = 4096  # the longest ``bin`` field: a statement embedded in a receipt or evidence
+MAX_BIN = 8192  # the longest ``bin`` field: a statement embedded in a receipt or evidence
 T = TypeVar("T", bound="Statement")
 
 
@@ -522,31 +522,38 @@ class Present(Statement):
 
 @dataclass(frozen=True, slots=True)
 class ShufflePass(Statement):
-    """A party's shuffle pass: its key-exchange point and the deck it multiplied and permuted."""
+    """A party's shuffle pass: its key-exchange points (for shares and for shows) and the deck
+    it multiplied and permuted."""
 
     KIND: ClassVar[str] = "shuffle"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32", "b32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32", "b32", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
     context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
-    ecdh: bytes
+    ecdh: bytes  # X, for the shares' pads
+    ecdh_show: bytes  # X', for the shows' pads
     points: tuple[bytes, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class LockPass(Statement):
-    """A party's lock pass: the deck with its shuffle key swapped for one key per position."""
+    """A party's lock pass: the deck with its shuffle key swapped for one key per position, the
+    commitments to those keys (``commits[p] = b_p·B``, ``key = a·B``) and the proof that the
+    pass is what they give (fairness.md §11.4)."""
 
     KIND: ClassVar[str] = "lock"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32s")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "b32s", "b32s", "b32", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
     context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     points: tuple[bytes, ...]
+    commits: tuple[bytes, ...]  # Y_p = b_p·B, one per position
+    key: bytes  # A = a·B
+    proof: tuple[bytes, ...]  # (e, z_a, z_0, ..., z_(N-1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -602,16 +609,23 @@ class BlindPlay(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Complaint(Statement):
-    """A party says the card at ``position``, dealt or shown to it, does not open."""
+    """A party says the card at ``position``, dealt or shown to it, does not open. When a value
+    sent to it is wrong (party ``about``'s share, or its show), it reveals the point its pad
+    came from (``shared``) with the proof that it is the one its keys give, so that anyone can
+    unseal the value and decide at once; ``about`` = itself: every value is right, yet the card
+    is none of the pack (or one already seen)."""
 
     KIND: ClassVar[str] = "complaint"
-    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32")
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32", "b32", "b32s")
     HOST_SIGNED: ClassVar[bool] = False
     game_id: bytes
     hand: int
     seat: int  # the party
     context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     position: int
+    about: int  # the party whose value is wrong, or the complaining party itself
+    shared: bytes  # the Diffie-Hellman point of the two (32 zero bytes when about = itself)
+    proof: tuple[bytes, ...]  # (e, z): equal discrete logs; empty when about = itself
 
 
 @dataclass(frozen=True, slots=True)

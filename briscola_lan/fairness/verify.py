@@ -503,12 +503,32 @@ class TranscriptChecker:
             if self.context.chain == chain:
                 self._follow_chain(body)
             fault = v.fault
-            try:
-                self._check_pending()  # an earlier record's bad signature comes first
-            except Violation as earlier:
-                fault = earlier.fault
+            earlier = self._first_queued_fault()  # an earlier record's bad signature or proof
+            if earlier is not None and (fault.index is None or earlier.index < fault.index):  # type: ignore[operator]
+                fault = earlier
             self._record_fault(fault)
             raise Violation(fault) from None
+
+    def _first_queued_fault(self) -> Fault | None:
+        """Check every queued signature and lock proof; the first bad one by record, if any."""
+        faults = []
+        for check in (self._check_pending, self._check_proofs):
+            try:
+                check()
+            except Violation as v:
+                faults.append(v.fault)
+        return min(faults, key=lambda f: f.index or 0) if faults else None
+
+    def _check_proofs(self) -> None:
+        """A live client's queued lock proofs (fairness.md §8.10), checked in order."""
+        h = self._hand
+        if h is None or h.blind is None:
+            return
+        try:
+            h.blind.check_locks()
+        except BlindFault as bf:
+            party = HOST if bf.party == HOST_PARTY else bf.party
+            raise Violation(Fault(bf.record, bf.kind, party, bf.reason)) from None
 
     def _follow_chain(self, body: bytes) -> None:
         """Past a fault nothing is checked, but the chain (and the context a live client signs
@@ -596,14 +616,14 @@ class TranscriptChecker:
         return self._receipts.get((hand, kind, seat, index))
 
     def flush(self) -> None:
-        """Check every queued signature now, in order; raises Violation on the first bad one."""
+        """Check every queued signature and lock proof now; raises Violation on the first bad
+        one (by record)."""
         if self.report.fault is not None:
             raise Violation(self.report.fault)
-        try:
-            self._check_pending()
-        except Violation as v:
-            self._record_fault(v.fault)
-            raise
+        fault = self._first_queued_fault()
+        if fault is not None:
+            self._record_fault(fault)
+            raise Violation(fault)
 
     def _check_pending(self) -> None:
         pending, self._pending = self._pending, []
@@ -637,9 +657,9 @@ class TranscriptChecker:
         if self.index < 0:
             rep.fault = Fault(None, "transcript", HOST, "the file holds no record")
             return rep
-        if rep.fault is None and self._pending:
+        if rep.fault is None:
             with contextlib.suppress(Violation):
-                self.flush()
+                self.flush()  # queued signatures, and lock passes no reveal judged
         if rep.fault is None and self._evidence is not None:
             index, _seat = self._evidence
             rep.fault = Fault(index, Evidence.KIND, HOST, "evidence published without its abort")
@@ -762,6 +782,8 @@ class TranscriptChecker:
                 raise self._fail(st, HOST, "the match was decided: match-end must come next")
         self._check_signature(st, body, sig)
         self._check_context(st)
+        if type(st) in _AFTER_PROOFS:
+            self._check_proofs()  # lock passes no reveal judged: by their proofs, now
         if st.PUBLIC:
             self.context.published(st.KIND, body)
         if (  # also once the hand ended: a blind hand takes no seed-commit after its blind-end
@@ -1500,7 +1522,14 @@ class TranscriptChecker:
         assert opts is not None and h.presence is not None
         assert isinstance(h.commit, BlindStart)
         parties = h.presence.close()
-        h.blind = BlindHand(opts, h.commit.game_id, h.number, h.dealer, parties)
+        h.blind = BlindHand(
+            opts,
+            h.commit.game_id,
+            h.number,
+            h.dealer,
+            parties,
+            check_proofs=False,  # judged by the revealed keys, or by their proofs (§11.4)
+        )
         self.report.hands[-1].parties = parties
         self._taken_over = set(h.presence.left_out())  # the host signs for them this hand
         for seat in h.presence.left_out():
@@ -1567,6 +1596,10 @@ class TranscriptChecker:
 
     def _blind_abort_fault(self, st: Abort, seat: int, h: _Hand, b: BlindHand) -> Fault:
         """Who a blind hand's abort makes at fault (§11.9)."""
+        if b.verdict is not None:  # a complaint its proof decided, whoever the abort names
+            bf = b.verdict
+            party = HOST if bf.party == HOST_PARTY else bf.party
+            return Fault(bf.record, bf.kind, party, bf.reason)
         if seat == HOST:
             return Fault(self.index, st.KIND, HOST, st.reason)
         if b.disputed:
@@ -1751,6 +1784,10 @@ _CLASSIC_KINDS = frozenset({SeedCommit, SeedReveal, DeckCommit, Deal, Upcard, Pl
 _BLIND_KINDS = frozenset(
     {Present, ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal, BlindEnd}
 )
+# Records before which the lock passes not judged by their party's revealed keys are judged by
+# their proofs (fairness.md §11.4): an abort (the hand ends without the reveals), an ack, the
+# next hand's first record.
+_AFTER_PROOFS = frozenset({Abort, Ack, BlindStart, HostCommit})
 # A seat's statements whose published copy must be the receipted one (§8.5); plays are checked
 # by their own rule, which also covers a play receipted for another seat.
 _SLOTTED = frozenset(

@@ -247,9 +247,12 @@ class BlindDeal(Deal):
     def _on_complaint(self, st: Complaint, rec: Record, out: list[Outgoing]) -> None:
         bh, t = self.bh, self.table
         assert bh is not None
-        problem = bh.complaint_problem(st)
+        problem = bh.complaint_moment_problem(st)
         if problem is not None:
             raise Refused(ErrorCode.WRONG_PHASE, problem)
+        problem = bh.complaint_proof_problem(st)
+        if problem is not None:
+            raise Refused(ErrorCode.BAD_STATEMENT, problem)
         t.receipt(st.seat, self.number, rec, out)
         self._publish(st, rec, out)
 
@@ -329,6 +332,9 @@ class BlindDeal(Deal):
         index = len(t.records)
         t.append(rec, True)
         t.broadcast(out, _relay_message(st, rec))
+        if isinstance(st, LockPass) and t.on_relay is not None:
+            t.on_relay(list(out))  # the pass goes on to the next party before its proof is checked
+            out.clear()
         try:
             _apply(bh, st, index)
         except BlindFault as bf:

@@ -223,11 +223,19 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
                 )
             )
         ],
-        "complain": [signed(Complaint(GAME, 0, 1, fixed("context/complaint"), 17), SEATS[1])],
+        "complain": [
+            signed(
+                Complaint(GAME, 0, 1, fixed("context/complaint"), 17, 1, bytes(32), ()), SEATS[1]
+            )
+        ],
         "reveal_keys": blind["key-reveal"][:1],
         "deck_shuffled": blind["shuffle"][1:2],
         "deck_locked": blind["lock"][1:2],
-        "complaint_made": [signed(Complaint(GAME, 0, 1, fixed("context/complaint"), 17), SEATS[1])],
+        "complaint_made": [
+            signed(
+                Complaint(GAME, 0, 1, fixed("context/complaint"), 17, 1, bytes(32), ()), SEATS[1]
+            )
+        ],
     }
 
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from briscola_lan.fairness import blind
+from briscola_lan.fairness import blind, proofs
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.encoding import (
     DRAW_HAND,
@@ -23,7 +23,7 @@ from briscola_lan.fairness.encoding import (
     draw_seed,
     seed_commitment,
 )
-from briscola_lan.fairness.group import CARD_POINTS
+from briscola_lan.fairness.group import CARD_POINTS, base
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.pubkey import (
     L,
@@ -363,6 +363,8 @@ def blind_vectors(game_id: bytes) -> list[dict[str, Any]]:
                 "shuffle_key": _le(k.shuffle_key),
                 "ecdh_key": _le(k.ecdh_key),
                 "ecdh_point": k.ecdh_point.hex(),
+                "show_key": _le(k.show_key),
+                "show_point": k.show_point.hex(),
                 "perm": list(k.perm),
                 "locks": [_le(b) for b in k.locks],
             }
@@ -385,8 +387,54 @@ def blind_vectors(game_id: bytes) -> list[dict[str, Any]]:
             "opening_keys": [_le(blind.product([k.lock(p) for k in keys])) for p in range(40)],
         }
     )
+    # the first lock pass of that hand, its commitments and its proof (§11.4)
+    context = fixed("context/lock")
+    lock_in, lock_out = hand.shuffles[-1][1].points, hand.locks[0][1].points
+    key, commits = proofs.lock_commitments(keys[0].shuffle_key, keys[0].locks)
+    label = proofs.proof_label(game_id, 0, 0, context, "lock")
+    proof = proofs.lock_prove(
+        keys[0].shuffle_key, keys[0].locks, lock_in, lock_out, label=label, secret=parties[0].secret
+    )
+    out.append(
+        {
+            "kind": "blind_lock_proof",
+            "game_id": game_id.hex(),
+            "hand": 0,
+            "party": 0,
+            "context": context.hex(),
+            "secret": parties[0].secret.hex(),
+            "inputs": [p.hex() for p in lock_in],
+            "outputs": [p.hex() for p in lock_out],
+            "label": label.hex(),
+            "key": key.hex(),
+            "commits": [y.hex() for y in commits],
+            "proof": [z.hex() for z in proof],
+        }
+    )
     sender, receiver = keys
     shared = blind.shared_point(sender.ecdh_key, receiver.ecdh_point)
+    # a complaint's proof of the shared point (§11.9): party 1 complains about party 0
+    context = fixed("context/complaint")
+    label = proofs.proof_label(game_id, 0, 1, context, "complaint")
+    e, z = proofs.dleq_prove(
+        receiver.ecdh_key, base(1), sender.ecdh_point, label=label, secret=parties[1].secret
+    )
+    out.append(
+        {
+            "kind": "blind_dleq",
+            "game_id": game_id.hex(),
+            "hand": 0,
+            "party": 1,
+            "context": context.hex(),
+            "secret": parties[1].secret.hex(),
+            "key": _le(receiver.ecdh_key),
+            "point": receiver.ecdh_point.hex(),
+            "other": sender.ecdh_point.hex(),
+            "shared": shared.hex(),
+            "label": label.hex(),
+            "proof": [e.hex(), z.hex()],
+        }
+    )
     for what, value in ((blind.SHARE, sender.lock(4)), (blind.SHOW, 12345)):
         pad = blind.pad(game_id, 0, sender=0, receiver=1, position=4, what=what, shared=shared)
         out.append(
@@ -431,7 +479,16 @@ def blind_statement_examples(game_id: bytes) -> list[Statement]:
             tuple(fixed(f"v{p}") for p in (2, 17, 25)),
         ),
         first["blind-play"],
-        Complaint(game_id, 0, 1, fixed("context/complaint"), 17),
+        Complaint(
+            game_id,
+            0,
+            1,
+            fixed("context/complaint"),
+            17,
+            0,
+            fixed("shared point"),
+            (fixed("e"), fixed("z")),
+        ),
         first["key-reveal"],
         BlindEnd(game_id, 0, hand.points()),
     ]

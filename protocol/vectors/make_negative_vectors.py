@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from briscola_lan.fairness.blind import derive_keys, lock_pass
+from briscola_lan.fairness.blind import PartyKeys, derive_keys, lock_pass
 from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY
-from briscola_lan.fairness.group import L, base, scalar_bytes
+from briscola_lan.fairness.group import L, base, mult, scalar_bytes
 from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.proofs import dleq_prove, lock_commitments, lock_prove, proof_label
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
@@ -215,6 +216,11 @@ class Edit:
     records_in: Sequence[Record]
     sts: list[Statement] = field(default_factory=list)
     sigs: dict[bytes, bytes] = field(default_factory=dict)
+    # statements made again over the edited history: record -> f(statement, context due,
+    # the last pass's points) (a lock pass and a complaint bind their proofs to the context)
+    remake: dict[int, Callable[[Any, bytes, tuple[bytes, ...]], Statement]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.sts = [decode(b) for b, _ in self.records_in]
@@ -280,10 +286,13 @@ class Edit:
         out: list[Record] = []
         ctx = ContextChain()
         changed: dict[bytes, Record] = {}  # old body -> the statement as re-signed
+        deck: tuple[bytes, ...] = ()  # the last pass's points, as edited
         for i, original in enumerate(self.sts):
             st = original
             if fix_acks and isinstance(st, Ack) and st.chain_hash != ctx.chain:
                 st = dataclasses.replace(st, chain_hash=ctx.chain)
+            if i in self.remake:
+                st = self.remake[i](st, ctx.expected(st.KIND), deck)
             context = getattr(st, "context", None)
             if context is not None and i not in keep_context and st.PUBLIC:
                 want = ctx.expected(st.KIND)
@@ -299,6 +308,8 @@ class Edit:
                 sig = self.signer(st).sign(body)
             if st.PUBLIC:
                 ctx.published(st.KIND, body)
+            if isinstance(st, ShufflePass | LockPass):
+                deck = st.points
             out.append((body, sig))
         for i, (body, _sig) in enumerate(out):  # receipts of statements re-signed above
             st = decode(body)
@@ -308,6 +319,38 @@ class Edit:
                 new = st.encode()
                 out[i] = (new, self.signer(st).sign(new))
         return out
+
+
+def relock(keys: PartyKeys, secret: bytes) -> Callable[[Any, bytes, tuple[bytes, ...]], Statement]:
+    """The lock pass the party's keys give over the edited deck, with commitments and proof."""
+
+    def make(st: LockPass, context: bytes, inputs: tuple[bytes, ...]) -> Statement:
+        points = lock_pass(keys, inputs)
+        key, commits = lock_commitments(keys.shuffle_key, keys.locks)
+        label = proof_label(st.game_id, st.hand, st.seat, context, LockPass.KIND)
+        proof = lock_prove(keys.shuffle_key, keys.locks, inputs, points, label=label, secret=secret)
+        return dataclasses.replace(
+            st, context=context, points=points, commits=commits, key=key, proof=proof
+        )
+
+    return make
+
+
+def proved_complaint(
+    keys: PartyKeys, secret: bytes, other: bytes, *, show: bool = False, wrong: bool = False
+) -> Callable[[Any, bytes, tuple[bytes, ...]], Statement]:
+    """A complaint about another party's value: the shared point of the complainer (``keys``)
+    and the other party (its exchange point ``other``), with the proof (``wrong``: a proof
+    made for another point, that does not verify)."""
+
+    def make(st: Complaint, context: bytes, _deck: tuple[bytes, ...]) -> Statement:
+        x = keys.show_key if show else keys.ecdh_key
+        shared = mult(x, other)
+        label = proof_label(st.game_id, st.hand, st.seat, context, Complaint.KIND)
+        proof = dleq_prove(x + 1 if wrong else x, base(1), other, label=label, secret=secret)
+        return dataclasses.replace(st, context=context, shared=shared, proof=proof)
+
+    return make
 
 
 @dataclass(slots=True)
@@ -1484,6 +1527,20 @@ def blind_cases(add: Add, classic_long: Run) -> None:
         "seat 1",
         e.records(),
     )
+    e = eb()
+    i = e.find(Shares, seat=1, window=0)
+    sh = e.get(i)
+    other = scalar_bytes(int.from_bytes(sh.values[-1], "little") * 3 % L)  # a key, not its own
+    e.sts[i] = dataclasses.replace(sh, values=(*sh.values[:-1], other))
+    add(
+        "blind-upcard-key-not-committed",
+        "seat 1's public key for the upcard is a key, but not the one its lock pass committed "
+        "to (§11.5)",
+        "failed",
+        i,
+        "seat 1",
+        e.records(),
+    )
 
     # §11.7 plays
     e = eb()
@@ -1574,7 +1631,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
         key reveals, the host's abort naming ``blamed``. Returns the complaint's record."""
         cut = ed.find(Shares, seat=1, window=0) + 1
         ed.sts[cut:] = [
-            Complaint(gid, 0, complainer, NO_CONTEXT, position),
+            Complaint(gid, 0, complainer, NO_CONTEXT, position, complainer, bytes(32), ()),
             *reveals[:revealed],
             Abort(gid, 0, blamed, "a card does not open"),
         ]
@@ -1585,9 +1642,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     shuffled = with_point(e.get(i), seat0[0], FRESH)  # seat 1 shuffles last: position seat0[0]
     e.sts[i] = shuffled
     l0, l1 = e.find(LockPass, seat=0), e.find(LockPass, seat=1)
-    locked = dataclasses.replace(e.get(l0), points=lock_pass(keys[0], shuffled.points))
-    e.sts[l0] = locked
-    e.sts[l1] = dataclasses.replace(e.get(l1), points=lock_pass(keys[1], locked.points))
+    e.remake = {l0: relock(keys[0], reveals[0].secret), l1: relock(keys[1], reveals[1].secret)}
     disputed(e, 0, seat0[0], 2, 1)
     add(
         "blind-dispute-shuffle-not-from-keys",
@@ -1602,31 +1657,73 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     e = eb()
     i = e.find(LockPass, seat=1)
     e.sts[i] = with_point(e.get(i), seat0[0], FRESH)
-    disputed(e, 0, seat0[0], 2, 1)
     add(
-        "blind-dispute-lock-not-from-keys",
-        f"seat 1's lock swaps in a point at position {seat0[0]}, dealt to seat 0: seat 0 "
-        "complains, both reveal, seat 1's keys do not give its lock (§11.8)",
+        "blind-lock-proof-fails",
+        f"seat 1's lock swaps in a point at position {seat0[0]}: its proof fails, caught when "
+        "it arrives (§11.4)",
         "failed",
         i,
         "seat 1",
         e.records(),
     )
+    x1 = e.get(e.find(ShufflePass, seat=1)).ecdh  # seat 1's exchange point (shares)
+
+    def wrong_share(ed: Edit, position: int) -> int:
+        """Seat 1's initial shares seal a wrong key for ``position`` (dealt to seat 0)."""
+        i = ed.find(Shares, seat=1, window=0)
+        sh = ed.get(i)
+        values = list(sh.values)
+        values[sh.positions.index(position)] = flipped(values[sh.positions.index(position)])
+        ed.sts[i] = dataclasses.replace(sh, values=tuple(values))
+        return i
+
+    def complained(ed: Edit, position: int, about: int) -> int:
+        """The hand cut after the initial deal's shares: seat 0's complaint about ``about``'s
+        share of ``position``, then the host's abort naming ``about``."""
+        cut = ed.find(Shares, seat=1, window=0) + 1
+        ed.sts[cut:] = [
+            Complaint(gid, 0, 0, NO_CONTEXT, position, about, bytes(32), ()),
+            Abort(gid, 0, about, "a card does not open"),
+        ]
+        return cut
+
     e = eb()
-    i = e.find(Shares, seat=1, window=0)
-    sh = e.get(i)
-    k = sh.positions.index(seat0[1])
-    values = list(sh.values)
-    values[k] = flipped(values[k])
-    e.sts[i] = dataclasses.replace(sh, values=tuple(values))
-    disputed(e, 0, seat0[1], 2, 1)
+    i = wrong_share(e, seat0[1])
+    c = complained(e, seat0[1], 1)
+    e.remake = {c: proved_complaint(keys[0], reveals[0].secret, x1)}
     add(
-        "blind-dispute-share-not-from-keys",
-        f"seat 1 seals a wrong key for position {seat0[1]}, dealt to seat 0: seat 0 complains, "
-        "both reveal, seat 1's keys do not give its shares (§11.8)",
-        "failed",
+        "blind-wrong-share-proved",
+        f"seat 1 seals a wrong key for position {seat0[1]}, dealt to seat 0: seat 0's complaint "
+        "reveals their shared point with its proof, which shows the key is not the one seat 1 "
+        "committed to; decided at once, whatever seat 1 does next (§11.9)",
+        "aborted",
         i,
         "seat 1",
+        e.records(),
+    )
+    e = eb()
+    c = complained(e, seat0[1], 1)
+    e.remake = {c: proved_complaint(keys[0], reveals[0].secret, x1)}
+    add(
+        "blind-false-share-complaint",
+        f"seat 0 complains that seat 1's key for position {seat0[1]} is wrong, with the proof of "
+        "their shared point, which unseals the right key: the complaint is false (§11.9)",
+        "aborted",
+        c,
+        "seat 0",
+        e.records(),
+    )
+    e = eb()
+    wrong_share(e, seat0[1])
+    c = complained(e, seat0[1], 1)
+    e.remake = {c: proved_complaint(keys[0], reveals[0].secret, x1, wrong=True)}
+    add(
+        "blind-complaint-bad-proof",
+        "seat 0's complaint about seat 1's share, with a proof that does not show the point it "
+        "reveals: the host must refuse it (§11.9)",
+        "failed",
+        c,
+        "host",
         e.records(),
     )
     e = eb()
@@ -1684,7 +1781,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     )
     e = eb()
     i = e.find(Shares, seat=1, window=0) + 1
-    e.sts.insert(i, Complaint(gid, 0, 0, NO_CONTEXT, seat1[0]))
+    e.sts.insert(i, Complaint(gid, 0, 0, NO_CONTEXT, seat1[0], 0, bytes(32), ()))
     add(
         "blind-complaint-not-its-card",
         f"seat 0 complains about position {seat1[0]}, dealt to seat 1 (§11.9)",
@@ -1695,7 +1792,7 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     )
     e = eb()
     i = e.find(KeyReveal, seat=0) + 1
-    e.sts.insert(i, Complaint(gid, 0, 1, NO_CONTEXT, seat1[0]))
+    e.sts.insert(i, Complaint(gid, 0, 1, NO_CONTEXT, seat1[0], 1, bytes(32), ()))
     add(
         "blind-complaint-after-a-reveal",
         "seat 1 complains after seat 0 revealed its keys at the end of the hand (§11.9)",

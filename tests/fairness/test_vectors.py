@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from briscola_lan.fairness import blind
+from briscola_lan.fairness import blind, proofs
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.drbg import HmacDrbg
 from briscola_lan.fairness.encoding import (
@@ -25,7 +25,7 @@ from briscola_lan.fairness.encoding import (
     draw_seed,
     seed_commitment,
 )
-from briscola_lan.fairness.group import card_point, is_point
+from briscola_lan.fairness.group import base, card_point, is_point
 from briscola_lan.fairness.identity import Identity, verify_signature
 from briscola_lan.fairness.pubkey import is_valid_public_key
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
@@ -147,6 +147,7 @@ def check_blind_vector(vec: dict[str, Any]) -> None:
         )
         assert k.shuffle_key == _le(vec["shuffle_key"]) and k.ecdh_key == _le(vec["ecdh_key"])
         assert k.ecdh_point.hex() == vec["ecdh_point"]
+        assert k.show_key == _le(vec["show_key"]) and k.show_point.hex() == vec["show_point"]
         assert list(k.perm) == vec["perm"]
         assert [b.to_bytes(32, "little").hex() for b in k.locks] == vec["locks"]
     elif kind == "blind_deck":
@@ -183,6 +184,37 @@ def check_blind_vector(vec: dict[str, Any]) -> None:
         assert pad.hex() == vec["pad"]
         assert blind.seal(_le(vec["value"]), pad).hex() == vec["sealed"]
         assert blind.unseal(h(vec["sealed"]), pad) == _le(vec["value"])
+    elif kind == "blind_lock_proof":
+        gid, party, inputs = h(vec["game_id"]), vec["party"], [h(p) for p in vec["inputs"]]
+        k = blind.derive_keys(gid, vec["hand"], party, h(vec["secret"]), len(inputs))
+        label = proofs.proof_label(gid, vec["hand"], party, h(vec["context"]), "lock")
+        assert label.hex() == vec["label"]
+        outputs = blind.lock_pass(k, inputs)
+        assert [p.hex() for p in outputs] == vec["outputs"]
+        key, commits = proofs.lock_commitments(k.shuffle_key, k.locks)
+        assert key.hex() == vec["key"] and [y.hex() for y in commits] == vec["commits"]
+        proof = proofs.lock_prove(
+            k.shuffle_key, k.locks, inputs, outputs, label=label, secret=h(vec["secret"])
+        )
+        assert [z.hex() for z in proof] == vec["proof"]  # the nonces: from the secret
+        got = [h(z) for z in vec["proof"]]
+        assert proofs.lock_verify(key, commits, inputs, outputs, got, label=label)
+        wrong = list(outputs)
+        wrong[0], wrong[1] = wrong[1], wrong[0]  # another deck: the proof does not hold
+        assert not proofs.lock_verify(key, commits, inputs, wrong, got, label=label)
+    elif kind == "blind_dleq":
+        gid, party = h(vec["game_id"]), vec["party"]
+        label = proofs.proof_label(gid, vec["hand"], party, h(vec["context"]), "complaint")
+        assert label.hex() == vec["label"]
+        x, other = _le(vec["key"]), h(vec["other"])
+        assert base(x).hex() == vec["point"]
+        assert blind.shared_point(x, other).hex() == vec["shared"]
+        e, z = proofs.dleq_prove(x, base(1), other, label=label, secret=h(vec["secret"]))
+        assert [e.hex(), z.hex()] == vec["proof"]
+        got = [h(p) for p in vec["proof"]]
+        shared, point = h(vec["shared"]), h(vec["point"])
+        assert proofs.dleq_verify(base(1), point, other, shared, got, label=label)
+        assert not proofs.dleq_verify(base(1), point, other, point, got, label=label)
     else:
         pytest.fail(f"unknown vector kind {kind}")
 
@@ -244,6 +276,8 @@ _OUTPUTS = {
     "blind_keys": ("shuffle_key", "ecdh_point", "perm", "locks"),
     "blind_deck": ("shuffles", "locks", "order", "opening_keys"),
     "blind_seal": ("shared", "pad", "sealed"),
+    "blind_lock_proof": ("outputs", "key", "commits", "proof", "label"),
+    "blind_dleq": ("point", "shared", "proof", "label"),
     "draw": ("host_commitment", "seat_commitments", "draw_seed", "cards", "seating", "dealer"),
 }
 
@@ -299,4 +333,6 @@ def test_all_kinds_present() -> None:
         "blind_keys",
         "blind_deck",
         "blind_seal",
+        "blind_lock_proof",
+        "blind_dleq",
     }

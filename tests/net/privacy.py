@@ -49,6 +49,7 @@ from briscola_lan.fairness.blind_hand import HOST, BlindHand, Presence
 from briscola_lan.fairness.encoding import DOMAIN
 from briscola_lan.fairness.group import CARD_POINTS, L
 from briscola_lan.fairness.statements import (
+    Abort,
     BlindPlay,
     BlindStart,
     Complaint,
@@ -104,9 +105,11 @@ class HandTruth:
         return out
 
 
-def match_truth(path: Path) -> list[HandTruth]:
-    """Every blind hand of a transcript file whose parties all revealed their secrets (the
-    passes and shares are taken as they are: their checks are the verifier's business)."""
+def match_truth(path: Path, known: dict[tuple[int, int], bytes] | None = None) -> list[HandTruth]:
+    """Every blind hand of a transcript file whose parties all revealed their secrets, or whose
+    secrets are ``known`` ((hand, party) -> secret: a test's own parties, for a hand that ended
+    before the reveals); the passes and shares are taken as they are (their checks are the
+    verifier's business)."""
     records = load_transcript(path)
     ms: MatchStart | None = None
     hands: list[HandTruth] = []
@@ -134,15 +137,15 @@ def match_truth(path: Path) -> list[HandTruth]:
             continue
         if isinstance(st, KeyReveal):
             secrets[st.seat] = st.secret
-            if len(secrets) == len(bh.parties):
-                keys = {
-                    q: derive_keys(bh.game_id, bh.hand, q, s, bh.size) for q, s in secrets.items()
-                }
-                order = deck_order(bh.codes, [keys[q].perm for q in bh.parties])
-                hands.append(HandTruth(bh.game_id, bh.hand, bh, keys, dict(secrets), order))
-                bh = None
         elif isinstance(st, ShufflePass | LockPass | Shares | Show | BlindPlay | Complaint):
             bh.apply(st, index)
+        elif isinstance(st, Abort) and known:
+            secrets.update({q: known[(bh.hand, q)] for q in bh.parties if (bh.hand, q) in known})
+        if len(secrets) == len(bh.parties):
+            keys = {q: derive_keys(bh.game_id, bh.hand, q, s, bh.size) for q, s in secrets.items()}
+            order = deck_order(bh.codes, [keys[q].perm for q in bh.parties])
+            hands.append(HandTruth(bh.game_id, bh.hand, bh, keys, dict(secrets), order))
+            bh = None
     return hands
 
 

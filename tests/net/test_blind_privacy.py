@@ -81,6 +81,14 @@ def _selfplay(
             return out
 
         monkeypatch.setattr(host, "receive", peeking)
+    known: dict[tuple[int, int], bytes] = {}  # (hand, party) -> its secret, as each party made it
+    made = blind_party.BlindParty.__init__
+
+    def init(self: blind_party.BlindParty, hand: Any, party: int, secret: bytes, ctx: Any) -> None:
+        known[(hand.hand, party)] = secret
+        made(self, hand, party, secret, ctx)
+
+    monkeypatch.setattr(blind_party.BlindParty, "__init__", init)
     observe(host, rec["host"], monkeypatch.setattr)
     for i, (seat, c) in enumerate(zip(humans, clients, strict=True)):
         observe_decoder(wire.host_dec[i], rec["host"], monkeypatch.setattr)
@@ -92,7 +100,7 @@ def _selfplay(
     play_out(wire, [cycle_chooser(s) for s in humans])
     path = tmp_path / f"{label}.briscola.json"
     path.write_bytes(dumps(host.records))
-    truths = privacy.match_truth(path)
+    truths = privacy.match_truth(path, known)  # a hand decided before its reveals: the secrets
     assert truths, "no hand of the match was revealed"
     wanted = {who: out.getvalue() for who, out in outs.items() if who == "host" or not only_host}
     return truths, _search(truths, wanted)

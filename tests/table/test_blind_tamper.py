@@ -335,10 +335,12 @@ def wrong_share(victim: int, window: int) -> Callable[[CheatingParty, Shares], S
 def test_a_wrong_share_is_blamed_on_its_sender(
     monkeypatch: pytest.MonkeyPatch, options: TableOptions, cheater: int, victim: int, window: int
 ) -> None:
-    """The receiver cannot open its card and complains at once (the host, for the AI seat it
-    plays); every party reveals; the sender's revealed keys do not give its shares: the sender
-    is at fault at its shares (§11.8). Fails with the shares recomputation of
-    ``BlindHand._recompute`` disabled (the complaint looks false and the victim is blamed)."""
+    """The receiver sees at once that the key is not the one the sender committed to and
+    complains about the sender (the host, for the AI seat it plays), revealing their shared
+    point with its proof: anyone can unseal the wrong key, so the sender is at fault at its
+    shares, decided at once, with no key revealed and no card published (§11.9). Fails with
+    the share check of ``BlindHand._decide`` disabled (the complaint looks false and the
+    victim is blamed)."""
     cheat = install(
         monkeypatch,
         Cheat(cheater, Shares.KIND, wrong_share(victim, window), lambda p, st: st.window == window),
@@ -353,7 +355,9 @@ def test_a_wrong_share_is_blamed_on_its_sender(
         i for i, st in enumerate(sts) if isinstance(st, Shares) and st.window == window
     ]
     assert game.index(complaint.encode()) == window_shares[-1] + 1  # at once, before any play
-    expect(game, "failed", f"seat {cheater}", cheat.body)
+    assert complaint.about == cheater and complaint.proof  # about the sender, proved
+    assert not any(isinstance(st, KeyReveal) for st in sts)  # nobody's cards made public
+    expect(game, "aborted", f"seat {cheater}", cheat.body)
 
 
 def test_a_wrong_upcard_key_disputes_the_hand_and_blames_its_party(
@@ -381,8 +385,8 @@ def test_a_hosts_wrong_share_is_the_hosts_fault(monkeypatch: pytest.MonkeyPatch)
     game = make_game(THREE, "host-share", ai_seats={2: "rules"})
     game.run()
     complaint = next(st for st in game.published() if isinstance(st, Complaint))
-    assert complaint.seat == 1
-    expect(game, "failed", HOST, cheat.body)
+    assert complaint.seat == 1 and complaint.about == HOST_PARTY
+    expect(game, "aborted", HOST, cheat.body)
 
 
 # --- 2. a false proof in a play ----------------------------------------------------------------
@@ -453,11 +457,12 @@ def test_a_pass_that_swaps_in_a_point_is_blamed_on_its_party(
 ) -> None:
     """Seat 1, the last party, swaps a fresh group element into its pass at a position the
     initial deal gives ``victim`` (or at the upcard). The pass is well formed, so it is
-    published; the card does not open, the receiver complains at once (or the upcard does not
-    open: a dispute, §11.5), every party reveals, and seat 1's keys do not give its pass: seat
-    1 is at fault at that pass (§11.8). Fails with the pass recomputation of
-    ``BlindHand._recompute`` disabled (the complaint looks false, or the host is blamed for the
-    upcard)."""
+    published. A lock pass's proof fails when it arrives: seat 1 is at fault at its lock before
+    any card is dealt (§11.4). A shuffle pass has no proof: the card does not open, the receiver
+    complains at once (or the upcard does not open: a dispute, §11.5), every party reveals, and
+    seat 1's keys do not give its pass: seat 1 is at fault at that pass (§11.8). Fails with the
+    pass recomputation of ``BlindHand._recompute`` disabled (the complaint looks false, or the
+    host is blamed for the upcard)."""
 
     def edit(p: CheatingParty, st: Any) -> Any:
         h = p.hand
@@ -469,7 +474,9 @@ def test_a_pass_that_swaps_in_a_point_is_blamed_on_its_party(
     game.run()
     sts = game.published()
     complaints = [st for st in sts if isinstance(st, Complaint)]
-    if victim is None:
+    if kind == LockPass.KIND:  # caught by its proof, before a single key is sent
+        assert not complaints and not any(isinstance(st, Shares) for st in sts)
+    elif victim is None:
         assert not complaints
     else:
         assert [c.seat for c in complaints] == [victim]
@@ -526,21 +533,15 @@ def test_a_lock_pass_that_copies_a_card_is_blamed_on_its_party(
     target: Callable[[BlindHand], int],
 ) -> None:
     """Seat 1's lock pass puts a second copy of a card in the deck (distinct points: each is
-    locked under its own position's key). Whoever opens the copy having seen the card (in its
-    hand, as the upcard, played) complains at once (§11.5); the reveals show seat 1's lock is
-    not what its keys give: seat 1 is at fault at its lock. Fails with the lock recomputation
-    of ``BlindHand._recompute`` disabled (the complaint looks false)."""
+    locked under its own position's key). Its proof fails when it arrives: seat 1 is at fault
+    at its lock, before any key is sent (§11.4). Fails with ``lock_verify`` disabled in
+    ``BlindHand._check_lock`` (the copy is dealt)."""
     cheat = install(monkeypatch, Cheat(1, LockPass.KIND, copy_in_lock(source, target)))
     game = make_game(TWO, "copy-card")
     game.run()
     sts = game.published()
-    (complaint,) = [st for st in sts if isinstance(st, Complaint)]
-    dst = target(_hand(game))
-    window = max(
-        i for i, st in enumerate(sts[: game.index(complaint.encode())]) if isinstance(st, Shares)
-    )
-    assert game.index(complaint.encode()) == window + 1  # at once: right after the keys came
-    assert complaint.position in (dst, source(_hand(game)))
+    assert not any(isinstance(st, Complaint | Shares) for st in sts)
+    assert source(_hand(game)) != target(_hand(game))
     expect(game, "failed", "seat 1", cheat.body)
 
 
@@ -650,7 +651,8 @@ def test_a_false_show_is_blamed_on_the_shower(
     assert (complaint.seat, complaint.position) == (made.partner, made.positions[0])
     last_show = max(i for i, st in enumerate(sts) if isinstance(st, Show))
     assert game.index(complaint.encode()) == last_show + 1  # at once
-    expect(game, "failed", blamed, cheat.body)
+    assert complaint.about == (HOST_PARTY if blamed == HOST else made.seat) and complaint.proof
+    expect(game, "aborted", blamed, cheat.body)
 
 
 def test_a_false_show_of_the_upcard_is_caught_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -680,7 +682,7 @@ def test_a_false_show_of_the_upcard_is_caught_at_once(monkeypatch: pytest.Monkey
     assert (complaint.seat, complaint.position) == (made.partner, 3 * 4)
     last_show = max(i for i, st in enumerate(sts) if isinstance(st, Show))
     assert game.index(complaint.encode()) == last_show + 1  # at once
-    expect(game, "failed", f"seat {made.seat}", cheat.body)
+    expect(game, "aborted", f"seat {made.seat}", cheat.body)
 
 
 # --- 6. withheld statements: abort at the deadline, blame by receipts ----------------------------
@@ -840,7 +842,9 @@ def false_complaint(
         h = p.hand
         pos = pick(p) if pick is not None else h.held_positions(seat)[0]
         assert p.card_at(pos) is not None  # it opens: the complaint is a lie
-        return Complaint(h.game_id, h.hand, p.party, p.context(Complaint.KIND), pos)
+        return Complaint(
+            h.game_id, h.hand, p.party, p.context(Complaint.KIND), pos, p.party, bytes(32), ()
+        )
 
     return edit
 

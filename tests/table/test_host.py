@@ -84,7 +84,9 @@ def test_lobby_seats_ready_and_start_rules() -> None:
     host.receive(2, m.TakeSeat(3))
     host.receive(2, m.SetReady(True))
     out = host.receive(0, m.StartMatch())
-    assert _errors(out) == [] and host.phase is Phase.CALL  # blind: the first hand calls its players
+    assert (
+        _errors(out) == [] and host.phase is Phase.CALL
+    )  # blind: the first hand calls its players
     assert any(isinstance(o.message, m.MatchStarted) for o in out)
     assert _errors(host.receive(1, m.TakeSeat(2))) == ["wrong_phase"]
 

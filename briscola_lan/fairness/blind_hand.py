@@ -172,6 +172,9 @@ class BlindHand:
         self.complaint: tuple[int, Complaint] | None = None
         self.verdict: BlindFault | None = None  # a complaint decided at once (its proof)
         self.reveals: dict[int, tuple[int, PartyKeys]] = {}
+        self.ended = False  # its blind-end came (the result is fixed; the key reveals follow)
+        self.reveal_context = b""  # the context due for its key reveals after the blind-end
+        self.overdue: tuple[int, ...] | None = None  # the parties that did not reveal in time
         self.order: tuple[int, ...] | None = None  # every position's card, once all revealed
         self.points_by_side = [0] * options.sides
         # position -> (opening key, card) known to open there: a checked play, or a card a party
@@ -200,16 +203,24 @@ class BlindHand:
         return bool(self.plays) and self.sched.to_play is None and self.window is None
 
     def expected(self) -> str:
-        """What the hand waits for: shuffle, lock, shares, show, play, reveal or end (its
-        blind-end, or in a disputed hand the host's abort)."""
+        """What the hand waits for: shuffle, lock, shares, show, play, end (its blind-end once
+        every card is played; in a disputed hand the host's abort), reveal (the key reveals,
+        after the blind-end or in a dispute), or done (every reveal came, or the overdue
+        ones were named)."""
         if len(self.shuffles) < len(self.parties):
             return "shuffle"
         if len(self.locks) < len(self.parties):
             return "lock"
         if self.verdict is not None:
             return "end"  # a complaint decided by its proof: the host's abort comes next
-        if self.disputed or self.over:
+        if self.disputed:
             return "reveal" if len(self.reveals) < len(self.parties) else "end"
+        if self.over:
+            if not self.ended:
+                return "end"
+            if self.overdue is None and len(self.reveals) < len(self.parties):
+                return "reveal"
+            return "done"
         w = self.window
         if w is not None:
             return "shares" if not w.shares_done else "show"
@@ -225,6 +236,8 @@ class BlindHand:
             return LockPass.KIND, (self.parties[len(self.locks)],)
         if what == "reveal":
             return KeyReveal.KIND, tuple(q for q in self.parties if q not in self.reveals)
+        if what == "done":
+            return "", ()
         if what == "shares":
             w = self.window
             assert w is not None
@@ -599,12 +612,40 @@ class BlindHand:
         if st.about != st.seat:
             self.verdict = self._decide(st, record)
 
+    def on_end(self) -> None:
+        """The hand's blind-end was published (the verifier checks its points)."""
+        if self.expected() != "end" or self.disputed:
+            raise BlindFault(HOST, "a blind-end before every card was played, or in a dispute")
+        self.ended = True
+
+    @property
+    def late(self) -> tuple[int, ...]:
+        """The parties named overdue whose key reveal may still come."""
+        return tuple(q for q in self.overdue or () if q not in self.reveals)
+
+    def on_overdue(self, parties: Sequence[int]) -> None:
+        """The host names the key reveals that did not come in time: exactly those missing."""
+        if self.expected() != "reveal" or self.disputed:
+            raise BlindFault(HOST, "overdue key reveals named outside the reveals of a hand")
+        missing = tuple(q for q in self.parties if q not in self.reveals)
+        if tuple(parties) != missing:
+            raise BlindFault(HOST, "the overdue parties must be exactly those without a reveal")
+        self.overdue = missing
+
     def on_key_reveal(self, st: KeyReveal, record: int) -> None:
         """A party's secret: everything it sent this hand is recomputed now (its fault if not)."""
-        if self.expected() != "reveal":
+        late = st.seat in self.late
+        if self.expected() != "reveal" and not late:
             raise BlindFault(HOST, "keys revealed before the hand is over or disputed")
         pending = [q for q in self.parties if q not in self.reveals]
-        if st.seat != pending[0]:
+        if self.disputed:
+            in_order = st.seat == pending[0]  # a dispute: the parties' reveals, a prefix
+        else:  # after the blind-end: in party order, those that came
+            done = [self.parties.index(q) for q in self.reveals]
+            in_order = st.seat in pending and (
+                late or self.parties.index(st.seat) > max(done, default=-1)
+            )
+        if not in_order:
             raise BlindFault(HOST, "key reveals out of party order or twice")
         keys = derive_keys(self.game_id, self.hand, st.seat, st.secret, self.size)
         self._recompute(keys)

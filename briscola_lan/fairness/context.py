@@ -9,8 +9,9 @@ The rule, one place for the verifier, the host and every client: a statement's c
 chain after the last public record that made it due. A *round* of statements that are gathered
 and published together (the presences, seed commitments, seed reveals, a window's shares, the
 exchange's shows, the key reveals) shares the context of its first record. A ``takeover``, a
-``match-end`` and a late key reveal of an earlier hand make nothing due: they enter the chain
-but never move the context, so a statement signed just before them stays valid after them.
+``match-end`` and a late key reveal (one published after its hand's ``overdue``) make nothing
+due: they enter the chain but never move the context, so a statement signed just before them
+stays valid after them.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def kind_of(body: bytes) -> str:
 class ContextChain:
     """Follows the public records of a transcript: the chain, and the context due now."""
 
-    __slots__ = ("_next", "_round", "_round_kind", "chain")
+    __slots__ = ("_next", "_overdue", "_round", "_round_kind", "chain")
 
     def __init__(self) -> None:
+        self._overdue: set[int] = set()  # hands whose overdue key reveals were named
         self.chain = CHAIN_START
         self._next = CHAIN_START  # the context of a statement that becomes due now
         self._round = CHAIN_START  # the context of the round being published
@@ -60,6 +62,15 @@ class ContextChain:
             return self._round
         return self._next
 
+    def follow(self, body: bytes) -> None:
+        """Follow a public record of a transcript from its bytes alone (a late key reveal is
+        told by the ``overdue`` of its hand before it)."""
+        kind = kind_of(body)
+        hand = _hand_of(body) if kind in ("overdue", "key-reveal") else None
+        if kind == "overdue" and hand is not None:
+            self._overdue.add(hand)
+        self.published(kind, body, transparent=kind == "key-reveal" and hand in self._overdue)
+
     def copy(self) -> ContextChain:
         out = ContextChain()
         out.chain, out._next, out._round, out._round_kind = (
@@ -68,7 +79,20 @@ class ContextChain:
             self._round,
             self._round_kind,
         )
+        out._overdue = set(self._overdue)
         return out
+
+
+def _hand_of(body: bytes) -> int | None:
+    """The hand number of a statement (its third field, after the tag and the game id)."""
+    pos = 0
+    for _ in range(2):  # the tag, then the game id
+        if pos + 4 > len(body):
+            return None
+        pos += 4 + int.from_bytes(body[pos : pos + 4], "big")
+    if pos + 8 > len(body) or body[pos : pos + 4] != b"\x00\x00\x00\x04":
+        return None
+    return int.from_bytes(body[pos + 4 : pos + 8], "big")
 
 
 __all__ = ["GATHERED", "TRANSPARENT", "ContextChain", "kind_of"]

@@ -645,13 +645,26 @@ class KeyReveal(Statement):
 
 @dataclass(frozen=True, slots=True)
 class BlindEnd(Statement):
-    """End of a blind hand, after every key reveal: the card points per side."""
+    """A blind hand's result, right after its last card (the proved plays fix it): the card
+    points per side. The parties' key reveals follow."""
 
     KIND: ClassVar[str] = "blind-end"
     SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32s")
     game_id: bytes
     hand: int
     points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Overdue(Statement):
+    """The key reveals of a blind hand that did not come before the host's deadline, after its
+    result was fixed: the parties that owe them, in party order. The result stands."""
+
+    KIND: ClassVar[str] = "overdue"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32s")
+    game_id: bytes
+    hand: int
+    parties: tuple[int, ...]
 
 
 # The statements a party sends in a blind hand (signed by the seat's key, or the host's for
@@ -699,6 +712,7 @@ KINDS: dict[bytes, type[Statement]] = {
         Complaint,
         KeyReveal,
         BlindEnd,
+        Overdue,
     )
 }
 

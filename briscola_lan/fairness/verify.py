@@ -56,6 +56,7 @@ from briscola_lan.fairness.statements import (
     MatchEnd,
     MatchStart,
     Opening,
+    Overdue,
     Play,
     Present,
     Receipt,
@@ -73,7 +74,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.errors import OptionsError, RulesError
 from briscola_lan.rules.events import CardDealt
-from briscola_lan.rules.hand import Hand, replay_hand
+from briscola_lan.rules.hand import Hand
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import MatchFormat, TableOptions
 from briscola_lan.rules.schedule import PublicSchedule
@@ -161,6 +162,7 @@ class HandReport:
     acks: int = 0
     missing_acks: tuple[int, ...] = ()  # seats whose acknowledgement the file does not hold
     parties: tuple[int, ...] = ()  # a blind hand's parties, once its call is over (§11.3)
+    withheld: list[Fault] = field(default_factory=list)  # key reveals overdue (§11.8), named
     waiting: Waiting | None = None  # the file ends in this hand: who it waits for (no fault)
 
     @property
@@ -218,6 +220,7 @@ class MatchReport:
     # (hand, seat, ai, at_play): the host played ``seat`` for a dropped player (ai) or gave it back
     takeovers: list[tuple[int, int, bool, int]] = field(default_factory=list)
     match_ended: bool = False  # the file holds the match-end record
+    keys_due: bool = False  # the file ends in a blind hand's key reveals (after its result)
     receipts: int = 0  # receipts from the host in this file (a seat's own file holds them)
     deal: str = ""  # "classic" or "blind", from the match's first hand
     waiting: Waiting | None = None  # an incomplete file: who it waits for (nobody is at fault)
@@ -225,8 +228,9 @@ class MatchReport:
     @property
     def verdict(self) -> str:
         """The file's verdict (protocol/fairness.md §8.9): verified, failed, aborted, incomplete
-        (the file stops before the match ends) or unacknowledged (complete, but some hand lacks
-        a seat's acknowledgement)."""
+        (the file stops before the match ends), withheld (complete, but a party withheld a key
+        reveal after its hand's result was fixed: named, the results stand) or unacknowledged
+        (complete, but some hand lacks a seat's acknowledgement)."""
         if self.fault is not None:  # also a record after the draw's abort (§8.3 step 3)
             return "failed"
         if self.draw is not None and self.draw.status == "failed":
@@ -237,8 +241,10 @@ class MatchReport:
             h.status == "aborted" for h in self.hands
         ):
             return "aborted"
-        if not self.match_ended:
+        if not self.match_ended or self.keys_due:
             return "incomplete"
+        if any(h.withheld for h in self.hands):
+            return "withheld"
         if any(h.status == "unacknowledged" for h in self.hands):
             return "unacknowledged"
         return "verified"
@@ -262,6 +268,8 @@ class MatchReport:
         for h in self.hands:
             if h.status in ("failed", "aborted") and h.fault is not None:
                 return h.fault
+        if self.verdict == "withheld":
+            return next(h.withheld[0] for h in self.hands if h.withheld)
         return None
 
     def to_dict(self) -> dict[str, object]:
@@ -294,6 +302,7 @@ class MatchReport:
                     "missing_acks": list(h.missing_acks),
                     "parties": ["host" if q == HOST_PARTY else f"seat {q}" for q in h.parties],
                     "fault": _fault_dict(h.fault),
+                    "withheld": [_fault_dict(f) for f in h.withheld],
                     "waiting_for": h.waiting.party if h.waiting is not None else None,
                 }
                 for h in self.hands
@@ -374,7 +383,8 @@ class _Hand:
     upcard: tuple[int, Upcard] | None = None
     plays: list[tuple[int, Play]] = field(default_factory=list)
     played: set[int] = field(default_factory=set)  # card codes played so far
-    revealed: bool = False
+    revealed: bool = False  # the hand's result is in (host-reveal, blind-end) or it was aborted
+    keys_due: bool = False  # a blind hand after its blind-end: the key reveals come next
     end_due: bool = False  # the host-reveal decided the match: match-end comes next
     chain_at_reveal: bytes = b""
     acks: list[int] = field(default_factory=list)
@@ -482,6 +492,8 @@ class TranscriptChecker:
         # the published statement of the same slot are the same bytes)
         self._published: dict[tuple[int, str, int, int], tuple[int, Statement]] = {}
         self._evidence: tuple[int, int] | None = None  # (record, seat): an abort must follow
+        # hand -> (its blind state, its report): hands whose key reveals were named overdue
+        self._late: dict[int, tuple[BlindHand, HandReport]] = {}
         # (key, body, signature) triples already known to verify: a seat's statement comes
         # back inside its receipt and again as a public record; a client knows its own.
         self._good: set[tuple[bytes, bytes, bytes]] = set()
@@ -572,7 +584,7 @@ class TranscriptChecker:
     def blind(self) -> BlindHand | None:
         """The current hand's public blind state (None in a classic hand or before a hand)."""
         h = self._hand
-        return h.blind if h is not None and not h.revealed else None
+        return h.blind if h is not None and (not h.revealed or h.keys_due) else None
 
     @property
     def presence(self) -> Presence | None:
@@ -706,6 +718,13 @@ class TranscriptChecker:
             else:
                 who, what = HOST, "the rest of the hand, up to its host-reveal"
             rep.hands[-1].waiting = waiting = Waiting(who, what)
+        elif rep.fault is None and h is not None and h.keys_due and not h.end_due and h.blind:
+            rep.keys_due = True
+            kind, owing = h.blind.owed()
+            party = owing[0] if owing else HOST_PARTY
+            who = HOST if party == HOST_PARTY else party
+            what = "its key reveal" if who != HOST else "the key reveal (the host's own)"
+            rep.hands[-1].waiting = waiting = Waiting(who, what)
         elif rep.fault is None and h is not None and not self._closed:
             if h.end_due:
                 rep.hands[-1].waiting = waiting = Waiting(HOST, "the match-end record")
@@ -774,6 +793,10 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "a second match-start in one transcript")
         if isinstance(st, DrawReveal):
             raise self._fail(st, HOST, "a draw-reveal after the match started")
+        late = self._late.get(getattr(st, "hand", -1))
+        if isinstance(st, KeyReveal) and late is not None and st.seat in late[0].late:
+            self._late_reveal(st, body, sig)  # a reveal named overdue, coming later
+            return
         h = self._hand
         if h is not None and not isinstance(st, _WINDOW_KINDS):
             if h.window is not None:
@@ -1179,7 +1202,7 @@ class TranscriptChecker:
             mode = "blind" if self._blind_mode else "classic"
             raise self._fail(st, HOST, f"a {st.KIND} in a {mode} match: the mode never changes")
         prev = self._hand
-        if prev is not None and not prev.revealed:
+        if prev is not None and (not prev.revealed or prev.keys_due):
             raise self._fail(st, HOST, "a new hand started before the last one ended")
         if self._match.is_over:
             raise self._fail(st, HOST, "a hand started after the match was decided")
@@ -1460,7 +1483,7 @@ class TranscriptChecker:
 
     def _on_ack(self, st: Ack) -> None:
         h = self._need_hand(st)
-        if not h.revealed or self._closed or h.end_due:
+        if not h.revealed or self._closed or h.end_due or h.keys_due:
             raise self._fail(st, HOST, "acknowledgement before the end of the hand")
         if (h.acks and st.seat <= h.acks[-1]) or not 0 <= st.seat < self._n:
             raise self._fail(st, HOST, "acknowledgements out of seat order or duplicated")
@@ -1489,7 +1512,8 @@ class TranscriptChecker:
                 f"{list(st.hands_won)}, points {list(st.points)}; the hands give {want[0]}, side "
                 f"{want[1]}, {list(want[2])}, {list(want[3])}",
             )
-        h.chain_at_reveal = self.chain  # the deciding hand's acks cover the match-end
+        if not h.keys_due:  # a blind hand's acks cover its key reveals, after the match-end
+            h.chain_at_reveal = self.chain  # the deciding hand's acks cover the match-end
         self.report.match_ended = True
 
     # --- a blind hand (protocol/fairness.md §11) -------------------------------------------------
@@ -1498,7 +1522,8 @@ class TranscriptChecker:
         h = self._need_hand(st)
         if h.presence is not None and not h.presence.closed and not h.revealed:
             self._close_presence(h)  # the first record after the answers fixes the parties
-        if h.blind is None or h.revealed:
+        after_end = h.keys_due and isinstance(st, KeyReveal | Overdue)
+        if h.blind is None or (h.revealed and not after_end):
             raise self._fail(st, HOST, f"a {st.KIND} outside a blind hand in progress")
         return h.blind
 
@@ -1560,7 +1585,77 @@ class TranscriptChecker:
         self._need_blind(st).on_complaint(st, self.index)
 
     def _on_key_reveal(self, st: KeyReveal) -> None:
-        self._need_blind(st).on_key_reveal(st, self.index)
+        b = self._need_blind(st)
+        b.on_key_reveal(st, self.index)
+        h = self._hand
+        assert h is not None
+        if h.keys_due and b.expected() == "done":
+            self._keys_closed(h)
+
+    def _on_overdue(self, st: Overdue) -> None:
+        """The key reveals that did not come in time, after the result was fixed (§11.8): each
+        is named (the host, if it receipted one or if it is its own), never a void result."""
+        b = self._need_blind(st)
+        h = self._hand
+        assert h is not None
+        if not h.keys_due:
+            raise self._fail(st, HOST, "overdue key reveals named before the hand's blind-end")
+        b.on_overdue(st.parties)
+        rep = self.report.hands[-1]
+        for q in st.parties:
+            if q == HOST_PARTY:
+                rep.withheld.append(
+                    Fault(self.index, st.KIND, HOST, "the host withheld its own key reveal")
+                )
+                continue
+            receipted = self._receipts.get((h.number, KeyReveal.KIND, q, 0))
+            if receipted is not None:
+                raise Violation(
+                    Fault(
+                        receipted.index,
+                        Receipt.KIND,
+                        HOST,
+                        f"the host names seat {q}'s key reveal overdue, but this file holds the "
+                        f"host's receipt for it (record {receipted.index}, received at "
+                        f"{_utc(receipted.time)}): the host is at fault",
+                    )
+                )
+            rep.withheld.append(
+                Fault(
+                    self.index,
+                    st.KIND,
+                    q,
+                    f"seat {q}'s key reveal did not come in time (no receipt: the host and seat "
+                    f"{q} cannot be told apart); the hand's result stands on its proved plays",
+                    also_host=True,
+                )
+            )
+        self._late[h.number] = (b, rep)
+        self._keys_closed(h)
+
+    def _keys_closed(self, h: _Hand) -> None:
+        """A blind hand's key reveals are all in (or the overdue ones named): its acks follow,
+        over the chain as it is now."""
+        h.keys_due = False
+        h.chain_at_reveal = self.chain
+
+    def _late_reveal(self, st: KeyReveal, body: bytes, sig: bytes) -> None:
+        """A key reveal named overdue, published later (it makes nothing due, §8.1): checked
+        now against its own hand; the party is then no longer withheld."""
+        b, rep = self._late[st.hand]
+        self._check_signature(st, body, sig)
+        if st.context != b.reveal_context:
+            raise self._fail(
+                st, HOST, "a late key reveal made over another history than its hand's reveals"
+            )
+        self.context.published(st.KIND, body, transparent=True)
+        try:
+            b.on_key_reveal(st, self.index)
+        except BlindFault as bf:
+            record = self.index if bf.record is None else bf.record
+            party = HOST if bf.party == HOST_PARTY else bf.party
+            raise Violation(Fault(record, bf.kind or st.KIND, party, bf.reason)) from None
+        rep.withheld = [f for f in rep.withheld if f.seat != st.seat]
 
     def _on_blind_play(self, st: BlindPlay) -> None:
         b = self._need_blind(st)
@@ -1575,24 +1670,23 @@ class TranscriptChecker:
         b.on_play(st, self.index)
 
     def _on_blind_end(self, st: BlindEnd) -> None:
+        """The hand's result, fixed by its proved plays (§11.8): every card played once, each
+        proved at its position, so its points follow from the public cards alone."""
         b = self._need_blind(st)
-        h, opts = self._hand, self._options
-        assert h is not None and opts is not None
+        h, match = self._hand, self._match
+        assert h is not None and match is not None
         if b.disputed:
             raise self._fail(st, HOST, "a disputed hand ends with an abort, not a blind-end")
-        if b.expected() != "end" or b.order is None:
-            raise self._fail(st, HOST, "the hand ended before every party revealed its keys")
-        deck = [Card.from_code(c) for c in b.order]
-        try:
-            hand = replay_hand(opts, deck, h.dealer, [Card.from_code(p.card) for _, p in b.plays])
-        except (RulesError, ValueError) as exc:  # the live checks make this unreachable
-            raise self._fail(st, HOST, f"the plays do not replay through the rules: {exc}") from exc
-        if not hand.is_terminal:
+        if b.expected() != "end":
             raise self._fail(st, HOST, "the hand was closed before every trick was played")
-        points = hand.returns()
-        if tuple(st.points) != points or points != b.points():
+        points = b.points()
+        if tuple(st.points) != points:
             raise self._fail(st, HOST, f"announced points {st.points} but the plays give {points}")
-        self._hand_closed(h, hand)
+        b.on_end()
+        b.reveal_context = self.context.expected(KeyReveal.KIND)
+        match.record_points(points, h.dealer)
+        h.keys_due = True
+        self._result(h, points)
 
     def _blind_abort_fault(self, st: Abort, seat: int, h: _Hand, b: BlindHand) -> Fault:
         """Who a blind hand's abort makes at fault (§11.9)."""
@@ -1724,13 +1818,18 @@ class TranscriptChecker:
         self._hand_closed(h, hand)
 
     def _hand_closed(self, h: _Hand, hand: Hand) -> None:
-        """The hand's end record checked: the match records it."""
+        """A classic hand's end record checked: the match records it."""
         match = self._match
         assert match is not None
-        points = hand.returns()
         match.record(hand)
-        h.revealed = True
         h.chain_at_reveal = self.chain
+        self._result(h, hand.returns())
+
+    def _result(self, h: _Hand, points: tuple[int, ...]) -> None:
+        """The hand's result is in: a match-end comes next when it decides the match."""
+        match = self._match
+        assert match is not None
+        h.revealed = True
         h.end_due = match.is_over
         rep = self.report.hands[-1]
         rep.status, rep.points = "verified", points
@@ -1777,17 +1876,29 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     Complaint: TranscriptChecker._on_complaint,
     KeyReveal: TranscriptChecker._on_key_reveal,
     BlindEnd: TranscriptChecker._on_blind_end,
+    Overdue: TranscriptChecker._on_overdue,
 }  # a statement of the match (after match-start) -> its check
 
 # The records of a hand in progress, by mode: each mode's kinds are refused in the other's hands.
 _CLASSIC_KINDS = frozenset({SeedCommit, SeedReveal, DeckCommit, Deal, Upcard, Play, Exchange})
 _BLIND_KINDS = frozenset(
-    {Present, ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal, BlindEnd}
+    {
+        Present,
+        ShufflePass,
+        LockPass,
+        Shares,
+        Show,
+        BlindPlay,
+        Complaint,
+        KeyReveal,
+        BlindEnd,
+        Overdue,
+    }
 )
 # Records before which the lock passes not judged by their party's revealed keys are judged by
 # their proofs (fairness.md §11.4): an abort (the hand ends without the reveals), an ack, the
 # next hand's first record.
-_AFTER_PROOFS = frozenset({Abort, Ack, BlindStart, HostCommit})
+_AFTER_PROOFS = frozenset({Abort, Ack, BlindStart, HostCommit, Overdue})
 # A seat's statements whose published copy must be the receipted one (§8.5); plays are checked
 # by their own rule, which also covers a play receipted for another seat.
 _SLOTTED = frozenset(

@@ -2,9 +2,10 @@
 
 Exit status (protocol/fairness.md §9): 0 every file verifies, the whole match; 1 a check failed
 or a hand was aborted; 2 a file cannot be read as a saved game; 3 a file verifies as far as it
-goes but stops before the match's end record (``incomplete``); 4 a file verifies to the end but
-a hand lacks a seat's acknowledgement (``unacknowledged``). With several files the status is the
-worst one, in the order 1, 2, 3, 4.
+goes but stops before the match's end record (``incomplete``); 5 a file verifies to the end,
+its results stand, but a party withheld a blind hand's key reveal after the result (``withheld``,
+the party named); 4 a file verifies to the end but a hand lacks a seat's acknowledgement
+(``unacknowledged``). With several files the status is the worst one, in the order 1, 2, 3, 5, 4.
 """
 
 from __future__ import annotations
@@ -45,13 +46,22 @@ def winner_text(rep: MatchReport) -> str:
 
 INCOMPLETE = 3  # the exit status of a file that stops before the match's end record
 UNACKNOWLEDGED = 4  # ... of a complete file in which a hand lacks a seat's acknowledgement
-EXIT_STATUS = {"verified": 0, "failed": 1, "aborted": 1, "incomplete": 3, "unacknowledged": 4}
-_SEVERITY = (1, 2, INCOMPLETE, UNACKNOWLEDGED)  # the worst first
+WITHHELD = 5  # ... of a complete file in which a party withheld a key reveal after the result
+EXIT_STATUS = {
+    "verified": 0,
+    "failed": 1,
+    "aborted": 1,
+    "incomplete": INCOMPLETE,
+    "withheld": WITHHELD,
+    "unacknowledged": UNACKNOWLEDGED,
+}
+_SEVERITY = (1, 2, INCOMPLETE, WITHHELD, UNACKNOWLEDGED)  # the worst first
 VERDICT_WORDS = {
     "verified": "VERIFIED",
     "failed": "NOT VERIFIED",
     "aborted": "ABORTED",
     "incomplete": "INCOMPLETE",
+    "withheld": "WITHHELD",
     "unacknowledged": "UNACKNOWLEDGED",
 }
 
@@ -62,7 +72,7 @@ def stopped_mid_hand(rep: MatchReport) -> bool:
 
 
 def worst(statuses: list[int]) -> int:
-    """The exit status of several files: the worst, in the order 1, 2, 3, 4; else 0."""
+    """The exit status of several files: the worst, in the order 1, 2, 3, 5, 4; else 0."""
     return next((s for s in _SEVERITY if s in statuses), 0)
 
 
@@ -119,6 +129,8 @@ def human_report(path: str, rep: MatchReport) -> str:
         )
         if h.fault is not None and h.fault is not rep.fault:
             lines.append(f"    {h.fault.describe()}")
+        for f in h.withheld:
+            lines.append(f"    key reveal withheld after the result: {f.describe()}")
         if h.waiting is not None:
             lines.append(f"    {h.waiting.describe()}")
         for hand, seat, ai, at_play in rep.takeovers:
@@ -136,9 +148,15 @@ def human_report(path: str, rep: MatchReport) -> str:
     blame = blame_text(rep)
     if blame is not None:
         lines.append(f"  {blame}")
-    if verdict in ("verified", "unacknowledged") and rep.match_over:
+    if verdict in ("verified", "withheld", "unacknowledged") and rep.match_over:
         lines.append(f"  match over: {winner_text(rep)} won")
-    if verdict == "unacknowledged":
+    if verdict == "withheld":
+        lines.append(
+            "  every result stands on its proved plays, but a key reveal owed after a hand's "
+            "result did not come (withheld): the party named at fault withheld it, or the "
+            "host dropped it"
+        )
+    elif verdict == "unacknowledged":
         lines.append(
             "  not every player acknowledged every hand: the cards check out, but a seat did "
             "not confirm it saw the same history (unacknowledged)"

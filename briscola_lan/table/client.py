@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from briscola_lan.fairness.blind_hand import BlindHand
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, seed_commitment
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
@@ -368,6 +369,7 @@ class ClientSession:
         self._ack_due: int | None = None  # the deciding hand: ack once the match-end came
         self._drawing = False  # between DrawStarted and MatchStarted
         self._blind: BlindParty | None = None  # my party in the current blind hand
+        self._blind_hand: BlindHand | None = None  # the current blind hand, to its last reveal
         # the party my seat's view is read from: the current blind hand's, and after its end
         # the last one's (the final table stays on screen until the next hand starts)
         self._shown: BlindParty | None = None
@@ -666,6 +668,7 @@ class ClientSession:
         self.records, self._checker = [], TranscriptChecker(defer_signatures=True)
         self._tracker, self._match, self._ms = None, None, None
         self._blind, self._shown = None, None
+        self._blind_hand = None
         self.state.checks = []
         self.state.draw, self._drawing = None, False
         self.state.taken_over = False
@@ -813,6 +816,7 @@ class ClientSession:
         s = self.state
         s.hand_number, s.last_trick, s.deal = st.hand, None, "blind"
         self._tracker, self._blind, self._shown = None, None, None
+        self._blind_hand = None
         s.taken_over = False
         s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
         seat = s.seat
@@ -833,6 +837,7 @@ class ClientSession:
                 self._fail_now(v.fault)
         ms, s = self._ms, self.state
         seat, bh = s.seat, self._checker.blind
+        self._blind_hand = bh  # followed to its end, key reveals included, by every seat
         if seat is None or bh is None or ms is None:
             return
         s.taken_over = seat not in bh.parties
@@ -914,6 +919,7 @@ class ClientSession:
 
     def _on_KeysRevealed(self, msg: m.KeysRevealed, out: list[Message]) -> None:
         self._blind_records(msg.records, out)
+        self._blind_keys_closed(out)
 
     def _blind_card_played(self, st: BlindPlay, out: list[Message]) -> None:
         bh = self._checker.blind
@@ -1026,13 +1032,12 @@ class ClientSession:
 
     def _on_HandEnded(self, msg: m.HandEnded, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        check = self.state.verification
         if not isinstance(st, HostReveal | BlindEnd) or self._ms is None:
             return
-        self._blind = None
-        if check is not None and check.fault is None:
-            rep = self._checker.report.hands[-1] if self._checker.report.hands else None
-            check.status = "verified" if rep is not None and rep.verified else "failed"
+        blind = isinstance(st, BlindEnd)
+        if not blind:
+            self._blind = None
+            self._hand_checked()
         self._chain_at_reveal = self._checker.chain
         self.state.last_hand_points = st.points
         if self._match is not None and not self._match.is_over:
@@ -1040,10 +1045,37 @@ class ClientSession:
             self.state.hands_won = self._match.hands_won()
             self.state.total_points = self._match.total_points()
         self.state.log.append(f"hand {st.hand + 1} ended: points {list(st.points)}")
+        if blind:  # the result is fixed; the key reveals come next, then the acknowledgement
+            self._blind_act(out)
+            return
         if self._match is not None and self._match.is_over:
             self._ack_due = st.hand  # the match-end comes next; the acknowledgement covers it
             return
         self._ack(st.hand, out)
+
+    def _hand_checked(self) -> None:
+        """The hand's last check is done: its verdict, as the checker has it."""
+        check = self.state.verification
+        if check is not None and check.fault is None:
+            rep = self._checker.report.hands[-1] if self._checker.report.hands else None
+            check.status = "verified" if rep is not None and rep.verified else "failed"
+
+    def _blind_keys_closed(self, out: list[Message]) -> None:
+        """A blind hand's key reveals are in (or the missing ones named): it is checked, and
+        acknowledged over the chain as it is now."""
+        bh, check = self._blind_hand, self.state.verification
+        if bh is None or check is None or bh.expected() != "done" or check.status != "in progress":
+            return
+        self._blind = None
+        self._hand_checked()
+        if self._checker.report.hands and self._checker.report.hands[-1].withheld:
+            names = [f.party for f in self._checker.report.hands[-1].withheld]
+            self.state.log.append(
+                f"key reveals did not come in time: {', '.join(names)}; the hand's result "
+                "stands on its proved plays"
+            )
+        self._chain_at_reveal = self._checker.chain
+        self._ack(bh.hand, out)  # again after a resume: the host takes the same bytes once
 
     def _ack(self, hand: int, out: list[Message]) -> None:
         seat = self.state.seat

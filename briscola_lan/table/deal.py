@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import Statement
 from briscola_lan.rules.cards import Card
-from briscola_lan.rules.hand import Hand, SeatView
+from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.wire.messages import ErrorCode, Message, Record
@@ -106,7 +106,7 @@ class TableSide(Protocol):
 
     def sign(self, st: Statement, signer: Identity | None = None) -> Record: ...
 
-    def append(self, rec: Record, public: bool) -> None: ...
+    def append(self, rec: Record, public: bool, *, transparent: bool = False) -> None: ...
 
     def broadcast(self, out: list[Outgoing], msg: Message, log: bool = True) -> None: ...
 
@@ -122,7 +122,11 @@ class TableSide(Protocol):
 
     def abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None: ...
 
-    def hand_over(self, hand: Hand, out: list[Outgoing]) -> None: ...
+    def hand_over(
+        self, points: tuple[int, ...], out: list[Outgoing], *, acks: bool = True
+    ) -> None: ...
+
+    def start_acks(self, out: list[Outgoing]) -> None: ...
 
     def host_plays(self, seat_no: int) -> bool: ...
 

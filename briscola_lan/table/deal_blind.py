@@ -12,10 +12,12 @@ published together, in seat (or party) order, once all have come.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand, BlindStatement, Presence
 from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.statements import (
     BlindEnd,
     BlindPlay,
@@ -23,6 +25,7 @@ from briscola_lan.fairness.statements import (
     Complaint,
     KeyReveal,
     LockPass,
+    Overdue,
     Present,
     Shares,
     Show,
@@ -32,7 +35,7 @@ from briscola_lan.fairness.statements import (
     decode,
 )
 from briscola_lan.rules.cards import Card
-from briscola_lan.rules.hand import SeatView, replay_hand
+from briscola_lan.rules.hand import SeatView
 from briscola_lan.table.deal import BLIND, Deal, Outgoing, Phase, Refused, TableSide
 from briscola_lan.table.snapshot import Fields, SnapshotError
 from briscola_lan.wire import messages as m
@@ -141,6 +144,10 @@ class BlindDeal(Deal):
             or self.presents.get(seat_no) == (body, sig)
         ):
             return True  # sent again by a resumed client: it is here already
+        if isinstance(st, KeyReveal) and bh is not None and st.seat in bh.late:
+            self._check_late(st, seat_no, body, sig)
+            self._late_reveal(st, (body, sig), out)
+            return True
         if st.game_id != t.game_id or st.hand != self.number:  # type: ignore[attr-defined]
             if st.game_id == t.game_id and st.hand < self.number:  # type: ignore[attr-defined]
                 return True  # a resumed client answering a replayed message of an earlier hand
@@ -189,7 +196,9 @@ class BlindDeal(Deal):
         away = t.seats[seat].conn is None and t.seats[seat].dropped_at is not None
         gone = away and t.now - (t.seats[seat].dropped_at or 0.0) >= t.grace
         late = what != BlindPlay.KIND and t.now >= self.waiting_since + t.timeout
-        if gone or late:
+        if (gone or late) and what == KeyReveal.KIND and bh.ended:
+            self._overdue(out)  # after the result: named, never a reason to void the hand
+        elif gone or late:
             self._give_up(seat, what, "left the table" if gone else "was too slow", out)
 
     def rebase(self, delta: float) -> None:
@@ -218,6 +227,15 @@ class BlindDeal(Deal):
         st = hp.play(seat_no, card.code)
         body = st.encode()
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
+
+    def _check_late(self, st: KeyReveal, seat_no: int, body: bytes, sig: bytes) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None
+        if st.game_id != t.game_id or st.hand != self.number or st.seat != seat_no:
+            raise Refused(ErrorCode.NOT_ALLOWED, "a key reveal for a seat that is not yours")
+        t.check_sig(seat_no, body, sig)
+        if st.context != bh.reveal_context:
+            raise Refused(ErrorCode.STALE_CONTEXT, "your key reveal was made over another history")
 
     # --- the statements -------------------------------------------------------------------------
 
@@ -433,6 +451,9 @@ class BlindDeal(Deal):
                 t.abort(verdict.party, verdict.reason, out)
             else:
                 self._end(out)
+                self._progress(out)  # the host's own key reveal, the gathered round
+        elif what == "done":
+            t.start_acks(out)
 
     def _host_acts(self, out: list[Outgoing]) -> bool:
         """Make the next statement the host owes as a party, if any; True if it made one."""
@@ -465,15 +486,52 @@ class BlindDeal(Deal):
         return body, self.table.identity.sign(body)
 
     def _end(self, out: list[Outgoing]) -> None:
+        """Every card is played, each proved: the result is fixed now (fairness.md §11.8), and
+        the key reveals follow; the acknowledgements wait for them."""
         bh, t = self.bh, self.table
-        assert bh is not None and bh.order is not None
-        deck = [Card.from_code(c) for c in bh.order]
-        hand = replay_hand(
-            t.options, deck, self.dealer, [Card.from_code(p.card) for _, p in bh.plays]
-        )
-        st = BlindEnd(t.game_id, self.number, hand.returns())
-        t.broadcast(out, m.HandEnded(*t.sign(st)))
-        t.hand_over(hand, out)
+        assert bh is not None
+        points = bh.points()
+        t.broadcast(out, m.HandEnded(*t.sign(BlindEnd(t.game_id, self.number, points))))
+        bh.on_end()
+        bh.reveal_context = t.context_for(KeyReveal.KIND)
+        t.hand_over(points, out, acks=False)
+        t.phase = Phase.REVEAL
+
+    def _overdue(self, out: list[Outgoing]) -> None:
+        """The reveals' deadline passed after the result: publish those that came (party order)
+        and name the others; the result stands, and the acknowledgements follow."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        recs = [self.pending[q] for q in bh.parties if q in self.pending and q not in bh.reveals]
+        self.pending = {}
+        first = len(t.records)
+        for r in recs:
+            t.append(r, True)
+        missing = tuple(q for q in bh.parties if q not in bh.reveals and q not in {
+            decode(r[0]).seat for r in recs  # type: ignore[attr-defined]
+        })  # fmt: skip
+        overdue = t.sign(Overdue(t.game_id, self.number, missing))
+        t.broadcast(out, m.KeysRevealed((*recs, overdue)))
+        try:
+            for i, r in enumerate(recs):
+                _apply(bh, decode(r[0]), first + i)
+            bh.on_overdue(missing)
+        except BlindFault as bf:
+            self._fail(bf, out)
+            return
+        t.start_acks(out)
+
+    def _late_reveal(self, st: KeyReveal, rec: Record, out: list[Outgoing]) -> None:
+        """A key reveal named overdue comes after all: published (it makes nothing due) and
+        checked; a wrong one is its party's fault, though the result stands."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        t.receipt(st.seat, self.number, rec, out)
+        index = len(t.records)
+        t.append(rec, True, transparent=True)
+        t.broadcast(out, m.KeysRevealed((rec,)))
+        with contextlib.suppress(BlindFault):  # a wrong one: its party's fault, in every file
+            bh.on_key_reveal(st, index)
 
     # --- the snapshot ---------------------------------------------------------------------------
 
@@ -515,17 +573,29 @@ class BlindDeal(Deal):
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
                 raise SnapshotError("damaged table snapshot: an answer to the call")
             deal.presents[item[0]] = _record(item[1])
+        chain = ContextChain()  # the chain as it was at each record, for the reveals' context
+        for body, _sig in table.records[: start + 1]:
+            if decode(body).PUBLIC:
+                chain.follow(body)
         try:
             for i in range(start + 1, len(table.records)):
-                st = decode(table.records[i][0])
+                body = table.records[i][0]
+                st = decode(body)
+                if st.PUBLIC:
+                    chain.follow(body)
                 if isinstance(st, Present):
                     deal.presence.on_present(st, i)
                     continue
                 if deal.bh is None:
                     deal.parties = deal.presence.close()
                     deal._open(deal.parties)
-                if isinstance(st, _FOLLOWED):
-                    assert deal.bh is not None
+                assert deal.bh is not None
+                if isinstance(st, BlindEnd):
+                    deal.bh.on_end()
+                    deal.bh.reveal_context = chain.expected(KeyReveal.KIND)
+                elif isinstance(st, Overdue):
+                    deal.bh.on_overdue(st.parties)
+                elif isinstance(st, _FOLLOWED):
                     _apply(deal.bh, st, i)
         except (BlindFault, StatementError) as exc:
             raise SnapshotError(f"damaged table snapshot: {exc}") from exc

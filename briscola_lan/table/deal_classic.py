@@ -222,7 +222,7 @@ class ClassicDeal(Deal):
         assert hand is not None
         st = HostReveal(t.game_id, self.number, self.host_seed, tuple(self.salts), hand.returns())
         t.broadcast(out, m.HandEnded(*t.sign(st)))
-        t.hand_over(hand, out)
+        t.hand_over(hand.returns(), out)
 
     # --- the snapshot ---------------------------------------------------------------------------
 

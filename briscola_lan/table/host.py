@@ -55,7 +55,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.fairness.verify import draw_result
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.errors import RulesError
-from briscola_lan.rules.hand import Hand, SeatView
+from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.deal import (
@@ -657,10 +657,12 @@ class HostTable:
         body = st.encode()
         self.to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
 
-    def append(self, rec: Record, public: bool) -> None:
+    def append(self, rec: Record, public: bool, *, transparent: bool = False) -> None:
+        """A record enters the host's transcript (``transparent``: a public record that makes
+        nothing due, fairness.md §8.1, such as a late key reveal)."""
         self.records.append(rec)
         if public:
-            self.context.published(kind_of(rec[0]), rec[0])
+            self.context.published(kind_of(rec[0]), rec[0], transparent=transparent)
 
     @property
     def chain(self) -> bytes:
@@ -801,12 +803,13 @@ class HostTable:
         if st.seat != seat_no:  # type: ignore[attr-defined]
             raise _Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
 
-    def hand_over(self, hand: Hand, out: list[Outgoing]) -> None:
-        """The deal signed the hand's end record: the match records the hand; if it decides
-        the match the host signs match-end; then every seat acknowledges the hand."""
+    def hand_over(self, points: tuple[int, ...], out: list[Outgoing], *, acks: bool = True) -> None:
+        """The deal signed the hand's end record: the match records its points; if they decide
+        the match the host signs match-end; then (``acks``; a blind hand's come after its key
+        reveals, ``start_acks``) every seat acknowledges the hand."""
         match = self.match
-        assert match is not None
-        match.record(hand)
+        assert match is not None and self.deal is not None
+        match.record_points(points, self.deal.dealer)
         if match.is_over:
             assert match.winner is not None
             end = MatchEnd(
@@ -817,6 +820,12 @@ class HostTable:
                 match.total_points(),
             )
             self.broadcast(out, m.MatchDecided(*self.sign(end)))
+        if acks:
+            self.start_acks(out)
+
+    def start_acks(self, out: list[Outgoing]) -> None:
+        """The hand is over: every seat acknowledges the chain as it is now (the host for the
+        seats it plays)."""
         self.chain_at_reveal = self.chain  # after the match-end: the last acks cover it
         self.phase = Phase.ACK
         self.deadline = self.now + self.timeout
@@ -1148,7 +1157,7 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.context = ContextChain()
     for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
         if decode(body).PUBLIC:
-            t.context.published(kind_of(body), body)
+            t.context.follow(body)
     if t.chain != f.get_bytes("chain"):
         raise SnapshotError("damaged table snapshot: the records do not match their hash chain")
     t.game_id = f.get_bytes("game_id")

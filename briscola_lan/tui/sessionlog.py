@@ -69,6 +69,13 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             ),
         ),
         (
+            r"key reveals did not come in time: (?P<who>.+); the hand's result stands on its "
+            r"proved plays",
+            N_(
+                "key reveals did not come in time: {who}; the hand's result stands on its proved plays"
+            ),
+        ),
+        (
             r"seat (?P<seat>\d+) says a card does not open: every party reveals its keys",
             N_("{seat} says a card does not open: every party reveals its keys"),
         ),

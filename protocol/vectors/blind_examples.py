@@ -1,7 +1,8 @@
 """One blind hand between fixed parties, for the vector generators (protocol/fairness.md §11).
 
 Every statement of a whole 2-player hand (parties seat 0 and seat 1), made by the reference
-parties from fixed hand secrets, in transcript order; the vectors take their examples from it.
+parties from fixed hand secrets, in transcript order (the host's blind-end, after the last play,
+is not among them); the vectors take their examples from it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ def play_hand(
         chain.published(st.KIND, st.encode())
         hand.apply(st, index)
 
-    while hand.expected() != "end":
+    while hand.expected() != "done":
+        if hand.expected() == "end":  # the result, fixed by the plays; the key reveals follow
+            hand.on_end()
+            hand.reveal_context = chain.expected(KeyReveal.KIND)
+            continue
         what, who = hand.owed()
         if what == Show.KIND:
             for st in sorted((s for p in party.values() for s in p.shows()), key=lambda s: s.seat):

@@ -51,6 +51,7 @@ from briscola_lan.fairness.statements import (
     MatchEnd,
     MatchStart,
     Opening,
+    Overdue,
     Play,
     Present,
     Receipt,
@@ -491,6 +492,7 @@ def blind_statement_examples(game_id: bytes) -> list[Statement]:
         ),
         first["key-reveal"],
         BlindEnd(game_id, 0, hand.points()),
+        Overdue(game_id, 0, (1, HOST_PARTY)),
     ]
 
 

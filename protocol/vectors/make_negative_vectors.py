@@ -43,6 +43,7 @@ from briscola_lan.fairness.statements import (
     MatchEnd,
     MatchStart,
     Opening,
+    Overdue,
     Play,
     Present,
     Receipt,
@@ -307,7 +308,7 @@ class Edit:
             if sig is None:
                 sig = self.signer(st).sign(body)
             if st.PUBLIC:
-                ctx.published(st.KIND, body)
+                ctx.follow(body)  # a late key reveal makes nothing due
             if isinstance(st, ShufflePass | LockPass):
                 deck = st.points
             out.append((body, sig))
@@ -1603,9 +1604,10 @@ def blind_cases(add: Add, classic_long: Run) -> None:
     e.sts[a], e.sts[b] = e.sts[b], e.sts[a]
     add(
         "blind-key-reveals-out-of-party-order",
-        "seat 1's key reveal before seat 0's (§11.8)",
+        "seat 1's key reveal before seat 0's: the reveals after the blind-end come in party "
+        "order, each party once (§11.8)",
         "failed",
-        a,
+        b,
         "host",
         e.records(),
     )
@@ -2107,15 +2109,70 @@ def blind_cases(add: Add, classic_long: Run) -> None:
         waiting_for=f"seat {1 - led}",
     )
     e = eb()
-    e.sts[e.find(KeyReveal, seat=1) + 1 :] = []
+    e.sts[e.find(BlindEnd) :] = []
     add(
         "blind-stops-before-blind-end",
-        "the file ends after the key reveals: the hand waits for the host's blind-end (§11.10)",
+        "the file ends after the last card: the hand waits for the host's blind-end (§11.10)",
         "incomplete",
         None,
         None,
         e.records(),
         waiting_for="host",
+    )
+    e = eb()
+    e.sts[e.find(KeyReveal, seat=0) + 1 :] = []
+    add(
+        "blind-stops-in-the-key-reveals",
+        "the file ends after the blind-end, the match-end and seat 0's key reveal: the result "
+        "is in, the hand waits for seat 1's reveal (§11.8)",
+        "incomplete",
+        None,
+        None,
+        e.records(),
+        waiting_for="seat 1",
+    )
+
+    # §11.8 the result stands on the plays: reveals that do not come are named, never a void
+    e = eb()
+    k1 = e.find(KeyReveal, seat=1)
+    gid = gid_of(e)
+    e.sts[k1] = Overdue(gid, 0, (1,))
+    add(
+        "blind-reveal-overdue-no-receipt",
+        "seat 1's key reveal did not come in time after the result: named overdue; no receipt "
+        "in the host's file: the result stands, the verdict names the host or seat 1 (§11.8)",
+        "withheld",
+        k1,
+        "host or seat 1",
+        e.records(),
+    )
+    e = Edit(b2, b2.clients[1].records)
+    k1 = e.find(KeyReveal, seat=1)
+    e.sts[k1] = Overdue(gid, 0, (1,))
+    receipt = next(
+        k
+        for k, st in enumerate(e.sts)
+        if isinstance(st, Receipt) and isinstance(decode(st.statement), KeyReveal)
+    )
+    add(
+        "blind-reveal-overdue-receipted",
+        "seat 1's own file: the host names seat 1's key reveal overdue, but holds its receipt "
+        "(§11.8)",
+        "failed",
+        receipt,
+        "host",
+        e.records(),
+    )
+    e = eb()
+    k0 = e.find(KeyReveal, seat=0)
+    e.sts[k0 : k0 + 2] = [Overdue(gid, 0, (1,))]
+    add(
+        "blind-reveal-overdue-wrong-parties",
+        "the overdue record names seat 1 alone while seat 0's reveal did not come either (§11.8)",
+        "failed",
+        k0,
+        "host",
+        e.records(),
     )
 
 

@@ -31,6 +31,7 @@ from briscola_lan.fairness.statements import (
     Complaint,
     KeyReveal,
     LockPass,
+    Overdue,
     Receipt,
     Shares,
     Show,
@@ -704,7 +705,6 @@ WITHHELD = {
         (LockPass.KIND, TWO),
         (Shares.KIND, TWO),
         (Show.KIND, FOUR),
-        (KeyReveal.KIND, TWO),
     ],
 )
 def test_a_withheld_statement_aborts_at_the_deadline_naming_host_or_seat(
@@ -727,6 +727,34 @@ def test_a_withheld_statement_aborts_at_the_deadline_naming_host_or_seat(
     expect(game, "aborted", "host or seat 1", game.host.records[-1][0])
     own = game.clients[1].state.checks[-1].own_verdict
     assert own is not None and "cannot be told apart" in own
+
+
+@pytest.mark.parametrize("options", [TWO, FOUR], ids=["2p", "4p"])
+def test_a_withheld_key_reveal_after_the_last_trick_leaves_the_result_standing(
+    options: TableOptions,
+) -> None:
+    """The sore loser: seat 1 withholds its key reveal once the last card is played and the
+    result is known. The blind-end came already, on the proved plays alone: at the deadline the
+    host names the reveal overdue and the match goes on to its end. Every file keeps the
+    result and names "host or seat 1" (withheld), never a void hand (§11.8)."""
+
+    def client_tap(conn: int, msg: Message) -> Message | None:
+        return None if conn == 1 and isinstance(msg, m.RevealKeys) else msg
+
+    game = make_game(options, f"sore-loser-{options.players}", client_tap=client_tap)
+    game.run()
+    sts = game.published()
+    ends = [i for i, st in enumerate(sts) if isinstance(st, BlindEnd)]
+    overdue = [st for st in sts if isinstance(st, Overdue)]
+    assert ends and overdue and all(o.parties == (1,) for o in overdue)
+    assert not any(isinstance(st, Abort) for st in sts)
+    for name, recs in game.files().items():
+        rep = verify_records(recs)
+        assert rep.verdict == "withheld" and rep.match_ended, (name, rep.verdict)
+        assert rep.blame is not None and rep.blame.party == "host or seat 1", name
+        assert all(h.points is not None for h in rep.hands), name  # every result stands
+    for c in game.clients:
+        assert c.state.match_over and not c.state.match_aborted
 
 
 def test_a_withheld_key_reveal_in_a_dispute_names_the_first_missing_party(
@@ -789,7 +817,6 @@ class DroppingDeal(deal_blind.BlindDeal):
         (Shares.KIND, TWO),
         (Show.KIND, FOUR),
         (BlindPlay.KIND, TWO),
-        (KeyReveal.KIND, TWO),
     ],
 )
 def test_a_statement_the_host_receipted_and_dropped_is_the_hosts_fault_in_the_victims_file(
@@ -813,6 +840,28 @@ def test_a_statement_the_host_receipted_and_dropped_is_the_hosts_fault_in_the_vi
     expect(game, "aborted", "", abort, files=files)
     own = game.clients[1].state.checks[-1]
     assert own.own_verdict is not None and "host is at fault" in own.own_verdict, own.own_verdict
+
+
+def test_a_key_reveal_the_host_receipted_and_named_overdue_is_the_hosts_fault(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After the result the host receipts seat 1's key reveal, drops it and names it overdue:
+    seat 1's own file holds the receipt and names the host; every other file, where the result
+    stands, can only say "host or seat 1" (withheld)."""
+    monkeypatch.setattr(DroppingDeal, "KIND", KeyReveal.KIND)
+    monkeypatch.setattr(host_module, "BlindDeal", DroppingDeal)
+    game = make_game(TWO, "dropped-key-reveal")
+    game.run()
+    overdue = [st for st in game.published() if isinstance(st, Overdue)]
+    assert overdue and overdue[0].parties == (1,)
+    for name, recs in game.files().items():
+        rep = verify_records(recs)
+        blame = rep.blame
+        assert blame is not None, name
+        if name == "seat1":
+            assert (rep.verdict, blame.party, blame.kind) == ("failed", "host", "receipt")
+        else:
+            assert (rep.verdict, blame.party) == ("withheld", "host or seat 1"), name
 
 
 def test_the_victim_of_a_dropped_statement_is_told_when_the_host_received_it(
@@ -1006,8 +1055,8 @@ def test_a_record_the_host_tampered_with_on_the_way_is_the_hosts_fault(how: str)
     # saw the host cheat, which they cannot tell from a seat that stops ("host or seat 0")
     for name in (HOST, "seat1"):
         rep = verify_records(game.files()[name])
-        assert rep.verdict in ("incomplete", "aborted", "unacknowledged"), name
-        if rep.verdict == "aborted":
+        assert rep.verdict in ("incomplete", "aborted", "withheld", "unacknowledged"), name
+        if rep.verdict in ("aborted", "withheld"):
             assert rep.blame is not None and rep.blame.party == "host or seat 0"
 
 

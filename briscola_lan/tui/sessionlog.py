@@ -72,7 +72,8 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"key reveals did not come in time: (?P<who>.+); the hand's result stands on its "
             r"proved plays",
             N_(
-                "key reveals did not come in time: {who}; the hand's result stands on its proved plays"
+                "key reveals did not come in time: {who}; the hand's result stands on its "
+                "proved plays"
             ),
         ),
         (

@@ -163,6 +163,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "not answer is played by the host for that hand (default 10)",
     )
     parser.add_argument(
+        "--play-timeout",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="seconds a player has for each card when two or more people play (classic deal: "
+        "the AI then plays the seat to the end of the hand; blind deal: the hand is aborted "
+        "naming the seat; default 120)",
+    )
+    parser.add_argument(
         "--hello-timeout",
         type=float,
         default=HELLO_TIMEOUT,
@@ -202,6 +211,8 @@ def check_numbers(args: argparse.Namespace) -> None:
         raise HostError(f"--timeout {args.timeout}: give more than 0 seconds")
     if not args.ai_delay >= 0:
         raise HostError(f"--ai-delay {args.ai_delay}: give 0 or more seconds")
+    if not args.play_timeout > 0:
+        raise HostError(f"--play-timeout {args.play_timeout}: give more than 0 seconds")
     if not args.call > 0:
         raise HostError(f"--call {args.call}: give more than 0 seconds")
     if not args.hello_timeout > 0:
@@ -289,6 +300,7 @@ def make_table(
     grace: float = 30.0,
     timeout: float = 60.0,
     call_wait: float = 10.0,
+    play_timeout: float = 120.0,
     ai_delay: float = 0.0,
     hints: bool = False,
 ) -> Any:
@@ -301,7 +313,7 @@ def make_table(
         except SnapshotError as exc:
             raise HostError(f"cannot resume: {exc}") from exc
         table.grace, table.timeout, table.ai_delay = grace, timeout, ai_delay
-        table.call_wait = call_wait
+        table.call_wait, table.play_timeout = call_wait, play_timeout
         return table
     try:
         return HostTable(
@@ -314,6 +326,7 @@ def make_table(
             grace=grace,
             timeout=timeout,
             call_wait=call_wait,
+            play_timeout=play_timeout,
             deal=spec.deal,
             ai_delay=ai_delay,
             hints=hints,
@@ -446,6 +459,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 grace=args.grace,
                 timeout=args.timeout,
                 call_wait=args.call,
+                play_timeout=args.play_timeout,
                 ai_delay=args.ai_delay,
                 hints=args.hints,
             )
@@ -510,6 +524,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                         grace=args.grace,
                         timeout=args.timeout,
                         call_wait=args.call,
+                        play_timeout=args.play_timeout,
                         ai_delay=args.ai_delay,
                         hints=args.hints,
                     )

@@ -82,6 +82,7 @@ class Seat:
     ready: bool = False
     dropped_at: float | None = None
     taken_over: bool = False
+    stalled: bool = False  # classic: taken over for not playing in time, until the hand ends
     log: list[Message] = field(default_factory=list)  # match messages sent, for resuming
 
 
@@ -102,6 +103,11 @@ class TableSide(Protocol):
     timeout: float
     grace: float
     call_wait: float
+    play_timeout: float
+
+    @property
+    def play_deadline(self) -> bool: ...
+
     on_relay: Callable[[list[Outgoing]], None] | None
 
     def sign(self, st: Statement, signer: Identity | None = None) -> Record: ...

@@ -72,6 +72,7 @@ class BlindDeal(Deal):
         self.pending: dict[int, Record] = {}
         self.pending_kind = ""
         self.waiting_for: tuple[str, tuple[int, ...]] = ("", ())
+        self.waiting_plays = 0  # the plays so far when the hand started waiting for it
         self.waiting_since = 0.0
         self.resumed = False  # restored from a snapshot: move on at the first tick
 
@@ -195,7 +196,8 @@ class BlindDeal(Deal):
             return  # the host acts at once: nothing to wait for
         away = t.seats[seat].conn is None and t.seats[seat].dropped_at is not None
         gone = away and t.now - (t.seats[seat].dropped_at or 0.0) >= t.grace
-        late = what != BlindPlay.KIND and t.now >= self.waiting_since + t.timeout
+        limit = t.play_timeout if what == BlindPlay.KIND else t.timeout
+        late = t.now >= self.waiting_since + limit and (what != BlindPlay.KIND or t.play_deadline)
         if (gone or late) and what == KeyReveal.KIND and bh.ended:
             self._overdue(out)  # after the result: named, never a reason to void the hand
         elif gone or late:
@@ -443,8 +445,9 @@ class BlindDeal(Deal):
         elif what == "reveal":
             t.phase = Phase.REVEAL
         owed = bh.owed()
-        if owed != self.waiting_for:
-            self.waiting_for, self.waiting_since = owed, t.now
+        if owed != self.waiting_for or len(bh.plays) != self.waiting_plays:
+            self.waiting_for, self.waiting_since = owed, t.now  # its deadline starts now
+            self.waiting_plays = len(bh.plays)
         if what == "end":
             if bh.disputed:
                 verdict = bh.dispute_verdict()

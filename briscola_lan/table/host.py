@@ -192,6 +192,7 @@ class HostTable:
         grace: float = 30.0,
         timeout: float = 60.0,
         call_wait: float = 10.0,
+        play_timeout: float = 120.0,
         ai_delay: float = 0.0,
         draw_partners: bool = False,
         draw_dealer: bool = False,
@@ -220,6 +221,9 @@ class HostTable:
         self.bot_factory: BotFactory = bot_factory or default_bot_factory
         self.grace, self.timeout, self.ai_delay = grace, timeout, ai_delay
         self.call_wait = call_wait  # blind deal: seconds the people have to answer a hand's call
+        self.play_timeout = play_timeout  # seconds a person has for a card (two people or more)
+        self.turn_since = 0.0  # when the hand started waiting for the card it waits for
+        self._turn: tuple[int, int, int | None] | None = None  # (hand, plays, seat) of that wait
         self.seats = [_Seat() for _ in range(options.players)]
         self.conns: dict[int, _Conn] = {}
         self.phase = Phase.LOBBY
@@ -912,6 +916,9 @@ class HostTable:
             return
         deal = self.deal
         assert deal is not None
+        turn = (deal.number, deal.plays_so_far, deal.to_play)
+        if turn != self._turn:  # the hand waits for another card (or none): its clock starts
+            self._turn, self.turn_since = turn, self.now
         if isinstance(deal, ClassicDeal):
             self._classic_takeovers(deal, out)
         if self.phase is Phase.PLAY:
@@ -928,14 +935,23 @@ class HostTable:
         if self.phase is Phase.PLAY:
             self._hand_back(out)
         for i, seat in enumerate(self.seats):
+            stalls = (  # connected, but the card it owes is overdue: the AI plays the hand out
+                seat.conn is not None and deal.to_play == i and self.play_due(i)
+            )
             if (
                 seat.ai is None
-                and seat.conn is None
                 and not seat.taken_over
-                and seat.dropped_at is not None
-                and (self.now - seat.dropped_at >= self.grace or deal.commit_due(i))
+                and (
+                    stalls
+                    or (
+                        seat.conn is None
+                        and seat.dropped_at is not None
+                        and (self.now - seat.dropped_at >= self.grace or deal.commit_due(i))
+                    )
+                )
                 and deal.may_take_over(i)
             ):
+                seat.stalled = stalls
                 self._takeover(i, True, out)
                 if self.phase is Phase.ACK:
                     if self.acks[i] is None:
@@ -943,16 +959,35 @@ class HostTable:
                 else:
                     deal.after_takeover(i, out)
 
+    @property
+    def play_deadline(self) -> bool:
+        """Whether a person's card has a deadline: with two or more people at the table (at a
+        practice table against AI players, the person takes the time it wants)."""
+        return sum(1 for s in self.seats if s.ai is None) >= 2
+
+    def play_due(self, seat_no: int) -> bool:
+        """The card the hand waits for from this seat is overdue (``play_timeout``)."""
+        deal = self.deal
+        return (
+            deal is not None
+            and deal.to_play == seat_no
+            and self.play_deadline
+            and self.now - self.turn_since >= self.play_timeout
+        )
+
     def _hand_back(self, out: list[Outgoing]) -> None:
         """Give AI-played seats back to their players who are connected again.
 
         Only while cards are played or when the hand is closed, before the next one starts:
         during the commit and reveal the AI holds the seat's seed and reveals it itself, and
         during the acknowledgements it has acknowledged the hand for the seat (acks are recorded
-        when the hand closes, and must be signed while the AI holds the seat).
+        when the hand closes, and must be signed while the AI holds the seat). A seat taken for
+        not playing in time is given back when the hand is closed (``stalled``).
         """
+        closing = self.phase is not Phase.PLAY
         for i, seat in enumerate(self.seats):
-            if seat.taken_over and seat.conn is not None:
+            if seat.taken_over and seat.conn is not None and (closing or not seat.stalled):
+                seat.stalled = False
                 self._takeover(i, False, out)
 
     def _ack_made_by_host(self, seat_no: int, st: Ack, body: bytes) -> bool:
@@ -1045,6 +1080,7 @@ def _dump_seat(seat: _Seat, messages: _MessageTable) -> dict[str, object]:
         "connected": seat.conn is not None,
         "dropped_at": seat.dropped_at,
         "taken_over": seat.taken_over,
+        "stalled": seat.stalled,
         "log": [messages.add(msg) for msg in seat.log],
     }
 
@@ -1062,6 +1098,7 @@ def _load_seat(f: Fields, now: float, messages: list[Message]) -> _Seat:
         ready=f.get_bool("ready"),
         dropped_at=f.opt_float("dropped_at"),
         taken_over=f.get_bool("taken_over"),
+        stalled=f.get_bool("stalled"),
         log=[_logged(messages, i) for i in f.ints("log")],
     )
     if seat.ai_identity is not None and seat.ai_identity.public_key != seat.key:
@@ -1092,6 +1129,7 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "grace": t.grace,
         "timeout": t.timeout,
         "call_wait": t.call_wait,
+        "play_timeout": t.play_timeout,
         "ai_delay": t.ai_delay,
         "draw_partners": t.draw_partners,
         "draw_dealer": t.draw_dealer,
@@ -1137,6 +1175,7 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
         f.get_float("ai_delay"),
     )
     t.call_wait = f.get_float("call_wait")
+    t.play_timeout = f.get_float("play_timeout")
     t.draw_partners, t.draw_dealer = f.get_bool("draw_partners"), f.get_bool("draw_dealer")
     t.deal_mode = f.get_str("deal_mode")
     if t.deal_mode not in DEAL_MODES:
@@ -1144,6 +1183,7 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.hints = bool(f.obj.get("hints", False))  # absent in snapshots from before the option
     t.drawing = f.get_bool("drawing")
     t.now = f.get_float("now")
+    t.turn_since, t._turn = t.now, None  # a card owed when the host stopped: its time again
     seats = f.get_list("seats")
     if len(seats) != n:
         raise SnapshotError(f"damaged table snapshot: {n} seats expected")

@@ -514,12 +514,28 @@ class TranscriptChecker:
         except Violation as v:
             if self.context.chain == chain:
                 self._follow_chain(body)
-            fault = v.fault
+            fault = self._for_the_host(v.fault)
             earlier = self._first_queued_fault()  # an earlier record's bad signature or proof
             if earlier is not None and (fault.index is None or earlier.index < fault.index):  # type: ignore[operator]
                 fault = earlier
             self._record_fault(fault)
             raise Violation(fault) from None
+
+    def _for_the_host(self, fault: Fault) -> Fault:
+        """A fault of a seat the host plays (an AI seat, a seat it took over, a seat left out of
+        a blind hand) is the host's: it signed for that seat (fairness.md §8.7)."""
+        seat = fault.seat
+        ms = self._ms
+        if seat == HOST or ms is None or not 0 <= seat < len(ms.ai_levels):
+            return fault
+        if ms.ai_levels[seat] == "" and seat not in self._taken_over:
+            return fault
+        return Fault(
+            fault.index,
+            fault.kind,
+            HOST,
+            f"{fault.reason} (seat {seat} is played by the host, which signed for it)",
+        )
 
     def _first_queued_fault(self) -> Fault | None:
         """Check every queued signature and lock proof; the first bad one by record, if any."""
@@ -1477,7 +1493,7 @@ class TranscriptChecker:
     def _end_aborted(self, h: _Hand, fault: Fault) -> None:
         rep = self.report.hands[-1]
         rep.status = "aborted"
-        rep.fault = fault
+        rep.fault = self._for_the_host(fault)
         h.revealed = True
         self._closed = True
 

@@ -75,7 +75,7 @@ def _hosts(st: Statement) -> bool:
     return getattr(st, "seat", None) == HOST_PARTY
 
 
-def _case(  # noqa: PLR0917 (one row of the table below)
+def _case(
     kind: type[Statement],
     variant: Variant,
     deal: str,
@@ -105,32 +105,13 @@ CASES = {
     "shuffle": _case(ShufflePass, _swap_points, "blind", 2, {1: "rules"}, _hosts),
     "lock": _case(LockPass, _swap_points, "blind", 2, {1: "rules"}, _hosts),
     "shares": _case(Shares, _other_value, "blind", 4, {1: "rules", 3: "rules"}, _hosts),
-    "show": _case(
-        Show,
-        _other_value,
-        "blind",
-        4,
-        {1: "rules", 3: "rules"},
-        lambda st: getattr(st, "seat", None) in (1, 3),
-    ),  # fmt: skip
+    "show": _case(Show, _other_value, "blind", 4, {1: "rules", 3: "rules"}, _ai_seat(1, 3)),
     "key-reveal": _case(KeyReveal, _new(secret=_flip), "blind", 2, {1: "rules"}, _hosts),
     "host-commit": _case(HostCommit, _new(commitment=_flip), "classic", 2, {}),
     "seed-commit": _case(
-        SeedCommit,
-        _new(commitment=_flip),
-        "classic",
-        2,
-        {1: "rules"},
-        lambda st: getattr(st, "seat", None) == 1,
-    ),  # fmt: skip
-    "seed-reveal": _case(
-        SeedReveal,
-        _new(seed=_flip),
-        "classic",
-        2,
-        {1: "rules"},
-        lambda st: getattr(st, "seat", None) == 1,
-    ),  # fmt: skip
+        SeedCommit, _new(commitment=_flip), "classic", 2, {1: "rules"}, _ai_seat(1)
+    ),
+    "seed-reveal": _case(SeedReveal, _new(seed=_flip), "classic", 2, {1: "rules"}, _ai_seat(1)),
     "deck-commit": _case(DeckCommit, _new(commitments=_first(_flip)), "classic", 2, {}),
 }
 

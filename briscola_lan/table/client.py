@@ -156,6 +156,7 @@ class ClientState:
     hints: bool = False  # the host allows hints (welcome)
     draw: DrawCheck | None = None  # the draw of this match, once it started
     taken_over: bool = False  # the host's AI plays this seat (seat_taken_over), until handed back
+    host_plays: tuple[int, ...] = ()  # the seats the host plays now: AI seats, taken over, left out
     deal: str = "classic"  # the table's deal: "blind" or "classic" (from the welcome)
 
     @property
@@ -370,6 +371,10 @@ class ClientSession:
         self._drawing = False  # between DrawStarted and MatchStarted
         self._blind: BlindParty | None = None  # my party in the current blind hand
         self._blind_hand: BlindHand | None = None  # the current blind hand, to its last reveal
+        # Past a fault this client checks nothing and takes no part in later blind hands; the
+        # seats the host plays are then read from the answers it publishes, unchecked.
+        self._sitting_out = False
+        self._outside: frozenset[int] = frozenset()
         # the party my seat's view is read from: the current blind hand's, and after its end
         # the last one's (the final table stays on screen until the next hand starts)
         self._shown: BlindParty | None = None
@@ -578,6 +583,11 @@ class ClientSession:
 
     def _refresh(self) -> None:
         t, s, party = self._tracker, self.state, self._shown
+        ms = self._ms
+        if ms is not None:
+            ai = {i for i, level in enumerate(ms.ai_levels) if level}
+            taken = self._outside if self._sitting_out else self._checker.taken_over
+            s.host_plays = tuple(sorted(ai | taken))
         make: Callable[[], SeatView | None] | None = None
         if party is not None:
             seat = s.seat
@@ -820,6 +830,13 @@ class ClientSession:
         s.taken_over = False
         s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
         seat = s.seat
+        self._sitting_out, self._outside = self._checker.report.fault is not None, frozenset()
+        if self._sitting_out and seat is not None and ms.ai_levels[seat] == "":
+            s.taken_over = True
+            s.log.append(
+                "your client found the host at fault earlier in this match and takes no part "
+                "in its later hands: the host plays your seat (leave the table to stop)"
+            )
         if seat is None or self._checker.presence is None or ms.ai_levels[seat] != "":
             return
         present = Present(ms.game_id, st.hand, seat, self._checker.context_for(Present.KIND))
@@ -829,13 +846,26 @@ class ClientSession:
         """The answers to the call: the seats that answered are the hand's parties."""
         for rec in msg.records:
             self._record(rec)
+        ms, s = self._ms, self.state
+        if self._sitting_out and ms is not None:
+            answered = set()
+            for body, _ in msg.records:
+                try:
+                    st = decode(body)
+                except StatementError:
+                    continue
+                if isinstance(st, Present):
+                    answered.add(st.seat)
+            self._outside = frozenset(
+                i for i, level in enumerate(ms.ai_levels) if level == "" and i not in answered
+            )
+            return
         try:
             self._checker.close_presence()
         except Violation as v:
             check = self.state.verification
             if check is not None and check.fault is None:
                 self._fail_now(v.fault)
-        ms, s = self._ms, self.state
         seat, bh = s.seat, self._checker.blind
         self._blind_hand = bh  # followed to its end, key reveals included, by every seat
         if seat is None or bh is None or ms is None:
@@ -1020,6 +1050,8 @@ class ClientSession:
 
     def _on_TrickTaken(self, msg: m.TrickTaken, out: list[Message]) -> None:
         last = self.state.last_trick
+        if last is None and self._checker.report.fault is not None:
+            return  # past a fault nothing is followed: no trick to compare it with
         if last is None or (last.winner, last.points) != (msg.winner, msg.points):
             self._fail(Fault(None, "trick", HOST, "the host announced another trick winner"))
 

@@ -712,6 +712,7 @@ class NetBackend(TableBackend):
             model.options = st.options
         model.known = st.options is not None
         model.deal = st.deal
+        model.host_plays = st.host_plays
         model.title = st.table_name or model.title
         model.seated = st.seat is not None
         if st.seat is not None:

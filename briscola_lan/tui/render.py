@@ -165,6 +165,8 @@ def seat_lines(
         if info.is_ai:
             level = info.level or "AI"
             tags.append(level if w >= 30 else level.removeprefix("AI:"))
+        elif info.seat in model.host_plays:
+            tags.append(_("host plays"))
         if not info.occupied:
             tags.append(_("open"))
         elif not info.connected:
@@ -374,6 +376,9 @@ def table_lines(
             out.append(("class:dim", f"  {taken}"))
         out.append(("", "   " + _("Stock: {n}").format(n=model.stock_left)))
         _nl(out)
+    for style, text in trust_lines(model, compact=compact):
+        out.append((style, text))
+        _nl(out)
     if model.players == 3:
         out.append(("class:dim", removed_two_text(model, ui)))
         _nl(out)
@@ -391,6 +396,42 @@ def table_lines(
         out.append(("class:error", model.error))
         _nl(out)
     return wrap_words(out, width)
+
+
+def trust_lines(model: TableModel, *, compact: bool = False) -> list[tuple[str, str]]:
+    """What the host's computer can see at this table, in one line (docs/fairness.md, table by
+    table; left out of a small table, whose players box still marks the seats the host plays),
+    and before the 4-player exchange a warning when the host plays my partner."""
+    if not model.deal or not model.started:
+        return []  # a game on this machine alone: nobody else to trust
+    if model.deal == "classic":
+        return (
+            []
+            if compact
+            else [("class:dim", _("Classic deal: the host's computer knows every card."))]
+        )
+    ai = {i.seat for i in model.seats if i.is_ai}
+    people = [model.name_of(s) for s in model.host_plays if s != model.my_seat and s not in ai]
+    if not model.host_plays:
+        text = _("Blind deal: no one, the host included, sees a card unshown.")
+    elif not people:
+        text = _("Blind deal: the host sees the AI players' cards only.")
+    else:  # a person who did not answer the hand's call: the host plays that seat this hand
+        text = _("Blind deal: the host plays {names} this hand and sees those cards.").format(
+            names=", ".join(people)
+        )
+    out = [] if compact else [("class:dim", text)]
+    opts = model.options
+    partner = opts.partner_of(model.my_seat) if opts.players == 4 else None
+    if (
+        partner is not None
+        and opts.partner_exchange
+        and model.seated
+        and partner in model.host_plays
+        and model.stock_left > 0
+    ):
+        out.append(("class:error", _("The host plays your partner: it sees the cards you show.")))
+    return out
 
 
 def hand_winner_text(model: TableModel, winner: int | None) -> tuple[str, str]:

@@ -69,6 +69,14 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             ),
         ),
         (
+            r"your client found the host at fault earlier in this match and takes no part in its "
+            r"later hands: the host plays your seat \(leave the table to stop\)",
+            N_(
+                "your client found the host at fault earlier in this match and takes no part in "
+                "its later hands: the host plays your seat (leave the table to stop)"
+            ),
+        ),
+        (
             r"key reveals did not come in time: (?P<who>.+); the hand's result stands on its "
             r"proved plays",
             N_(

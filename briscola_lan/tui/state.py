@@ -104,6 +104,7 @@ class TableModel:
     can_fill_ai: bool = False  # I manage a waiting table with open seats: f seats AI players
     known: bool = True  # False until the table's rules are known (before the host's welcome)
     deal: str = ""  # the table's deal, "blind" or "classic", once known
+    host_plays: tuple[int, ...] = ()  # the seats the host plays this hand (its AI, a seat away)
     live: bool = True  # False while the host replays a resumed seat's messages (no turn then)
     changes: int = 0
 

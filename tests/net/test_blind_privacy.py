@@ -34,6 +34,7 @@ from briscola_lan.fairness.blind import seal
 from briscola_lan.fairness.blind_hand import HOST
 from briscola_lan.fairness.group import L
 from briscola_lan.fairness.transcript import dumps
+from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.client import ClientSession
@@ -45,6 +46,7 @@ from tests.net.netns import Lan, netns_available
 from tests.net.observe import Recorder, observe, observe_decoder
 from tests.net.procs import finish, spawn, start_host
 from tests.table.helpers import counter_entropy, cycle_chooser
+from tests.table.test_fake_away import FakeAway
 
 _NETNS_MISSING = netns_available()
 VECTOR = Path(__file__).resolve().parents[2] / "protocol/vectors/transcript-4p-blind.briscola.json"
@@ -149,6 +151,34 @@ def test_in_memory_nobody_holds_a_card_before_it_is_shown(
     _check_found_what_became_public(truths, findings)
     for t in truths:  # with an AI seat the host is a party: it holds that seat's keys
         assert (HOST in t.bh.parties) == bool(ai)
+
+
+def test_a_fake_away_is_what_shows_the_host_a_persons_cards_and_that_person_proves_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """4 people; the host takes seat 2's answer to the call and leaves it out, to play it. By
+    the records it then plays seat 2: it holds that seat's cards and, at the exchange, seat 0's
+    last three (shown to the partner it plays), and nothing else of anyone (the search finds no
+    leak beyond the parties' own). That is the one way a host sees a person's cards, and seat
+    2's own file proves it: the host is at fault there, with its receipt."""
+    monkeypatch.setattr(FakeAway, "VICTIM", 2)
+    monkeypatch.setattr("briscola_lan.table.host.BlindDeal", FakeAway)
+    box: dict[str, list[ClientSession]] = {}
+    options = TableOptions.make(players=4, hands_to_win=1)
+    truths, findings = _selfplay(
+        options,
+        monkeypatch,
+        tmp_path,
+        label="fake-away",
+        peek=lambda host, clients: box.setdefault("clients", clients),
+    )
+    assert [f.leaks for f in findings] == [[] for _ in findings]
+    first = truths[0]
+    assert 2 not in first.bh.parties and HOST in first.bh.parties  # the host played seat 2
+    rep = verify_records(box["clients"][2].records)
+    assert rep.verdict == "failed" and rep.blame is not None and rep.blame.party == "host"
+    for seat in (0, 1, 3):
+        assert verify_records(box["clients"][seat].records).blame is None
 
 
 def test_the_search_finds_lock_keys_sent_to_the_host_in_the_clear(

@@ -140,3 +140,46 @@ def test_a_late_answer_is_refused_and_the_seat_is_played_by_the_host() -> None:
     assert not any(isinstance(x, Present) for x in receipted)
     for records in (host.records, clients[0].records, clients[1].records):
         assert _blames(records) is None
+
+
+@pytest.mark.parametrize("receipt", [False, True])
+def test_every_client_shows_which_seats_the_host_plays_while_it_plays_them(
+    monkeypatch: pytest.MonkeyPatch, receipt: bool
+) -> None:
+    """The seat the host left out is one it plays, in every client's state (the players box
+    marks it, the table's trust line names it). Without proof of the answer the seat is back in
+    the next hand; a seat whose client caught the host takes no part in later hands, says so,
+    and every client shows the host playing it."""
+    monkeypatch.setattr(FakeAway, "VICTIM", 2)
+    monkeypatch.setattr(FakeAway, "RECEIPT", receipt)
+    monkeypatch.setattr("briscola_lan.table.host.BlindDeal", FakeAway)
+    opts = TableOptions.make(players=4, hands_to_win=2)
+    host, clients, wire = seat_clients(
+        opts, entropy=counter_entropy("shows"), name="t", deal="blind"
+    )
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    assert host.phase == "play"
+    for c in clients:
+        assert c.state.host_plays == (2,)
+    choosers = [_random(i) for i in range(4)]
+    for _ in range(2000):  # play the first hand out
+        if host.hand_number > 0 and host.phase == "play":
+            break
+        for i, c in enumerate(clients):
+            v = c.state.view
+            if v is not None and v.my_turn and host.deal is not None and host.deal.to_play == i:
+                wire.send_to_host(i, c.play(choosers[i](v)))
+                wire.pump()
+                break
+        else:
+            wire.deliver(host.tick(host.now + 1.0))
+            wire.pump()
+    assert host.hand_number == 1 and host.phase == "play"
+    for c in clients:
+        assert c.state.host_plays == ((2,) if receipt else ())
+    log = clients[2].state.log
+    assert not any("verification failed: trick" in line for line in log)
+    if receipt:
+        assert clients[2].state.taken_over
+        assert "takes no part in its later hands" in log[-1]

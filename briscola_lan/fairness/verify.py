@@ -84,6 +84,7 @@ HOST = -1  # "seat at fault" value meaning the host
 Record = tuple[bytes, bytes]
 
 
+BENCHED_AFTER = 2  # a seat named by this many aborts is played by the host from then on (§8.7)
 AI_LEVELS = ("", "random", "rules", "strong")  # "" is a human seat (fairness.md §8, valid options)
 
 
@@ -384,6 +385,7 @@ class _Hand:
     plays: list[tuple[int, Play]] = field(default_factory=list)
     played: set[int] = field(default_factory=set)  # card codes played so far
     revealed: bool = False  # the hand's result is in (host-reveal, blind-end) or it was aborted
+    aborted: bool = False  # counts for nothing; dealt again unless the abort named the host
     keys_due: bool = False  # a blind hand after its blind-end: the key reveals come next
     end_due: bool = False  # the host-reveal decided the match: match-end comes next
     chain_at_reveal: bytes = b""
@@ -480,7 +482,9 @@ class TranscriptChecker:
         self._blind_mode: bool | None = None  # fixed by the match's first hand (§11.3)
         # A blind abort's owed statement, as judged (party, kind, play number or window).
         self.owed_at_abort: tuple[int, str, int] | None = None
-        self._closed = False  # after an abort nothing more may follow
+        self._closed = False  # after an abort naming the host (or the draw's) nothing may follow
+        self._replays = 0  # hands aborted naming a seat, each dealt again (§8.7)
+        self._named: dict[int, int] = {}  # seat -> the aborts that named it
         self._draw: _Draw | None = None
         # The seats whose private records this file holds (every seat in the host's file, one
         # in a seat's own file): the seats dealt to in the first deal of the match.
@@ -631,7 +635,7 @@ class TranscriptChecker:
         """The live client saw the hand's acknowledgements relayed (all in one message): check
         them now as the offline verifier does at the next hand; raises Violation."""
         h = self._hand
-        if h is None or not h.revealed or self._closed or self.report.fault is not None:
+        if h is None or not h.revealed or h.aborted or self._closed or self.report.fault:
             return
         try:
             self._close_acks(h)
@@ -741,7 +745,7 @@ class TranscriptChecker:
             who = HOST if party == HOST_PARTY else party
             what = "its key reveal" if who != HOST else "the key reveal (the host's own)"
             rep.hands[-1].waiting = waiting = Waiting(who, what)
-        elif rep.fault is None and h is not None and not self._closed:
+        elif rep.fault is None and h is not None and not self._closed and not h.aborted:
             if h.end_due:
                 rep.hands[-1].waiting = waiting = Waiting(HOST, "the match-end record")
             else:
@@ -1222,10 +1226,11 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "a new hand started before the last one ended")
         if self._match.is_over:
             raise self._fail(st, HOST, "a hand started after the match was decided")
-        if prev is not None:
+        if prev is not None and not prev.aborted:
             self._close_acks(prev)
-        if st.hand != self._match.hand_number:
-            raise self._fail(st, HOST, f"expected hand {self._match.hand_number}, got {st.hand}")
+        number = self._match.hand_number + self._replays  # every deal begun has its number
+        if st.hand != number:
+            raise self._fail(st, HOST, f"expected hand {number}, got {st.hand}")
         if st.dealer != self._match.next_dealer:
             raise self._fail(st, HOST, f"dealer must be seat {self._match.next_dealer}")
         self._blind_mode = blind
@@ -1425,9 +1430,9 @@ class TranscriptChecker:
             raise self._fail(st, HOST, "takeover of a seat that does not exist, or out of place")
         if st.ai not in (0, 1):
             raise self._fail(st, HOST, "a takeover's ai flag is 0 or 1")
-        if st.ai and st.seat not in self._taken_over:
+        if st.ai and st.seat not in self._taken_over and not h.aborted:
             self._check_no_own_secret(st, h)
-        if not st.ai and len(h.seeds) < self._n:
+        if not st.ai and len(h.seeds) < self._n and not h.aborted:  # an aborted hand's are moot
             raise self._fail(
                 st,
                 HOST,
@@ -1474,10 +1479,10 @@ class TranscriptChecker:
                     f"the host aborted naming seat {seat} during the call, when a seat owes "
                     "nothing (one that does not answer is played by the host)"
                 )
-            self._end_aborted(h, Fault(self.index, st.KIND, HOST, reason))
+            self._end_aborted(h, st, Fault(self.index, st.KIND, HOST, reason))
             return
         if h.blind is not None:
-            self._end_aborted(h, self._blind_abort_fault(st, seat, h, h.blind))
+            self._end_aborted(h, st, self._blind_abort_fault(st, seat, h, h.blind))
             return
         fault = self._abort_fault(
             st,
@@ -1488,17 +1493,29 @@ class TranscriptChecker:
             n=self._n,
             dealt=h.deck_commit is not None,
         )
-        self._end_aborted(h, fault)
+        self._end_aborted(h, st, fault)
 
-    def _end_aborted(self, h: _Hand, fault: Fault) -> None:
+    def _end_aborted(self, h: _Hand, st: Abort, fault: Fault) -> None:
+        """The hand counts for nothing (§8.7). An abort naming a seat: the same dealer deals it
+        again with the next hand number; one naming the host ends the match."""
         rep = self.report.hands[-1]
         rep.status = "aborted"
         rep.fault = self._for_the_host(fault)
-        h.revealed = True
-        self._closed = True
+        h.revealed = h.aborted = True
+        if st.seat == HOST_PARTY:
+            self._closed = True
+        else:
+            self._replays += 1
+            self._named[st.seat] = self._named.get(st.seat, 0) + 1
+
+    def benched(self, seat: int) -> bool:
+        """Whether aborts named the seat twice: the host plays it to the end of the match."""
+        return self._named.get(seat, 0) >= BENCHED_AFTER
 
     def _on_ack(self, st: Ack) -> None:
         h = self._need_hand(st)
+        if h.aborted:
+            raise self._fail(st, HOST, "an acknowledgement of an aborted hand")
         if not h.revealed or self._closed or h.end_due or h.keys_due:
             raise self._fail(st, HOST, "acknowledgement before the end of the hand")
         if (h.acks and st.seat <= h.acks[-1]) or not 0 <= st.seat < self._n:

@@ -123,9 +123,12 @@ def human_report(path: str, rep: MatchReport) -> str:
         if h.missing_acks:
             seats = ", ".join(map(str, h.missing_acks))
             missing = f" (none from seat {seats})"
+        again = ""
+        if h.status == "aborted" and h is not rep.hands[-1]:
+            again = " (counts for nothing: dealt again)"
         lines.append(
             f"  hand {h.hand + 1} (dealer seat {h.dealer}): {h.status}{pts}, "
-            f"{h.acks} acknowledgements{missing}"
+            f"{h.acks} acknowledgements{missing}{again}"
         )
         if h.fault is not None and h.fault is not rep.fault:
             lines.append(f"    {h.fault.describe()}")
@@ -148,7 +151,7 @@ def human_report(path: str, rep: MatchReport) -> str:
     blame = blame_text(rep)
     if blame is not None:
         lines.append(f"  {blame}")
-    if verdict in ("verified", "withheld", "unacknowledged") and rep.match_over:
+    if verdict in ("verified", "withheld", "unacknowledged", "aborted") and rep.match_over:
         lines.append(f"  match over: {winner_text(rep)} won")
     if verdict == "withheld":
         lines.append(

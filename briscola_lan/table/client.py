@@ -839,6 +839,9 @@ class ClientSession:
             )
         if seat is None or self._checker.presence is None or ms.ai_levels[seat] != "":
             return
+        if self._checker.benched(seat):  # named by two aborts: not called (fairness.md §8.7)
+            s.taken_over = True
+            return
         present = Present(ms.game_id, st.hand, seat, self._checker.context_for(Present.KIND))
         out.append(self._signed(m.JoinHand, present))
 
@@ -1179,6 +1182,14 @@ class ClientSession:
             check.own_verdict = self._own_verdict(st, rep.fault, self.state.seat)
             if check.own_verdict is not None:
                 self.state.log.append(check.own_verdict)
+            if st.seat != HOST_PARTY:  # the hand counts for nothing: it is dealt again (§8.7)
+                self.state.log.append("the hand counts for nothing: the same dealer deals again")
+                me = self.state.seat
+                if me is not None and st.seat == me and self._checker.benched(me):
+                    self.state.log.append(
+                        "two aborted hands named your seat: the host plays it to the end of "
+                        "the match"
+                    )
 
     def _own_verdict(self, st: Abort, fault: Fault | None, me: int | None) -> str | None:
         """What this player's own record says when the host's abort names its seat (``me``:

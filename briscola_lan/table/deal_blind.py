@@ -80,9 +80,9 @@ class BlindDeal(Deal):
 
     def start(self, out: list[Outgoing]) -> None:
         t = self.table
-        for seat in t.seats:  # every person is called: none is played by the host yet
+        for i, seat in enumerate(t.seats):  # every person is called, but a benched seat
             if seat.ai is None:
-                seat.taken_over = False
+                seat.taken_over = t.benched(i)
         st = BlindStart(t.game_id, self.number, self.dealer, round(t.call_wait))
         t.broadcast(out, m.HandStarted(*t.sign(st)))
         t.phase = Phase.CALL
@@ -95,7 +95,10 @@ class BlindDeal(Deal):
         return [
             i
             for i, seat in enumerate(self.table.seats)
-            if seat.ai is None and seat.conn is not None and i not in self.presents
+            if seat.ai is None
+            and seat.conn is not None
+            and i not in self.presents
+            and not self.table.benched(i)
         ]
 
     def _end_call_if_answered(self, out: list[Outgoing], *, deadline: bool = False) -> None:
@@ -251,6 +254,11 @@ class BlindDeal(Deal):
             )
         if st.seat in self.presents:
             raise Refused(ErrorCode.BAD_STATEMENT, "you already answered this hand's call")
+        if t.benched(st.seat):
+            raise Refused(
+                ErrorCode.NOT_ALLOWED,
+                "two aborted hands named your seat: the host plays it to the end of the match",
+            )
         t.receipt(st.seat, self.number, rec, out)
         self.presents[st.seat] = rec
         self._end_call_if_answered(out)

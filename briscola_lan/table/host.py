@@ -52,7 +52,7 @@ from briscola_lan.fairness.statements import (
     decode,
     hello_proof,
 )
-from briscola_lan.fairness.verify import draw_result
+from briscola_lan.fairness.verify import BENCHED_AFTER, draw_result
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.errors import RulesError
 from briscola_lan.rules.hand import SeatView
@@ -236,6 +236,8 @@ class HostTable:
         self.draw_round: SeedRound | None = None  # the seat and dealer draw's seeds
         self.draw_seed = b""
         self.hand_number = -1
+        self.named: dict[int, int] = {}  # seat -> the aborted hands that named it (replayed)
+        self._replay_due = False  # a hand was aborted naming a seat: deal it again
         self.internal_errors: list[str] = []
         # encoded seat-log messages kept between snapshots (_MessageTable)
         self.encoded_cache: dict[int, tuple[Message, bytes]] = {}
@@ -276,6 +278,7 @@ class HostTable:
             return [Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
+        self._replay_if_due(out)
         if isinstance(message, m.PlayCard):  # the AI players' pace counts from any card played
             self.last_ai_move = self.now
         return out
@@ -312,6 +315,7 @@ class HostTable:
         out: list[Outgoing] = []
         try:
             self._tick(out)
+            self._replay_if_due(out)
         except (RulesError, StatementError, ValueError) as exc:  # a bug, never bad input
             self.internal_errors.append(repr(exc))
         return out
@@ -782,6 +786,11 @@ class HostTable:
         s = self.seats[seat_no]
         return s.ai is not None or s.taken_over
 
+    def benched(self, seat_no: int) -> bool:
+        """Aborted hands named this person's seat twice: the host plays it to the end of the
+        match (protocol/fairness.md §8.7); a blind hand does not call it."""
+        return self.seats[seat_no].ai is None and self.named.get(seat_no, 0) >= BENCHED_AFTER
+
     def seat_signer(self, seat_no: int) -> Identity:
         s = self.seats[seat_no]
         if s.ai_identity is not None:
@@ -790,8 +799,12 @@ class HostTable:
 
     def _start_hand(self, out: list[Outgoing]) -> None:
         assert self.match is not None
+        if self.deal_mode == CLASSIC:  # a seat benched: the AI plays it, from before the commits
+            for i, seat in enumerate(self.seats):
+                if self.benched(i) and not seat.taken_over:
+                    self._takeover(i, True, out)
         self._reset_hand_state()
-        self.hand_number = self.match.hand_number
+        self.hand_number = self.match.hand_number + sum(self.named.values())  # aborted: dealt again
         cls = BlindDeal if self.deal_mode == BLIND else ClassicDeal
         self.deal = cls(self, self.hand_number, self.match.next_dealer)
         self.deal.start(out)
@@ -887,14 +900,32 @@ class HostTable:
             self._start_hand(out)
 
     def abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None:
+        """Abort the hand (or the draw) naming a seat or the host. A hand aborted naming a seat
+        counts for nothing and is dealt again once the message being handled is done (the deal
+        that aborted may still be unwinding); the draw's abort, or one naming the host, ends
+        the match (protocol/fairness.md §8.7)."""
         match = self.match
         rec = self.sign(Abort(self.game_id, self.hand_number, seat_no, reason))
         self.broadcast(out, m.HandAborted(*rec))
         self.phase = Phase.OVER
+        if match is not None and not self.drawing and seat_no != HOST_PARTY:
+            self.named[seat_no] = self.named.get(seat_no, 0) + 1
+            self._replay_due = True
+            return
         self.drawing, self.draw_round = False, None
         zero = (0,) * self.options.sides
         won, points = (match.hands_won(), match.total_points()) if match else (zero, zero)
         self.broadcast(out, m.MatchEnded(None, won, points, True))
+
+    def _replay_if_due(self, out: list[Outgoing]) -> None:
+        """A hand aborted naming a seat: the same dealer deals it again, with a fresh deal and
+        the next hand number; a seat named twice is played by the host from now on."""
+        if not self._replay_due:
+            return
+        self._replay_due = False
+        if self.deal_mode == CLASSIC:
+            self._hand_back(out)
+        self._start_hand(out)
 
     def _takeover(self, seat_no: int, ai: bool, out: list[Outgoing]) -> None:
         plays = self.deal.plays_so_far if self.deal is not None else 0
@@ -986,6 +1017,8 @@ class HostTable:
         """
         closing = self.phase is not Phase.PLAY
         for i, seat in enumerate(self.seats):
+            if self.benched(i):
+                continue
             if seat.taken_over and seat.conn is not None and (closing or not seat.stalled):
                 seat.stalled = False
                 self._takeover(i, False, out)
@@ -1195,9 +1228,13 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.phase = Phase(f.get_str("phase"))
     t.records = [record(r) for r in f.get_list("records")]
     t.context = ContextChain()
+    t.named, t._replay_due = {}, False
     for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
-        if decode(body).PUBLIC:
+        st = decode(body)
+        if st.PUBLIC:
             t.context.follow(body)
+        if isinstance(st, Abort) and st.hand != DRAW_HAND and st.seat != HOST_PARTY:
+            t.named[st.seat] = t.named.get(st.seat, 0) + 1  # a hand dealt again (§8.7)
     if t.chain != f.get_bytes("chain"):
         raise SnapshotError("damaged table snapshot: the records do not match their hash chain")
     t.game_id = f.get_bytes("game_id")

@@ -907,7 +907,8 @@ class NetBackend(TableBackend):
                 number=check.hand,
                 points=points,
                 winner=hand_winner(points) if points else None,
-                tiebreak=opts.match_format is MatchFormat.POINTS and check.hand >= opts.base_hands,
+                tiebreak=opts.match_format is MatchFormat.POINTS
+                and sum(1 for r in self.model.hand_results if r.points) >= opts.base_hands,
                 verification=_verification(check, st.deal),
             )
             self.model.hand_results.append(summary)

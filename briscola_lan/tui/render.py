@@ -169,8 +169,8 @@ def seat_lines(
             tags.append(_("host plays"))
         if not info.occupied:
             tags.append(_("open"))
-        elif not info.connected:
-            tags.append(_("away"))
+        elif not info.connected and info.seat not in model.host_plays:
+            tags.append(_("away"))  # (a seat the host plays says that instead)
         if model.started and model.dealer == info.seat:
             tags.append("D")
         held = ""
@@ -480,6 +480,9 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
         _nl(out)
     if not res.points:
         out.append(("class:bad", _("The hand was aborted.")))
+        if not model.match_over:
+            _nl(out)
+            out.append(("", _("It counts for nothing: the same dealer deals again.")))
     else:
         out.append(hand_winner_text(model, res.winner))
     _nl(out)

@@ -96,6 +96,14 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"side (?P<winner>\d+) won the match", N_("{winner} won the match")),
         (r"the match was aborted", N_("the match was aborted")),
         (r"hand aborted: (?P<reason>.*)", N_("hand aborted: {reason}")),
+        (
+            r"the hand counts for nothing: the same dealer deals again",
+            N_("the hand counts for nothing: the same dealer deals again"),
+        ),
+        (
+            r"two aborted hands named your seat: the host plays it to the end of the match",
+            N_("two aborted hands named your seat: the host plays it to the end of the match"),
+        ),
         (r"draw aborted: (?P<reason>.*)", N_("draw aborted: {reason}")),
         (r"drawing cards for (?P<what>.*)", N_("drawing cards for {what}")),
         (r"draw verification failed: (?P<what>.*)", N_("draw verification failed: {what}")),

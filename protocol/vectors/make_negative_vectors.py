@@ -203,6 +203,10 @@ def reveal_withheld(label: str, *, cheat: bool) -> Run:
     else:
         run.wire.deliver(host.tick(host.now + host.timeout + 1.0))
     run.wire.pump()
+    for records in (host.records, *(c.records for c in run.clients)):
+        # each file ends with the abort: the hand's deal again that follows it is not the vector's
+        cut = next(i for i, (b, _) in enumerate(records) if isinstance(decode(b), Abort))
+        del records[cut + 1 :]
     return run
 
 
@@ -536,6 +540,43 @@ def cases() -> list[Case]:
                 desc = "seat 0's seed reveal never reached the host; timeout abort naming seat 0"
             party = "host" if cheat and who == "seat1" else f"host or seat {blamed}"
             add(f"{base}-{who}", f"{desc} ({who}'s file)", "aborted", ab, party, e.records())
+
+    # after an abort (§8.7): the hand is dealt again with the next number, by the same dealer
+    run = reveal_withheld("withheld", cheat=False)
+    e = Edit(run, run.host.records)
+    ab = e.find(Abort)
+    commit = e.get(e.find(HostCommit))
+    e.sts[ab + 1 :] = [HostCommit(commit.game_id, 1, commit.dealer, fixed("dealt again"))]
+    add(
+        "abort-dealt-again",
+        "a timeout abort naming seat 0, then the hand dealt again as hand 1 by the same dealer "
+        "(the match goes on: the verdict is the abort's)",
+        "aborted",
+        ab,
+        "host or seat 0",
+        e.records(),
+    )
+    e.sts[ab + 1] = HostCommit(commit.game_id, 0, commit.dealer, fixed("dealt again"))
+    add(
+        "abort-dealt-again-same-number",
+        "the hand dealt again after an abort under the aborted hand's number",
+        "failed",
+        ab + 1,
+        "host",
+        e.records(),
+    )
+    e.sts[ab:] = [
+        dataclasses.replace(e.get(ab), seat=HOST_PARTY, reason="the host stopped"),
+        HostCommit(commit.game_id, 1, commit.dealer, fixed("dealt again")),
+    ]
+    add(
+        "abort-host-then-dealt-again",
+        "an abort naming the host ends the match: a hand dealt after it",
+        "failed",
+        ab + 1,
+        "host",
+        e.records(),
+    )
 
     # evidence
     def bad_reveal(ed: Edit, seat: int, hand: int = 0) -> tuple[bytes, bytes]:

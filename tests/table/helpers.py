@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.fairness.statements import hello_proof
+from briscola_lan.fairness.statements import Abort, decode, hello_proof
 from briscola_lan.rules import Card, TableOptions
 from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.table.client import ClientSession
@@ -13,7 +13,13 @@ from briscola_lan.table.deal_classic import ClassicDeal
 from briscola_lan.table.host import HostTable, Outgoing
 from briscola_lan.table.selfplay import Wire, counter_entropy, play_out, seat_clients
 from briscola_lan.wire import messages as m
-from briscola_lan.wire.messages import PROTOCOL_VERSION, Message
+from briscola_lan.wire.messages import PROTOCOL_VERSION, Message, Record
+
+
+def aborts(records: list[Record]) -> list[tuple[int, int]]:
+    """(hand, seat named) of every abort in a file, in order (a hand aborted naming a seat is
+    dealt again with the next hand number, protocol/fairness.md §8.7)."""
+    return [(st.hand, st.seat) for b, _ in records if isinstance(st := decode(b), Abort)]
 
 
 def classic(host: HostTable) -> ClassicDeal:

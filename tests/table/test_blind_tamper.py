@@ -66,6 +66,13 @@ HostTap = Callable[[int, Message], Message | None]
 # --- the table ------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _one_aborted_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test here looks at one aborted hand and the files that end with its abort: the
+    deal again that follows an abort naming a seat is tested in tests/table/test_replay.py."""
+    monkeypatch.setattr(HostTable, "_replay_if_due", lambda self, out: None)
+
+
 @dataclass
 class Game:
     """A blind table: the host, one client per human seat (client i in seat i, AI seats last)."""

@@ -12,7 +12,7 @@ from briscola_lan.table.client import ClientSession, SecretsError
 from briscola_lan.table.host import Phase
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
-from tests.table.helpers import counter_entropy, cycle_chooser
+from tests.table.helpers import aborts, counter_entropy, cycle_chooser
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
 FOUR = TableOptions.make(players=4, hands_to_win=1)
@@ -70,11 +70,11 @@ def test_restart_with_saved_secrets_finishes_and_verifies(draw: bool) -> None:
 
 def test_restart_without_secrets_aborts_and_names_that_seat() -> None:
     wire, clients = _crash_before_reveal(TWO, 1, draw=False, keep_secrets=False)
-    assert wire.host.phase is Phase.OVER
+    assert aborts(wire.host.records) == [(0, 1)]
     rep = verify_records(wire.host.records)
     assert rep.hands[0].status == "aborted" and rep.hands[0].fault is not None
     assert rep.hands[0].fault.seat == 1
-    assert clients[0].state.match_aborted
+    assert not clients[0].state.match_aborted and wire.host.hand_number == 1  # dealt again
 
 
 def test_secrets_blob_is_checked_and_scoped_to_the_current_game() -> None:

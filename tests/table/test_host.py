@@ -254,11 +254,13 @@ def test_withheld_reveal_aborts_and_names_the_seat() -> None:
     assert host.phase is Phase.REVEAL
     wire.deliver(host.tick(host.now + host.timeout + 1))
     wire.pump()
-    assert host.phase is Phase.OVER
     rep = verify_records(host.records)
     assert rep.hands[0].status == "aborted" and rep.hands[0].fault.seat == 1  # type: ignore[union-attr]
     for c in clients:
-        assert c.state.match_aborted and c.state.checks[0].fault.seat == 1  # type: ignore[union-attr]
+        assert c.state.checks[0].fault.seat == 1  # type: ignore[union-attr]
+        assert not c.state.match_aborted  # the hand counts for nothing: it is dealt again
+    assert host.hand_number == 1 and host.phase is Phase.REVEAL  # the new seeds, all committed
+    assert host.deal is not None and host.deal.dealer == 0  # by the same dealer
 
 
 def test_drop_grace_takeover_then_resume_and_hand_back() -> None:

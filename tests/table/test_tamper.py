@@ -26,7 +26,7 @@ from briscola_lan.table import host as host_module
 from briscola_lan.table.client import ClientSession
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message
-from tests.table.helpers import classic, hand_of, run_match, setup
+from tests.table.helpers import aborts, classic, hand_of, run_match, setup
 
 TWO = TableOptions.make(players=2, hands_to_win=1)
 FOUR = TableOptions.make(players=4, hands_to_win=1)
@@ -99,14 +99,14 @@ def test_changed_player_seed_aborts_and_blames_that_seat() -> None:
     )
     wire.send_to_host(0, clients[0].start())
     wire.pump()
-    assert host.phase == "over"
+    assert aborts(host.records)[0] == (0, 1)
     report = verify_records(host.records)
     assert report.hands[0].status == "aborted"
     assert report.hands[0].fault is not None and report.hands[0].fault.seat == 1
     for c in clients:
         assert c.state.checks[0].status == "aborted"
         assert c.state.checks[0].fault.seat == 1  # type: ignore[union-attr]
-        assert c.state.match_aborted
+        assert not c.state.match_aborted  # the hand counts for nothing: it is dealt again
 
 
 def _resign_deal(host: host_module.HostTable, msg: m.CardsDealt, edit) -> m.CardsDealt:  # type: ignore[no-untyped-def]

@@ -16,9 +16,11 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from briscola_lan.table.client import ClientSession
 from briscola_lan.tui.app import ClientApp, ClientConfig
 from briscola_lan.tui.netplay import NetBackend
-from tests.table.test_cheating_host import THREE, VICTIM, play_cheater
+from tests.table.test_cheating_host import THREE, VICTIM, _one_aborted_hand, play_cheater
 
 from .helpers import wait_for
+
+_ = _one_aborted_hand  # each test here looks at the one aborted hand (autouse, imported)
 
 
 class _Replayed(NetBackend):
@@ -104,6 +106,7 @@ def test_the_victim_with_a_receipt_is_told_the_host_is_at_fault(tmp_path: Path) 
         text = _joined(_panel(screen, "Table"))
         assert _joined(verdict) in text, screen
         assert _joined("The hand was aborted.") in text
+        assert _joined("It counts for nothing: the same dealer deals again.") in text
         assert _joined("so the host is at fault") in text, screen
         assert _joined("at fault: seat 1") not in text.lower(), screen
 

@@ -81,6 +81,15 @@ def test_a_small_screen_drops_the_line_and_a_practice_game_has_none() -> None:
 def test_the_line_is_on_the_table() -> None:
     model = _model(2, "blind", ())
     table = "".join(text for _, text in render.table_lines(model, UiState(), width=60))
-    assert "Blind deal: no one, the host included, sees a card unshown." in " ".join(
-        table.split()
-    )
+    assert "Blind deal: no one, the host included, sees a card unshown." in " ".join(table.split())
+
+
+def test_a_seat_the_host_plays_while_its_player_is_away_fits_the_players_box() -> None:
+    model = _model(4, "blind", (1, 2, 3), ai=(1, 3))
+    model.seats[2].connected = False
+    model.hand_sizes, model.to_play, model.dealer = (3, 2, 3, 3), 0, 0
+    box = "".join(text for _, text in render.seat_lines(model, UiState(), width=30))
+    rows = box.split("\n")[:4]  # the seats (an 80x24 screen's players box is 30 wide)
+    assert all(len(row) <= 30 for row in rows), rows
+    bea = next(row for row in rows if "Cid" in row)
+    assert "host plays" in bea and "away" not in bea  # the host plays it: that says it all

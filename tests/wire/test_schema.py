@@ -629,7 +629,8 @@ def test_resume_and_hand_back_follow_the_sequences() -> None:
 
 
 def test_an_aborted_hand_follows_the_sequence() -> None:
-    """Section 2a: a reveal that does not open its commitment: error, evidence, abort, end."""
+    """Section 2a: a reveal that does not open its commitment: error, evidence, abort, and the
+    hand dealt again; the seat named a second time is taken over before the next deal."""
     _host, clients, wire = seat_clients(
         TableOptions.make(players=2), entropy=_entropy("abort"), deal="classic"
     )
@@ -649,8 +650,10 @@ def test_an_aborted_hand_follows_the_sequence() -> None:
     wire.pump()
     for conn in (0, 1):
         got = _names(wire.received[conn])
-        tail = "evidence_shown hand_aborted match_ended "
-        want = ("receipt_issued " if conn == 0 else "error ") + tail
-        assert got.endswith("seeds_committed " + want), got
+        want = "seeds_committed " + ("receipt_issued " if conn == 0 else "error ")
+        first = want + "evidence_shown hand_aborted hand_started "
+        second = want + "evidence_shown hand_aborted seat_taken_over hand_started "  # benched
+        assert got.count(first) == 1 and got.count(second) == 1, got
+        assert got.index(first) < got.index(second) and "match_ended" not in got
     evidence = next(m for m in wire.received[0] if isinstance(m, EvidenceShown))
     assert decode_as(evidence.body, Evidence).seat == 1

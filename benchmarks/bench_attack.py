@@ -1,6 +1,6 @@
 """An honest 4-player game's start time while a LAN neighbour attacks the host, vs without.
 
-The attacks of issue 11: 70 connections that never say hello and ping every 4 s; 70 that
+The attacks: 70 connections that never say hello and ping every 4 s; 70 that
 trickle one byte a second; both at once. Each attacker connection is reopened as soon as the
 host drops it. And a flood: one spectator the host has welcomed (a proven hello, no seat) that
 sends pings and requests for a seat that does not exist as fast as the host reads them. The

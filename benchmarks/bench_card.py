@@ -1,4 +1,4 @@
-"""Play latency against the reference relay, in turns in the same run (issue 15).
+"""Play latency against the reference relay, in turns in the same run.
 
     unshare -n -- sh -c 'ip link set lo up && python benchmarks/bench_card.py --rounds 8'
 
@@ -10,7 +10,7 @@ A card's clock starts just before the player writes it and stops when the fourth
 - **the reference relay** (``benchmarks/ref_relay.py``): a process that decodes the frame, checks
   one Ed25519 signature, encodes one message and writes it to four TLS connections on the
   project's transport; four clients in this process, each reads and decodes it. Twice: with the
-  project's own verifier, and with OpenSSL (the relay the issue measured);
+  project's own verifier, and with OpenSSL (the relay the target was first measured against);
 - a TLS echo round trip (``net_echo.py``, the project's transport at both ends), for reference.
 
 Each round runs every kind once (relay, relay with OpenSSL, project, echo), so that a busy

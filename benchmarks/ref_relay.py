@@ -1,4 +1,4 @@
-"""The reference relay: the least a host that checks a signature per card can do (issue 15).
+"""The reference relay: the least a host that checks a signature per card can do.
 
 Run as ``python benchmarks/ref_relay.py CONFIG_DIR [--verifier project|openssl|none]``: prints
 ``PORT``, then serves until stdin closes. Each connection first sends a ``hello`` (its public key

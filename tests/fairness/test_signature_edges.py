@@ -3,7 +3,7 @@
 Three verifiers must give the same verdict on every vector of protocol/vectors/fairness.json
 (the key vectors and the signature vectors) and on random mutations of good signatures:
 
-- the project's ``verify_signature`` (libsodium through PyNaCl, since issue 15);
+- the project's ``verify_signature`` (libsodium through PyNaCl);
 - the verifier before it: the key check of ``pubkey`` then OpenSSL (``cryptography``);
 - a verifier written from the spec's words alone, in pure Python, below.
 """
@@ -61,7 +61,7 @@ def spec_verify(public_key: bytes, message: bytes, sig: bytes) -> bool:
 
 
 def openssl_verify(public_key: bytes, message: bytes, sig: bytes) -> bool:
-    """The project's verifier before issue 15: the key check, then OpenSSL."""
+    """The project's verifier before libsodium: the key check, then OpenSSL."""
     if len(public_key) != 32 or len(sig) != 64 or not is_valid_public_key(public_key):
         return False
     try:

@@ -1,6 +1,6 @@
 """A hostile LAN neighbour: connections that never say hello cannot keep players out.
 
-The attack of issue 11 item 9: 70 connections that ping every few seconds and 70 that trickle a
+The attack: 70 connections that ping every few seconds and 70 that trickle a
 byte at a time, opened before an honest 4-player game and reopened whenever the host drops them.
 The host closes every connection that has not been welcomed within its hello deadline (pings and
 partial frames do not extend it), caps those connections per address and in total by evicting
@@ -160,7 +160,7 @@ def _started(client: TableClient) -> bool:
     return client.state.phase == "playing" and view is not None and len(view.hand) == 3
 
 
-# --- the attack of the issue ------------------------------------------------------------------
+# --- the attack -----------------------------------------------------------------------------
 
 
 async def test_an_honest_game_starts_and_ends_while_140_connections_attack(

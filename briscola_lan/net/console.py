@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from briscola_lan.fairness.verify import BENCHED_AFTER
 from briscola_lan.net.server import TableWrapper
 
 
@@ -35,6 +36,7 @@ class TableLook:
     seats: tuple[SeatLook, ...]
     results: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (hand, points, winner side)
     winner: int | None
+    named: tuple[int, ...] = ()  # per seat, the aborted hands that named it (each dealt again)
 
 
 def look(table: Any) -> TableLook:
@@ -55,8 +57,10 @@ def look(table: Any) -> TableLook:
     if match is not None:
         results = tuple((r.number, tuple(r.points), r.winner) for r in match.results)
         winner = match.winner
+    counts = getattr(table, "named", None) or {}
+    named = tuple(int(counts.get(i, 0)) for i in range(len(seats)))
     return TableLook(
-        str(table.name), bytes(table.game_id), str(table.phase), seats, results, winner
+        str(table.name), bytes(table.game_id), str(table.phase), seats, results, winner, named
     )
 
 
@@ -99,6 +103,14 @@ def events(before: TableLook | None, after: TableLook) -> list[str]:
                 out.append(f"{where} an AI plays {seat} for {now.name} until they are back")
             elif was.taken_over and not now.taken_over:
                 out.append(f"{where} {now.name} plays {seat} again")
+    for i, count in enumerate(after.named):
+        was_named = before.named[i] if i < len(before.named) else 0
+        if count > was_named and after.game == before.game:
+            name = after.seats[i].name
+            line = f"{where} a hand was aborted naming {name} (seat {i}): it is dealt again"
+            if count >= BENCHED_AFTER > was_named:
+                line += f"; the host plays seat {i} to the end of the match"
+            out.append(line)
     for number, points, winner in after.results[len(before.results) :]:
         who = "nobody (a tie)" if winner is None else _side(after, players, winner)
         out.append(f"{where} hand {number + 1} over, points {list(points)}: {who} wins it")

@@ -31,6 +31,7 @@ from briscola_lan.net.console import Console
 from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
+from briscola_lan.net.outlet import Outlet
 from briscola_lan.net.server import HELLO_TIMEOUT, HostedTable, HostServer, TableWrapper
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
@@ -443,7 +444,32 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     quiet_cancelled_callbacks(loop)
-    reporter = SaveReporter(server)
+    # While it serves, the host never waits for whoever reads its output (a full pipe, a
+    # stopped terminal): each line is queued, and left out (counted) if nobody reads.
+    out, err = Outlet(sys.stdout), Outlet(sys.stderr)
+    try:
+        return await _serve(args, server, specs, snapshots, identity, cert, interfaces,
+                            state_dir, stop, out.write, err.write)  # fmt: skip
+    finally:
+        out.close()
+        err.close()
+
+
+async def _serve(  # noqa: PLR0917 (serve's state, handed over once)
+    args: argparse.Namespace,
+    server: HostServer,
+    specs: list[TableSpec],
+    snapshots: list[bytes | None],
+    identity: Any,
+    cert: Any,
+    interfaces: list[str],
+    state_dir: Path | None,
+    stop: asyncio.Event,
+    say: Callable[[str], None],
+    warn: Callable[[str], None],
+) -> int:
+    loop = asyncio.get_running_loop()
+    reporter = SaveReporter(server, warn)
     server.on_saving = reporter.state_saving
     savers: list[tuple[Any, GameSaver]] = []
     reopeners: list[Reopener] = []
@@ -465,7 +491,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             )
             if not args.one_match:
                 table = NextMatchTable(table)
-            console = None if args.quiet else Console()
+            console = None if args.quiet else Console(say)
             consoles.append(console)
             if console is not None:  # one line per event (a player joined, a hand ended...)
                 table = console.watch(table)
@@ -475,12 +501,9 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                     if args.one_match
                     else "result until nobody is connected, then a new match"
                 )
-                print(
-                    f"the match of table {spec.name!r} saved in {state_dir} is over: serving its "
-                    + then,
-                    flush=True,
-                )
-            savers.append((table, host_saver(table, args.games, reporter)))
+                say(f"the match of table {spec.name!r} saved in {state_dir} is over: serving its "
+                    + then)  # fmt: skip
+            savers.append((table, host_saver(table, args.games, reporter, warn)))
             stem = "table" if len(specs) == 1 else f"table{i:03d}"
             state_path = None
             if state_dir is not None:
@@ -502,12 +525,11 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                         f"--state-dir: cannot write in {state_dir}: {describe_os_error(exc)}"
                     ) from exc
             where = ", ".join(f"{a}:{hosted.port}" for a in interfaces)
-            print(
+            say(
                 f"table {spec.name!r} ({spec.options.summary()}, {table.deal_mode} deal) on "
-                f"{where} fingerprint {cert.fingerprint}",
-                flush=True,
+                f"{where} fingerprint {cert.fingerprint}"
             )
-        print("ready", flush=True)
+        say("ready")
         for console in consoles:
             if console is not None:
                 console.start()
@@ -533,7 +555,9 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
                 return table if console is None else console.watch(table)
 
             reopening = loop.create_task(
-                reopen_loop(server, reopeners, savers, fresh, args.games, reporter=reporter)
+                reopen_loop(
+                    server, reopeners, savers, fresh, args.games, reporter=reporter, say=say
+                )
             )
         await stop.wait()
     finally:
@@ -552,7 +576,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             # incomplete), and the state file if a full disk had refused it until now.
             save_all(savers, whole=True)
             server.retry_saves()
-    print("host stopped", flush=True)
+    say("host stopped")
     return 0
 
 
@@ -632,6 +656,7 @@ async def reopen_loop(
     games: Path | None,
     *,
     reporter: SaveReporter | None = None,
+    say: Callable[[str], None] = print,
 ) -> None:
     """Open each finished table for a new match once its players have left it: the same name,
     port, options and AI players, a new game (its own id, seeds and transcript)."""
@@ -646,19 +671,21 @@ async def reopen_loop(
             if saver.failing:  # a full disk: keep the finished match until it is saved
                 continue
             table = fresh(r.spec)
-            savers[r.saver] = (table, host_saver(table, games, reporter))
+            warn = reporter.warn if reporter is not None else _stderr
+            savers[r.saver] = (table, host_saver(table, games, reporter, warn))
             server.replace_table(r.hosted, table)
             r.empty_since = None
-            print(f"table {r.spec.name!r}: the match is over and everyone left; open for a new "
-                  "match", flush=True)  # fmt: skip
+            say(f"table {r.spec.name!r}: the match is over and everyone left; open for a new "
+                "match")  # fmt: skip
 
 
 class SaveReporter:
     """Tells the host's console (one line) and the players (one ``notice``) when saving stops
     working (a full or read-only disk), whichever file it is, and again once it all works."""
 
-    def __init__(self, server: HostServer) -> None:
+    def __init__(self, server: HostServer, warn: Callable[[str], None] | None = None) -> None:
         self.server = server
+        self.warn = warn or _stderr  # the console's error stream
         self.failing: dict[object, Path] = {}  # what cannot be saved now, and where
 
     def update(self, what: object, path: Path, exc: OSError | None) -> None:
@@ -670,14 +697,13 @@ class SaveReporter:
             self.failing[what] = path
             if not was_failing:
                 text = f"cannot save the game: {describe_os_error(exc)} ({path})"
-                print(f"briscola-lan host: {text}; play goes on, saving is tried again every "
-                      f"{RETRY_SAVES:g} s", file=sys.stderr, flush=True)  # fmt: skip
+                self.warn(f"briscola-lan host: {text}; play goes on, saving is tried again "
+                          f"every {RETRY_SAVES:g} s")  # fmt: skip
                 self.server.notify(NoticeCode.NOT_SAVING, f"{text}; play goes on")
             return
         self.failing.pop(what, None)
         if was_failing and not self.failing:
-            print(f"briscola-lan host: the game is saved again ({path})", file=sys.stderr,
-                  flush=True)  # fmt: skip
+            self.warn(f"briscola-lan host: the game is saved again ({path})")
             self.server.notify(NoticeCode.SAVING, "the host saves the game again")
 
     def state_saving(self, hosted: HostedTable, path: Path, exc: OSError | None) -> None:
@@ -687,8 +713,15 @@ class SaveReporter:
         return lambda path, exc: self.update(("games", id(saver)), path, exc)
 
 
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def host_saver(
-    table: Any, directory: Path | None, reporter: SaveReporter | None = None
+    table: Any,
+    directory: Path | None,
+    reporter: SaveReporter | None = None,
+    warn: Callable[[str], None] = _stderr,
 ) -> GameSaver:
     """The host's transcript (every record) saved as ``<game>-host.briscola.json``."""
     saver = GameSaver(
@@ -696,7 +729,7 @@ def host_saver(
         "host",
         lambda: table.records,
         lambda: table.game_id,
-        on_error=lambda text: print(f"briscola-lan host: {text}", file=sys.stderr, flush=True),
+        on_error=lambda text: warn(f"briscola-lan host: {text}"),
     )
     if reporter is not None:
         saver.on_saving = reporter.saver(saver)

@@ -41,6 +41,18 @@ def test_events_between_two_looks() -> None:
     back = look(table)
     seats[0].occupied = False
     assert events(back, look(table)) == ["table 'Kitchen': Ann left seat 0"]
+    table.game_id = bytes(16)  # a match is on: two aborts name Bea
+    playing = look(table)
+    table.named[1] = 1
+    once = look(table)
+    assert events(playing, once) == [
+        "table 'Kitchen': a hand was aborted naming Bea (seat 1): it is dealt again"
+    ]
+    table.named[1] = 2
+    assert events(once, look(table)) == [
+        "table 'Kitchen': a hand was aborted naming Bea (seat 1): it is dealt again; the host "
+        "plays seat 1 to the end of the match"
+    ]
 
 
 def test_the_host_console_tells_each_event_and_quiet_silences_it(tmp_path: Path) -> None:

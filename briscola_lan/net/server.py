@@ -124,6 +124,7 @@ class HostedTable:
     # earlier one (seats 1 -> 0 -> 1 -> 0) for a refresh of it, and browsers never see the change.
     # Seconds since the epoch at the start, so that a restarted host goes on counting upwards.
     txt_gen: int = field(default_factory=lambda: int(time.time()))
+    txt_key: object = None  # what the last TXT was made from (``txt_key``): unchanged, not again
     instance: str = ""
     dirty: bool = False  # its last state could not be saved (a full disk...): retried
     # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
@@ -169,6 +170,16 @@ def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
         phase=str(getattr(info, "phase", "")),
         deal=str(getattr(info, "deal", "")),
     )
+
+
+def txt_key(table: TableLike) -> object:
+    """What a served table's TXT record can change with: the table (a new match's is another
+    object), its phase and which seats are taken; its name, rules and deal are its own for
+    good. None for a table that does not show its seats: its TXT is made every time."""
+    seats = getattr(table, "seats", None)
+    if seats is None:
+        return None
+    return (id(table), str(getattr(table, "phase", "")), tuple(bool(s.occupied) for s in seats))
 
 
 def with_gen(txt: dict[str, bytes], gen: int) -> dict[str, bytes]:
@@ -507,6 +518,10 @@ class HostServer:
 
     def _changed(self, hosted: HostedTable) -> None:
         if self.advertiser is not None and hosted.instance:
+            key = txt_key(hosted.table)  # after every message: the TXT only when it can differ
+            if key is not None and key == hosted.txt_key:
+                return
+            hosted.txt_key = key
             txt = txt_for(hosted.table, self.fingerprint)
             if txt != hosted.last_txt:
                 hosted.last_txt = txt

@@ -68,3 +68,42 @@ async def test_txt_record_tracks_seats_and_is_withdrawn(tmp_path: Path) -> None:
     finally:
         if not closed:
             await server.close()
+
+
+async def test_the_txt_record_is_made_again_only_when_it_can_change(tmp_path: Path) -> None:
+    """After every message the server asks whether the table's TXT changed: it makes the record
+    (``table.info()``) only when the phase or the taken seats differ from the last one's."""
+    cert = tls.load_or_create_certificate(tmp_path)
+    updates: list[dict[str, bytes]] = []
+
+    class Recording:
+        async def async_update(self, key: str, txt: dict[str, bytes]) -> None:
+            updates.append(txt)
+
+    server = HostServer(tls.server_context(cert), hosts=LO, fingerprint=cert.fingerprint)
+    table = HostTable(TableOptions.make(players=2), name="t", identity=Identity.generate())
+    hosted = await server.add_table("t", table)
+    try:
+        server.advertiser = Recording()  # type: ignore[assignment]
+        hosted.instance = "t._briscola._tcp.local."
+        made = 0
+        info = table.info
+
+        def counting() -> object:
+            nonlocal made
+            made += 1
+            return info()
+
+        table.info = counting  # type: ignore[method-assign]
+        for _ in range(5):
+            server._changed(hosted)
+        assert made == 1
+        table.seats[0].occupied = True  # a seat taken: the record says so
+        server._changed(hosted)
+        server._changed(hosted)
+        assert made == 2
+        await asyncio.sleep(0)
+        assert updates[-1]["free"] == b"1"
+    finally:
+        server.advertiser = None
+        await server.close()

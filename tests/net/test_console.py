@@ -90,3 +90,34 @@ def test_the_host_console_tells_each_event_and_quiet_silences_it(tmp_path: Path)
         quiet.stop()
     assert "joined" not in rest and "hand 1 over" not in rest, rest
     assert "host stopped" in rest
+
+
+def test_the_console_looks_again_only_when_something_it_shows_changed(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """After every message the table handles the console glances at it (cheap); it looks (and
+    compares) only when the glance differs, and still tells every event."""
+    import briscola_lan.net.console as console_module
+
+    table = HostTable(TableOptions.make(players=2), name="K", identity=Identity.generate())
+    lines: list[str] = []
+    console = console_module.Console(lines.append)
+    console.watch(table)
+    console.start()
+    looks = 0
+    real = console_module.look
+
+    def counting(t):  # type: ignore[no-untyped-def]
+        nonlocal looks
+        looks += 1
+        return real(t)
+
+    monkeypatch.setattr(console_module, "look", counting)
+    for _ in range(10):
+        console.poll()
+    assert looks == 0 and lines == []
+    table.seats[0].occupied, table.seats[0].name, table.seats[0].conn = True, "Ann", 1
+    console.poll()
+    console.poll()
+    assert looks == 1 and lines == ["table 'K': Ann joined, seat 0"]
+    table.seats[0].conn = None
+    console.poll()
+    assert looks == 2 and lines[-1] == "table 'K': Ann (seat 0) lost the connection"

@@ -93,3 +93,31 @@ def test_the_play_options_defaults_are_the_clients_and_the_hosts() -> None:
     parser = argparse.ArgumentParser()
     host_cmd.configure(parser)
     assert parser.parse_args([]).ai_delay == AI_PACE
+
+
+LOBBY_PROBE = """
+import json, sys
+from briscola_lan.commands import play
+from briscola_lan.tui.app import ClientApp
+from briscola_lan.tui.command import build_config
+parser = __import__("argparse").ArgumentParser()
+play.configure(parser)
+ClientApp(build_config(parser.parse_args(["--lang", "en"])))
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_lobby_loads_no_network_client_until_a_table_is_joined_or_hosted() -> None:
+    """What the lobby shows needs discovery only: TLS, the wire, the table session and the
+    fairness protocol load on the first join, host or practice game; the verifier with the
+    saved games' screen."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BRISCOLA_LAN_INTERFACES="127.0.0.1")
+    proc = subprocess.run(
+        [sys.executable, "-c", LOBBY_PROBE], capture_output=True, text=True, env=env, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    names = set(json.loads(proc.stdout))
+    assert "briscola_lan.tui.lobby_net" in names and "briscola_lan.net.discovery" in names
+    for heavy in ("tui.netplay", "net.client", "table.client", "fairness", "wire", "tui.saved"):
+        assert f"briscola_lan.{heavy}" not in names, heavy

@@ -42,6 +42,12 @@ def data_dir() -> Path:
     return Path(base) / "briscola-lan"
 
 
+def games_dir() -> Path:
+    """Where hosts and clients save game transcripts."""
+    override = os.environ.get("BRISCOLA_LAN_GAMES")
+    return Path(override) if override else data_dir() / "games"
+
+
 def own_levels(directory: Path) -> list[Path]:
     """The folders from briscola-lan's own config or data folder down to ``directory`` (empty
     when ``directory`` is elsewhere, e.g. a ``--games DIR`` the user chose)."""

@@ -9,14 +9,13 @@ Files are written by ``net.files.write_private`` (mode 0600, atomic).
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from briscola_lan.fairness.statements import Abort, Ack, StatementError, decode
 from briscola_lan.fairness.transcript import SUFFIX, Record, dumps
 from briscola_lan.net import files
-from briscola_lan.net.files import data_dir, describe_os_error
+from briscola_lan.net.files import data_dir, describe_os_error, games_dir
 
 __all__ = [
     "GameSaver",
@@ -35,12 +34,6 @@ __all__ = [
 
 class GamesDirError(Exception):
     """The games directory cannot be created or written."""
-
-
-def games_dir() -> Path:
-    """Where hosts and clients save game transcripts."""
-    override = os.environ.get("BRISCOLA_LAN_GAMES")
-    return Path(override) if override else data_dir() / "games"
 
 
 def check_writable(directory: Path, what: str = "--games", *, tighten: bool | None = None) -> Path:

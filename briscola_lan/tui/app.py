@@ -36,13 +36,13 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
+from briscola_lan.net.files import games_dir
 from briscola_lan.rules import MatchFormat, OptionsError, Suit
-from briscola_lan.tui import coach, learn, render, saved, sessionlog
+from briscola_lan.tui import coach, learn, render, sessionlog
 from briscola_lan.tui.backend import PracticeBackend, TableBackend
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
 from briscola_lan.tui.i18n import _, ngettext
-from briscola_lan.tui.saved import games_dir
 from briscola_lan.tui.state import AI_LEVELS, HostForm, LobbyEntry, Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
 
@@ -452,6 +452,8 @@ class ClientApp:
         self.app.invalidate()
 
     def open_saved(self) -> None:
+        from briscola_lan.tui import saved  # the verifier loads with the saved games' screen
+
         directory = self.config.games or games_dir()
         self.ui.saved_files = [str(p) for p in saved.list_saved(directory)]
         self.ui.saved_index = 0
@@ -467,6 +469,8 @@ class ClientApp:
         if not self.ui.saved_files:
             return
         path = Path(self.ui.saved_files[self.ui.saved_index])
+        from briscola_lan.tui import saved
+
         _ok, verdict, lines = saved.verify_saved(path)
         head = f"{path.name}: {verdict}"
         self.ui.saved_report = [head, *lines]
@@ -811,6 +815,8 @@ class ClientApp:
 
     def _saved_text(self, width: int) -> StyleAndTextTuples:
         games = getattr(self, "saved_games", None)
+        from briscola_lan.tui import saved
+
         return saved.browser_lines(self.ui, games, width)
 
     # --- key bindings ----------------------------------------------------------------------

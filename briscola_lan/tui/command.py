@@ -86,9 +86,9 @@ def build_config(args: argparse.Namespace) -> ClientConfig:
         interfaces=interfaces,
         games=args.games,
     )
-    from briscola_lan.tui import netplay
+    from briscola_lan.tui import lobby_net  # the network client loads on the first join or host
 
-    netplay.install(config)
+    lobby_net.install(config)
     return config
 
 

@@ -1,7 +1,7 @@
-"""The client's network side: the live lobby from mDNS discovery, and tables over the network.
+"""The client's network side: tables over the network (the live lobby is ``tui/lobby_net.py``,
+loaded at start; this module on the first table joined or hosted).
 
-``DiscoveryLobby`` turns the ``net.discovery.Browser`` table list into lobby entries as tables
-appear, fill up and vanish. ``NetBackend`` drives the table screen from the real client library
+``NetBackend`` drives the table screen from the real client library
 (``net.client.TableClient`` around the pure ``table.client.ClientSession``), for a table found in
 the lobby or one hosted inside this process (``start_embedded_host``).
 """
@@ -30,9 +30,6 @@ from briscola_lan.net.client import (
 )
 from briscola_lan.net.discovery import (
     Advertiser,
-    Browser,
-    DiscoveryError,
-    TableAd,
     resolve_interfaces,
 )
 from briscola_lan.net.files import load_or_create_identity
@@ -59,54 +56,6 @@ from briscola_lan.tui.state import (
 )
 
 _T = TypeVar("_T")
-
-
-def lobby_entry(ad: TableAd) -> LobbyEntry:
-    """A lobby row for a table seen over mDNS."""
-    host = ad.address.rsplit(":", 1)[0].strip("[]")
-    return LobbyEntry(
-        key=ad.instance,
-        name=ad.name,
-        host=host,
-        summary=ad.rules or f"{ad.players}p",
-        seated=ad.seated,
-        players=ad.players,
-        open_seats=ad.free,
-        address=ad.address,
-        fingerprint=ad.fingerprint,
-        phase=ad.phase,
-        deal=ad.deal or "classic",
-    )
-
-
-class DiscoveryLobby:
-    """A lobby source that browses ``_briscola._tcp`` on the chosen interfaces."""
-
-    def __init__(self, interfaces: Sequence[str] | None) -> None:
-        self.interfaces = interfaces
-        self.browser: Browser | None = None
-        self.error: str | None = None
-        self.ads: dict[str, TableAd] = {}
-
-    async def start(self, on_update: Callable[[list[LobbyEntry]], None]) -> None:
-        try:
-            chosen = resolve_interfaces(self.interfaces)
-        except DiscoveryError as exc:
-            self.error = str(exc)
-            raise
-
-        def changed(tables: dict[str, TableAd]) -> None:
-            self.ads = dict(tables)
-            ordered = sorted(tables.values(), key=lambda t: (t.name.lower(), t.instance))
-            on_update([lobby_entry(ad) for ad in ordered])
-
-        self.browser = Browser(chosen, on_change=changed)
-        await self.browser.async_start()
-
-    async def close(self) -> None:
-        if self.browser is not None:
-            await self.browser.async_close()
-            self.browser = None
 
 
 # --- tables over the network -------------------------------------------------------------------
@@ -1011,11 +960,7 @@ def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
     )
 
 
-def install(config: ClientConfig) -> None:
-    """Plug the network parts into the client: the live lobby, hosting and joining."""
-    config.lobby_source = DiscoveryLobby(config.interfaces)
-    config.host_factory = host_backend
-    config.join_factory = join_backend
+__all__ = ["EmbeddedHost", "NetBackend", "host_backend", "join_backend", "join_target_backend"]
 
 
 def join_target_backend(

@@ -19,7 +19,7 @@ from briscola_lan.tui.state import LobbyEntry
 
 def net_config(tmp_path: Path) -> ClientConfig:
     """A client on 127.0.0.1 with the network parts but no discovery (tests set the lobby)."""
-    from briscola_lan.tui.netplay import install
+    from briscola_lan.tui.lobby_net import install
 
     cfg = ClientConfig(
         name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, interfaces=["127.0.0.1"],

@@ -6,7 +6,7 @@ import uuid
 
 from briscola_lan.net.discovery import Advertiser, build_txt
 from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.netplay import DiscoveryLobby
+from briscola_lan.tui.lobby_net import DiscoveryLobby
 
 from .helpers import running, wait_for
 

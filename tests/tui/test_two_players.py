@@ -11,7 +11,7 @@ import pytest
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.tui.app import ClientConfig
-from briscola_lan.tui.netplay import DiscoveryLobby, install
+from briscola_lan.tui.lobby_net import DiscoveryLobby, install
 
 from .helpers import DOWN, ENTER, LEFT, Driver, running, wait_for
 

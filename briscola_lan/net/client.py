@@ -63,6 +63,12 @@ class ResumedElsewhere(Exception):
     """Another connection took this seat with our resume token (e.g. the same player twice)."""
 
 
+class HostGone(Exception):
+    """The host no longer holds this client's game: the table that answers now has another host
+    key, or no longer knows the seat of a match still being played. The client stops there and
+    never follows another game; what it saved stays as it was (incomplete, not failed)."""
+
+
 class ResumeStore:
     """Resume tokens per table in the config dir, so a restarted client takes its seat back.
 
@@ -222,6 +228,7 @@ class TableClient:
         self.heartbeat_drops = 0  # connections given up because the host fell silent
         self.welcome_timeout = WELCOME_TIMEOUT if welcome_timeout is None else welcome_timeout
         self._ever_welcomed = False  # some connection of this client was welcomed
+        self._host_key: bytes | None = None  # the host key of the first welcome, for good
         self._welcome_timer: asyncio.TimerHandle | None = None
         self.conn: FrameConnection | None = None
         self.connected = asyncio.Event()
@@ -474,6 +481,8 @@ class TableClient:
                 continue
             if self.before_message is not None:
                 self.before_message(message)
+            if self._another_game(conn, message):
+                break
             replies = self.session.receive(message)
             for reply in replies:
                 conn.send(reply)
@@ -501,6 +510,34 @@ class TableClient:
                     self.heartbeat_drops += 1
                     log.info("host %s: %s; reconnecting", self.key, conn.close_reason)
                 return
+
+    def _another_game(self, conn: FrameConnection, message: Any) -> bool:
+        """Whether the answer on a new connection shows that the host no longer holds the game
+        this client follows; then stop for good (``HostGone``), the message unread, so the
+        session and what it saved stay as they were."""
+        name = type(message).__name__
+        why = ""
+        if name == "Welcome":
+            key = getattr(message, "host_key", None)
+            if self._host_key is None:
+                self._host_key = key
+            elif key != self._host_key:
+                why = "the table that answers now has another host key"
+        elif name == "Error" and getattr(message, "code", "") == "bad_token":
+            st = self.session.state
+            in_match = bool(getattr(st, "game_id", "")) and not getattr(st, "match_over", False)
+            if not self._welcomed and self._ever_welcomed and in_match:
+                why = "the table that answers now does not know this seat"
+        if not why:
+            return False
+        self.reconnect = False
+        self.error = HostGone(
+            f"the host closed the table: {why}, so the game played there is over for this "
+            "client, unfinished; its saved game is kept as it was (incomplete)"
+        )
+        log.info("host %s: %s; not following another game", self.key, why)
+        conn.close("the host no longer holds this game")
+        return True
 
     def _after(self, conn: FrameConnection, message: Any) -> None:
         """Connection-level reactions: welcome, refused or stolen tokens, remembering tokens."""

@@ -520,23 +520,11 @@ class ClientSession:
         return [self._signed(m.PlayCard, st)]
 
     def connection_lost(self) -> None:
-        """The transport is gone: if a hand was dealt and not revealed, the host withheld it."""
+        """The transport is gone. A hand or draw in progress stays in progress: a host that
+        left has proved nothing against itself (it may come back and go on), and one that never
+        does leaves this client's record incomplete, waiting for it (fairness.md §8.9)."""
         self._challenge, self._hello_wanted = None, None  # a new connection gets a new one
         self.state.phase = "disconnected" if not self.state.match_over else "over"
-        check = self.state.verification
-        t = self._tracker
-        d = self.state.draw
-        if self._drawing and d is not None and d.status == "in progress" and d.fault is None:
-            d.status = "failed"
-            d.fault = Fault(None, "connection", HOST, "the host left before revealing the draw")
-        if check is not None and check.status == "in progress" and t is not None and t.commitments:
-            check.status = "failed"
-            check.fault = Fault(
-                None,
-                "connection",
-                HOST,
-                "the host left before revealing its seed (hand not verified)",
-            )
         self._changed("connection lost")
 
     @property

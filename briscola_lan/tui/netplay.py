@@ -22,6 +22,7 @@ from briscola_lan.fairness.verify import HOST
 from briscola_lan.net import tls
 from briscola_lan.net.client import (
     ConnectError,
+    HostGone,
     ResumeStore,
     TableClient,
     Target,
@@ -631,6 +632,21 @@ class NetBackend(TableBackend):
             return "closed"
         return "reconnecting"
 
+    def _closed_why(self) -> str | None:
+        """Why the table is closed for good, in the player's words (None: closed by the player)."""
+        error = self.client.error if self.client is not None else None
+        if isinstance(error, HostGone):
+            return _(
+                "The host closed the table: this game stops here, unfinished, and is not "
+                "followed to the host's next table. Your saved game is kept as it was "
+                "(incomplete). Esc: lobby"
+            )
+        if error is not None:
+            return _("Disconnected: {why}. Your saved game is kept as it was. Esc: lobby").format(
+                why=error
+            )
+        return None
+
     def _sync(self) -> None:
         session = self.session
         if session is None:
@@ -644,14 +660,13 @@ class NetBackend(TableBackend):
         if before != model.connection or len(st.errors) != self._errors_seen:
             self._pending_play = None  # a lost or refused play may be sent again
             self._errors_seen = len(st.errors)
+        model.closed_why = self._closed_why() if model.connection == "closed" else None
         if before != model.connection and model.started:
             model.add_log(
                 {
                     "reconnecting": _("! connection lost: reconnecting..."),
                     "connected": _("reconnected: play resumes"),
-                    "closed": _("! disconnected: {why}").format(
-                        why=self.client.error if self.client else ""
-                    ),
+                    "closed": "! " + (model.closed_why or _("disconnected")),
                 }.get(model.connection, model.connection)
             )
         self._pull_log(st)

@@ -387,6 +387,8 @@ def table_lines(
         pass
     elif model.connection == "reconnecting":
         out.append(("class:error", _("Connection lost: reconnecting, play resumes by itself...")))
+    elif model.connection == "closed" and model.closed_why:
+        out.append(("class:error", model.closed_why))
     elif model.my_turn:
         out.append(("class:turn", _("Your turn: choose a card, Enter plays it")))
     elif model.to_play is not None:

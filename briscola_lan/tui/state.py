@@ -97,6 +97,7 @@ class TableModel:
     match_winner: int | None = None
     match_over: bool = False
     connection: str = "local"  # "local", "connected", "reconnecting", "closed"
+    closed_why: str | None = None  # why a network table is closed for good, in the player's words
     log: list[str] = field(default_factory=list)
     error: str | None = None
     waiting: str | None = None  # shown instead of the table while no hand is on
@@ -116,6 +117,7 @@ class TableModel:
     def my_turn(self) -> bool:
         return (
             self.live
+            and self.closed_why is None  # a table closed for good: nobody to play to
             and self.waiting is None  # cards on their way, a replay, no hand: no turn
             and self.seated
             and self.started

@@ -1,0 +1,78 @@
+"""Every test runs with the user's folders pointed at its own temporary folder, and the session
+fails if the real ones changed while it ran: the tests never read or write the player's own
+config, identity, saved games or resume tokens."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# The user's own folders as they were when the session started (before any fixture moved HOME).
+REAL_HOME = Path.home()
+_REAL_BASES = {
+    "XDG_CONFIG_HOME": os.environ.get("XDG_CONFIG_HOME") or str(REAL_HOME / ".config"),
+    "XDG_DATA_HOME": os.environ.get("XDG_DATA_HOME") or str(REAL_HOME / ".local" / "share"),
+    "XDG_STATE_HOME": os.environ.get("XDG_STATE_HOME") or str(REAL_HOME / ".local" / "state"),
+}
+REAL_DIRS = tuple(Path(base) / "briscola-lan" for base in _REAL_BASES.values())
+_MOVED = ("HOME", *_REAL_BASES, "XDG_CACHE_HOME")
+_UNSET = ("BRISCOLA_LAN_GAMES",)
+
+
+def snapshot(dirs: tuple[Path, ...] = REAL_DIRS) -> dict[str, tuple[int, int]]:
+    """Every file and folder under ``dirs`` with its size and modification time (ns)."""
+    seen: dict[str, tuple[int, int]] = {}
+    for top in dirs:
+        if not top.exists():
+            continue
+        for root, subdirs, names in os.walk(top):
+            for name in subdirs + names:
+                path = os.path.join(root, name)
+                try:
+                    st = os.lstat(path)
+                except FileNotFoundError:
+                    continue
+                seen[path] = (st.st_size, st.st_mtime_ns)
+        st = os.lstat(top)
+        seen[str(top)] = (0, st.st_mtime_ns)
+    return seen
+
+
+_BEFORE = snapshot()
+
+
+@pytest.fixture(autouse=True)
+def _user_folders_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """HOME and the XDG folders in a temporary folder of the test's own; no games override."""
+    home = tmp_path_factory.mktemp("home")
+    saved = {name: os.environ.get(name) for name in (*_MOVED, *_UNSET)}
+    os.environ["HOME"] = str(home)
+    os.environ["XDG_CONFIG_HOME"] = str(home / ".config")
+    os.environ["XDG_DATA_HOME"] = str(home / ".local" / "share")
+    os.environ["XDG_STATE_HOME"] = str(home / ".local" / "state")
+    os.environ["XDG_CACHE_HOME"] = str(home / ".cache")
+    for name in _UNSET:
+        os.environ.pop(name, None)
+    try:
+        yield home
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if any test changed the user's own briscola-lan folders."""
+    after = snapshot()
+    if after != _BEFORE:
+        changed = sorted(set(after.items()) ^ set(_BEFORE.items()))
+        names = sorted({path for path, _ in changed})
+        session.config.get_terminal_writer().line(
+            "the tests changed the user's own folders: " + ", ".join(names[:10]), red=True
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -4,6 +4,8 @@ and a review of a finished hand's plays, each with what it cost against the AI's
 Both ask the strong AI of ``briscola_lan.ai`` (``StrongBot.choose_scored``) about the player's
 own seat view, never anything else: its score of a card is the points the player's side is
 expected to end the hand with after playing it, so a play costs the best score minus its own.
+The reason is worked out from the rules' trick rule and what the seat can see, for any card of
+the hand, and says only what is true of the position (``tests/tui/test_coach_claims.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.ai import StrongBot
-from briscola_lan.rules import Card, SeatView
+from briscola_lan.rules import Card, SeatView, Suit, deck_for, trick_winner_index
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.follow import winning_seat
 from briscola_lan.tui.i18n import _, decimal, ngettext
@@ -55,38 +57,100 @@ def advise(view: SeatView) -> Advice:
 
 
 def reason(advice: Advice, deck: dk.Deck, ascii_only: bool) -> str:
-    """Why the card is good, in a few words, from what is on the table."""
-    view, card = advice.view, advice.card
-    label = dk.card_label(card, deck, ascii_only)
-    trump = view.trump
-    trick = view.trick
-    points = sum(c.points for _, c in trick)
+    """Why the advised card is played, in a few words, from what is on the table."""
+    return explain(advice.view, advice.card, deck, ascii_only)
+
+
+def explain(view: SeatView, card: Card, deck: dk.Deck, ascii_only: bool) -> str:
+    """What playing ``card`` from ``view`` does, in words true of the position whatever the card.
+
+    Only what the seat can know is used: a card "takes the trick" when no later card can beat it
+    (the seat plays last, or no card still out does); otherwise it "beats the cards on the table".
+    """
+
+    def label(c: Card) -> str:
+        return dk.card_label(c, deck, ascii_only)
+
+    trump, trick = view.trump, view.trick
+    out = _still_out(view)
     if not trick:
-        if card.points == 0 and card.suit != trump:
-            return _("a lead worth nothing: whatever answers it gains little")
+        return _lead(view, card, out, label)
+    table = [c for _, c in trick]
+    points = sum(c.points for c in table)
+    if _beats(table, card, trump):
+        n = points + card.points
+        last = len(trick) == view.players - 1
+        sure = last or not any(_beats([*table, card], x, trump) for x in out)
         if card.suit == trump:
-            return _("a briscola lead draws the others' briscole while you hold the stronger")
-        return _("a lead of {n} points the others are unlikely to take").format(n=card.points)
-    side = view.options.side_of(view.seat)
-    before = winning_seat(trick, trump)
-    partner_wins = view.players == 4 and before is not None and view.options.side_of(before) == side
-    wins = winning_seat((*trick, (view.seat, card)), trump) == view.seat
-    if partner_wins and not wins:
+            if sure:
+                return _("the briscola takes the trick and its {n} points").format(n=n)
+            return _("the briscola beats the cards on the table ({n} points so far)").format(n=n)
+        if sure:
+            return _("takes the trick ({n} points) without a briscola").format(n=n)
+        return _("beats the cards on the table ({n} points so far) without a briscola").format(n=n)
+    best = winning_seat(trick, trump)
+    if view.players == 4 and best == view.options.partner_of(view.seat):
         if card.points:
-            return _("your partner is taking the trick: load {n} points on it").format(
-                n=card.points
+            return _("your partner holds the trick: load {n} points on it").format(n=card.points)
+        return _("your partner holds the trick: give nothing away")
+    winners = [c for c in view.hand if _beats(table, c, trump)]
+    cheapest = min(view.hand, key=lambda c: (c.points, c.code))
+    if not winners:
+        if card.points == cheapest.points:
+            return _("every card loses this trick: {card} gives the fewest points").format(
+                card=label(card)
             )
-        return _("your partner is taking the trick: give nothing away")
-    if wins and card.suit == trump and trick[0][1].suit != trump:
-        return _("the briscola takes the trick and its {n} points").format(n=points + card.points)
-    if wins:
-        return _("takes the trick ({n} points) without a briscola").format(n=points + card.points)
-    others = [c for c in view.hand if c != card]
-    if any(c.suit == trump for c in others) and points <= 4:
-        return _("saves the trump, the trick is worth {n}").format(n=points)
+        return _("every card loses this trick, though {card} gives fewer points").format(
+            card=label(cheapest)
+        )
+    # A card of the led suit that takes the trick and gives no points costs nothing to play.
+    free = any(c.suit != trump and c.points == 0 for c in winners)
+    trump_takes = any(c.suit == trump for c in winners)
+    if not free and trump_takes and card.suit != trump and points + card.points <= 4:
+        return _("saves the trump, the trick is worth {n}").format(n=points + card.points)
+    if not free and card.points == 0 and points <= 4:
+        return _("the trick is not worth a winner: give the least, {card}").format(card=label(card))
+    winner = min(winners, key=lambda c: (c.suit == trump, c.points, -c.rank))  # the cheapest
+    return _("does not beat the cards on the table ({n} points), {winner} does").format(
+        n=points, winner=label(winner)
+    )
+
+
+def _lead(view: SeatView, card: Card, out: list[Card], label: Callable[[Card], str]) -> str:
+    """What leading ``card`` does: how many cards still out beat it, or what it keeps."""
+    trump = view.trump
+    k = sum(_beats([card], x, trump) for x in out)
+    if not k:
+        return _("no card still out beats it: the trick is yours")
+    if card.suit == trump:
+        stronger = [c for c in view.hand if c.suit == trump and c.rank < card.rank]
+        if stronger:
+            return _("a briscola lead while you keep the stronger {card}").format(
+                card=label(min(stronger, key=lambda c: c.rank))
+            )
+        return ngettext(
+            "a briscola lead: {k} higher briscola is still out",
+            "a briscola lead: {k} higher briscole are still out",
+            k,
+        ).format(k=k)
     if card.points == 0:
-        return _("the trick is not worth a winner: give the least, {card}").format(card=label)
-    return _("every card loses this trick: {card} gives the fewest points").format(card=label)
+        return _("a lead worth nothing: it gives no points to whoever takes it")
+    return ngettext(
+        "a lead of {n} points: {k} card still out beats it",
+        "a lead of {n} points: {k} cards still out beat it",
+        k,
+    ).format(n=card.points, k=k)
+
+
+def _beats(table: list[Card], card: Card, trump: Suit) -> bool:
+    """Whether ``card`` played after ``table`` is the best card of the trick so far."""
+    return trick_winner_index([*table, card], trump) == len(table)
+
+
+def _still_out(view: SeatView) -> list[Card]:
+    """The cards the seat has not seen played nor holds: in other hands or in the stock."""
+    seen = set(view.hand) | set(view.played_cards)
+    return [c for c in deck_for(view.players, view.options.removed_two) if c not in seen]
 
 
 def hint_line(advice: Advice, ui: UiState) -> str:
@@ -99,8 +163,8 @@ def hint_line(advice: Advice, ui: UiState) -> str:
     if second is not None:
         alt, margin = second
         alt_label = dk.card_label(alt, ui.deck, ui.ascii_only)
-        if margin >= 0.5:
-            n = round(margin)
+        n = round(margin)  # half a point rounds to even: 0.5 is "about as good", not "0 better"
+        if n >= 1:
             text += " " + ngettext(
                 "About {n} point better than {card}.", "About {n} points better than {card}.", n
             ).format(n=n, card=alt_label)

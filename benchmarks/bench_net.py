@@ -466,10 +466,14 @@ async def capacity_figures(work: Path, args: argparse.Namespace) -> None:
             f"{100 * r['others_cpu_share']:.0f}% of one core (of {os.cpu_count()} cores); "
             f"host RSS {r['host_rss_mb']:.1f} MB"
         )
+    paced_best: int | None = None
     for tables, stagger in [(t, 0.0) for t in args.paced] + [
         (t, args.stagger) for t in args.paced_staggered
     ]:
         r = capacity_run(work, tables, args.client_procs, True, args.pace, stagger)
+        if stagger:
+            under = r["p99"] < 0.050
+            paced_best = max(paced_best or 0, tables) if under else paced_best
         print(
             f"capacity at a steady pace (table starts spread over {stagger:.0f} s), light "
             f"load clients, each bot waits "
@@ -479,7 +483,14 @@ async def capacity_figures(work: Path, args: argparse.Namespace) -> None:
             f"host CPU {r['host_cpu_ms_per_card']:.3f} ms per card, busy "
             f"{100 * r['host_cpu_share']:.0f}%; load generator busy "
             f"{100 * r['load_cpu_share']:.0f}%; other processes "
-            f"{100 * r['others_cpu_share']:.0f}%"
+            f"{100 * r['others_cpu_share']:.0f}%; host RSS {r['host_rss_mb']:.1f} MB"
+        )
+    if args.paced_staggered:
+        print(
+            f"capacity at a human pace ({1000 * args.pace:.0f} ms a card, starts spread over "
+            f"{args.stagger:.0f} s): largest N of 4-player tables with p99 < 50 ms of those "
+            f"tried ({', '.join(map(str, args.paced_staggered))}): "
+            f"{paced_best if paced_best is not None else 'none'}"
         )
     for kind, n in best.items():
         print(

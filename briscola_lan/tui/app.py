@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
@@ -38,13 +38,26 @@ from prompt_toolkit.styles import Style
 
 from briscola_lan.net.files import games_dir
 from briscola_lan.rules import MatchFormat, OptionsError, Suit
-from briscola_lan.tui import coach, learn, render, sessionlog
+from briscola_lan.tui import render
 from briscola_lan.tui.backend import PracticeBackend, TableBackend
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import AI_LEVELS, HostForm, LobbyEntry, Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
+
+if TYPE_CHECKING:  # loaded when first used (a hint, a table, learn mode): not for the lobby
+    from types import ModuleType
+
+    from briscola_lan.tui.coach import Coach
+
+
+def _learn() -> ModuleType:
+    """Learn mode's pages (``tui/learn.py``), loaded when the player first opens them."""
+    from briscola_lan.tui import learn
+
+    return learn
+
 
 STYLE = Style.from_dict(
     {
@@ -172,7 +185,7 @@ class ClientApp:
         self.ui.form.fillers = [config.ai_level] * 3
         self.model = TableModel()
         self.backend: TableBackend | None = None
-        self.coach = coach.Coach()
+        self._coach: Coach | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._release: asyncio.TimerHandle | None = None
         self.exit_code = 0
@@ -187,6 +200,16 @@ class ClientApp:
         self.app.ttimeoutlen = 0.05  # a bare Esc closes panels at once
 
     # --- helpers ---------------------------------------------------------------------------
+
+    @property
+    def coach(self) -> Coach:
+        """The hint and review coach of the table on the screen (its AI loaded when first
+        needed, not for the lobby)."""
+        if self._coach is None:
+            from briscola_lan.tui.coach import Coach
+
+            self._coach = Coach()
+        return self._coach
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -205,7 +228,8 @@ class ClientApp:
         """The backend changed the model: follow the play, then redraw."""
         if self.ui.follow.observe(self.model):
             self._hold_trick()
-        self.coach.observe(self.model)
+        if self._coach is not None or self.model.started:
+            self.coach.observe(self.model)
         self._clamp_card()
         self.app.invalidate()
 
@@ -271,7 +295,7 @@ class ClientApp:
         self.ui.show_verify_details = False
         self.ui.follow = type(self.ui.follow)()
         self.ui.log_scroll.home()
-        self.coach = coach.Coach()
+        self._coach = None  # a new table: a new coach
         self._spawn(backend.start())
         self.invalidate()
 
@@ -385,6 +409,8 @@ class ClientApp:
         self.coach.hint_text = _("The strong AI is thinking...")
 
         async def think() -> None:
+            from briscola_lan.tui import coach
+
             hint = await asyncio.to_thread(coach.advise, view)
             if backend is not self.backend or self.backend.current_view() != view:
                 return  # the position moved on: the hint is out of date
@@ -577,7 +603,9 @@ class ClientApp:
         )
         learn_box = _box(
             lambda: _("Learn Briscola"),
-            Window(ScrollControl(lambda w: learn.page_lines(ui), ui.page_scroll, more=self._more)),
+            Window(
+                ScrollControl(lambda w: _learn().page_lines(ui), ui.page_scroll, more=self._more)
+            ),
             a,
         )
         saved_box = _box(
@@ -763,6 +791,8 @@ class ClientApp:
         verdict = checks[-1].own_verdict if checks else None
         if verdict is None:
             return None
+        from briscola_lan.tui import sessionlog
+
         return sessionlog.render(verdict, str, str) or verdict
 
     def _hand_text(self, width: int) -> StyleAndTextTuples:
@@ -1065,7 +1095,7 @@ class ClientApp:
         @kb.add("enter", filter=learning)
         @kb.add("space", filter=learning)
         def _learn_next(event: KeyPressEvent) -> None:
-            if ui.learn_step >= learn.last_step():
+            if ui.learn_step >= _learn().last_step():
                 self.practice(title=_("Practice after the lesson"))
             else:
                 ui.learn_step += 1
@@ -1130,7 +1160,12 @@ class ClientApp:
         """Run the app until the user quits; starts and stops discovery around it."""
         source = self.config.lobby_source
         if source is not None:
-            self._spawn(self._start_lobby(source))
+            # Discovery (zeroconf's import and sockets) starts once the lobby is on the screen.
+            def first_frame(_: object) -> None:
+                self.app.after_render -= first_frame
+                self._spawn(self._start_lobby(source))
+
+            self.app.after_render += first_frame
         else:
             self.ui.lobby_status = _("Network discovery is not available in this build.")
         if self.config.initial_table is not None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from briscola_lan.net.discovery import Browser, DiscoveryError, TableAd, resolve_interfaces
 from briscola_lan.tui.state import HostForm, LobbyEntry
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # zeroconf is loaded when discovery starts, after the lobby is on the screen
+    from briscola_lan.net.discovery import Browser, TableAd
     from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
 
@@ -47,6 +47,8 @@ class DiscoveryLobby:
         self.ads: dict[str, TableAd] = {}
 
     async def start(self, on_update: Callable[[list[LobbyEntry]], None]) -> None:
+        from briscola_lan.net.discovery import Browser, DiscoveryError, resolve_interfaces
+
         try:
             chosen = resolve_interfaces(self.interfaces)
         except DiscoveryError as exc:

@@ -440,24 +440,35 @@ class NetBackend(TableBackend):
             )
             self.notify()
             return
-        if st.seat is None:
-            free = [i.seat for i in st.seats if not i.occupied]
+        tried: set[int] = set()
+        while st.seat is None:
+            # Two players may ask for one seat at the same moment: the one refused takes the
+            # next free seat (the host's seat list says which are free).
+            free = [i.seat for i in st.seats if not i.occupied and i.seat not in tried]
             if not free:
                 self.model.waiting = _("The table is full: pick another table in the lobby.")
                 self.model.add_log(_("! the table is full"))
                 self.notify()
                 return
             seat = self.want_seat if self.want_seat in free else free[0]
+            tried.add(seat)
             errors = len(st.errors)
-            client.send(*session.take_seat(seat), *session.ready())
-            await client.wait_for(lambda: st.seat is not None or len(st.errors) > errors, 10)
-            if st.seat is None:
-                why = (
-                    st.errors[-1].text if len(st.errors) > errors else _("no answer from the host")
-                )
-                self.model.waiting = self._plain(_("Could not take a seat: {why}").format(why=why))
-                self.notify()
-                return
+            client.send(*session.take_seat(seat))
+
+            def answered(n: int = errors) -> bool:
+                return st.seat is not None or len(st.errors) > n
+
+            await client.wait_for(answered, 10)
+            if st.seat is not None:
+                client.send(*session.ready())
+                break
+            refused = st.errors[-1] if len(st.errors) > errors else None
+            if refused is not None and refused.code == "seat_taken":
+                continue
+            why = refused.text if refused is not None else _("no answer from the host")
+            self.model.waiting = self._plain(_("Could not take a seat: {why}").format(why=why))
+            self.notify()
+            return
         if self.auto_start and st.seat == 0:
             await self._auto_start()
 

@@ -91,7 +91,9 @@ def main() -> None:
                     if extra is None:  # every module compiled again, nothing written
                         env["PYTHONDONTWRITEBYTECODE"] = "1"
                         env["PYTHONPYCACHEPREFIX"] = str(home / f"pyc-{i}")
-                    else:
+                    else:  # bytecode written on the first run and used after, as a user has it
+                        env.pop("PYTHONDONTWRITEBYTECODE", None)
+                        env["PYTHONPYCACHEPREFIX"] = str(home / "pyc-compiled")
                         subprocess.run([*argv[:1], "-c", "pass"], env=env, check=True)
                     if extra is not None and i == 0:  # a first run writes the bytecode
                         until_shown(argv, marker, env)

@@ -7,6 +7,8 @@ immutable values.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from briscola_lan.rules.cards import (
     ALL_CARDS,
     RANK_POINTS,
@@ -18,18 +20,20 @@ from briscola_lan.rules.cards import (
     trick_winner_index,
 )
 from briscola_lan.rules.errors import IllegalPlay, MatchOver, NotYourTurn, OptionsError, RulesError
-from briscola_lan.rules.events import (
-    CardDealt,
-    CardPlayed,
-    Event,
-    HandEnded,
-    HandsExchanged,
-    TrickTaken,
-    UpcardTurned,
-)
-from briscola_lan.rules.hand import Hand, SeatView, replay_hand
-from briscola_lan.rules.match import HandResult, Match, hand_winner
 from briscola_lan.rules.options import MatchFormat, TableOptions, all_variants
+
+if TYPE_CHECKING:
+    from briscola_lan.rules.events import (
+        CardDealt,
+        CardPlayed,
+        Event,
+        HandEnded,
+        HandsExchanged,
+        TrickTaken,
+        UpcardTurned,
+    )
+    from briscola_lan.rules.hand import Hand, SeatView, replay_hand
+    from briscola_lan.rules.match import HandResult, Match, hand_winner
 
 __all__ = [
     "ALL_CARDS",
@@ -62,3 +66,27 @@ __all__ = [
     "replay_hand",
     "trick_winner_index",
 ]
+
+# The hand and match machines and their events load when first used (``from briscola_lan.rules
+# import Hand``, or any other of their names): a program that needs only cards and options (the
+# client's lobby) starts without them.
+_LAZY = {
+    **dict.fromkeys(
+        ("CardDealt", "CardPlayed", "Event", "HandEnded", "HandsExchanged", "TrickTaken",
+         "UpcardTurned"),
+        "events",
+    ),
+    **dict.fromkeys(("Hand", "SeatView", "replay_hand"), "hand"),
+    **dict.fromkeys(("HandResult", "Match", "hand_winner"), "match"),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -39,7 +39,6 @@ from prompt_toolkit.styles import Style
 from briscola_lan.net.files import games_dir
 from briscola_lan.rules import MatchFormat, OptionsError, Suit
 from briscola_lan.tui import render
-from briscola_lan.tui.backend import PracticeBackend, TableBackend
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
 from briscola_lan.tui.i18n import _, ngettext
@@ -49,6 +48,7 @@ from briscola_lan.tui.widgets import ScrollControl, WrapControl
 if TYPE_CHECKING:  # loaded when first used (a hint, a table, learn mode): not for the lobby
     from types import ModuleType
 
+    from briscola_lan.tui.backend import TableBackend
     from briscola_lan.tui.coach import Coach
 
 
@@ -320,6 +320,8 @@ class ClientApp:
         if "open" in fillers:
             form.error = _("Open seats need a network table, which this build cannot host.")
             return
+        from briscola_lan.tui.backend import PracticeBackend
+
         backend = PracticeBackend(
             options,
             self.config.name,

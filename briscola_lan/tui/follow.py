@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from briscola_lan.rules import Card, Suit, TrickTaken, trick_winner_index
+from briscola_lan.rules import Card, Suit, trick_winner_index
 
 if TYPE_CHECKING:
+    from briscola_lan.rules import TrickTaken
     from briscola_lan.tui.state import TableModel
 
 TRICK_PAUSE = 1.5  # seconds a completed trick stays on the table (``--trick-pause``)

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions, TrickTaken
+from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import Follow, HandOrder
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.widgets import Scroll
+
+if TYPE_CHECKING:
+    from briscola_lan.rules import TrickTaken
 
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
 MAX_LOG = 5000  # log lines kept: a whole match, several times over

@@ -579,14 +579,28 @@ def candidates(obs: Observed) -> dict[int, int]:
 
 
 class KeyCache:
-    """``k · M_c`` for the 40 cards, once per scalar ``k`` whoever held it, against every
-    hand's final deck: which (game, hand, position) the scalar opens."""
+    """Which (game, hand, position) a scalar ``k`` opens: ``k · M_c`` is the final deck's point
+    at a position holding card ``c``.
+
+    A final point is ``beta · M_c``, beta the product of every party's lock at that position
+    (checked here, once per position, against the deck itself): since the group has prime order
+    L, ``k`` opens it exactly when ``k = beta (mod L)``, a lookup. A position whose point is not
+    ``beta · M_c`` (a deck the test itself broke) is searched the long way: ``k · M_c`` for the
+    40 cards, against its point.
+    """
 
     def __init__(self, truths: list[HandTruth]) -> None:
+        self.by_beta: dict[int, list[tuple[bytes, int, int, int]]] = {}
         self.targets: dict[bytes, list[tuple[bytes, int, int, int]]] = {}
         for t in truths:
             for p, point in enumerate(t.final):
-                self.targets.setdefault(point, []).append((t.game_id, t.hand, p, t.order[p]))
+                c, beta = t.order[p], t.beta(p)
+                where = (t.game_id, t.hand, p, c)
+                if crypto_scalarmult_ed25519_noclamp(beta.to_bytes(32, "little"), CARD_POINTS[c]) \
+                        == point:  # fmt: skip
+                    self.by_beta.setdefault(beta, []).append(where)
+                else:
+                    self.targets.setdefault(point, []).append(where)
         self.opened: dict[int, list[tuple[bytes, int, int, int]]] = {}
         self.tried = 0
 
@@ -594,13 +608,12 @@ class KeyCache:
         got = self.opened.get(k)
         if got is None:
             self.tried += 1
-            raw = k.to_bytes(32, "little")
-            got = []
-            for code, card_point in enumerate(CARD_POINTS):
-                point = crypto_scalarmult_ed25519_noclamp(raw, card_point)
-                for g, h, p, c in self.targets.get(point, ()):
-                    if c == code:
-                        got.append((g, h, p, c))
+            got = list(self.by_beta.get(k % L, ()))
+            if self.targets:
+                raw = k.to_bytes(32, "little")
+                for code, card_point in enumerate(CARD_POINTS):
+                    point = crypto_scalarmult_ed25519_noclamp(raw, card_point)
+                    got.extend(w for w in self.targets.get(point, ()) if w[3] == code)
             self.opened[k] = got
         return got
 

@@ -258,6 +258,43 @@ def test_the_search_reads_the_files_a_process_wrote() -> None:
     assert any("party 1's lock key for position 7 " in x for x in f.leaks), f.leaks
 
 
+def test_the_key_lookup_opens_exactly_what_the_scalar_multiplication_opens() -> None:
+    """The search's lookup (a scalar opens a position when it is the position's beta, mod L)
+    against the definition (``k · M_c`` is the final deck's point), for the opening keys, the
+    keys plus L, each party's own lock, and random scalars; and a broken deck position, which
+    the lookup cannot vouch for, is still searched the long way."""
+    from nacl.bindings import crypto_scalarmult_ed25519_noclamp
+
+    from briscola_lan.fairness.group import CARD_POINTS
+
+    truths = privacy.match_truth(VECTOR)
+    cache = privacy.KeyCache(truths)
+    assert not cache.targets  # an honest deck: every position's point is beta . M_c
+
+    def by_definition(k: int) -> list[tuple[bytes, int, int, int]]:
+        raw = (k % L).to_bytes(32, "little")
+        return [
+            (t.game_id, t.hand, p, c)
+            for t in truths
+            for p, c in enumerate(t.order)
+            if crypto_scalarmult_ed25519_noclamp(raw, CARD_POINTS[c]) == t.final[p]
+        ]
+
+    t = truths[0]
+    rng = __import__("random").Random(7)
+    scalars = [t.beta(p) for p in (0, 5, 39)] + [t.beta(3) + L, t.keys[1].lock(3)]
+    scalars += [rng.randrange(1, L) for _ in range(3)]
+    for k in scalars:
+        assert sorted(cache.opens(k % L)) == sorted(by_definition(k)), k
+    assert len(cache.opens(t.beta(5))) == 1 and not cache.opens(t.keys[1].lock(3))
+
+    broken = privacy.HandTruth(t.game_id, t.hand, t.bh, dict(t.keys), t.secrets, t.order)
+    broken.keys[1] = t.keys[0]  # the truth's keys no longer give the deck's points
+    slow = privacy.KeyCache([broken])
+    assert slow.targets and not slow.by_beta
+    assert [w[2] for w in slow.opens(t.beta(5))] == [5]
+
+
 # --- over the network: a host and four bots on a LAN -----------------------------------------
 
 

@@ -632,14 +632,28 @@ class BlindHand:
             raise BlindFault(HOST, "the overdue parties must be exactly those without a reveal")
         self.overdue = missing
 
-    def on_key_reveal(self, st: KeyReveal, record: int) -> None:
-        """A party's secret: everything it sent this hand is recomputed now (its fault if not)."""
+    def on_key_reveal(self, st: KeyReveal, record: int, keys: PartyKeys | None = None) -> None:
+        """A party's secret: everything it sent this hand is recomputed now (its fault if not).
+
+        ``keys`` are those ``reveal_keys`` gave for this reveal beforehand (in a worker: the host
+        checks the reveals off its event loop); the order is checked here in any case."""
+        self.reveal_order_problem(st)
+        if keys is None:
+            keys = self.reveal_keys(st)
+        if st.seat in self.unchecked_parties():  # judged by the revealed keys, not by a proof
+            self.unchecked_locks.remove(self.parties.index(st.seat))
+        self.reveals[st.seat] = (record, keys)
+        if len(self.reveals) == len(self.parties):
+            self._after_reveals()
+
+    def reveal_order_problem(self, st: KeyReveal) -> None:
+        """Raise the host's fault if ``st`` is not the key reveal due now."""
         late = st.seat in self.late
         if self.expected() != "reveal" and not late:
             raise BlindFault(HOST, "keys revealed before the hand is over or disputed")
         pending = [q for q in self.parties if q not in self.reveals]
         if self.disputed:
-            in_order = st.seat == pending[0]  # a dispute: the parties' reveals, a prefix
+            in_order = bool(pending) and st.seat == pending[0]  # a dispute: a prefix of parties
         else:  # after the blind-end: in party order, those that came
             done = [self.parties.index(q) for q in self.reveals]
             in_order = st.seat in pending and (
@@ -647,13 +661,21 @@ class BlindHand:
             )
         if not in_order:
             raise BlindFault(HOST, "key reveals out of party order or twice")
-        keys = derive_keys(self.game_id, self.hand, st.seat, st.secret, self.size)
-        self._recompute(keys)
-        self.reveals[st.seat] = (record, keys)
-        if len(self.reveals) == len(self.parties):
-            self._after_reveals()
 
-    def _recompute(self, keys: PartyKeys) -> None:
+    def unchecked_parties(self) -> tuple[int, ...]:
+        """The parties whose lock pass waits for their revealed keys (its proof not checked)."""
+        return tuple(self.parties[i] for i in self.unchecked_locks)
+
+    def reveal_keys(self, st: KeyReveal, unchecked: Sequence[int] | None = None) -> PartyKeys:
+        """The keys ``st`` reveals, once every statement its party sent this hand is what they
+        give (else that party's fault). Reads the hand and changes nothing: it may run in a
+        worker thread while nothing else changes the hand; ``unchecked`` is
+        ``unchecked_parties()`` as it was when the work was handed out."""
+        keys = derive_keys(self.game_id, self.hand, st.seat, st.secret, self.size)
+        self._recompute(keys, self.unchecked_parties() if unchecked is None else unchecked)
+        return keys
+
+    def _recompute(self, keys: PartyKeys, unchecked: Sequence[int]) -> None:
         q = keys.party
         i = self.parties.index(q)
         s_rec, shuffle = self.shuffles[i]
@@ -669,8 +691,7 @@ class BlindHand:
         if i < len(self.locks):
             l_rec, lock = self.locks[i]
             right = True  # its proof, checked on arrival, showed the points are what the keys give
-            if i in self.unchecked_locks:  # judged by the revealed keys, not by its proof
-                self.unchecked_locks.remove(i)
+            if q in unchecked:  # judged by the revealed keys, not by its proof
                 right = lock_pass(keys, self.lock_inputs(i)) == lock.points
             if (
                 not right

@@ -27,6 +27,7 @@ import logging
 import ssl
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -66,6 +67,9 @@ class TableLike(Protocol):
     def tick(self, now: float) -> list[Any]: ...
     def info(self) -> Any: ...
     def snapshot(self) -> bytes: ...
+    # ``pending_checks()``, work for the worker thread, is optional (``_hand_out_checks`` asks
+    # for it with getattr); ``checks_done`` takes that work's result.
+    def checks_done(self, checks: Any, result: object) -> list[Any]: ...
 
 
 class TableWrapper:
@@ -78,6 +82,9 @@ class TableWrapper:
 
     def _after(self, out: Any) -> list[Any]:
         return list(out)
+
+    def checks_done(self, checks: Any, result: object) -> list[Any]:
+        return self._after(self.table.checks_done(checks, result))
 
     def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
         return self._after(self.table.connect(conn, channel=channel))
@@ -247,6 +254,9 @@ class HostServer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._closing = False
+        # One worker thread for the checks a table hands out (a blind hand's key reveals): the
+        # event loop goes on serving every table meanwhile (libsodium releases the GIL).
+        self._checker: ThreadPoolExecutor | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -254,6 +264,7 @@ class HostServer:
         self, key: str, table: TableLike, *, port: int = 0, state_path: Path | None = None
     ) -> HostedTable:
         """Start serving ``table`` on ``port`` (0: any free port) and advertise it."""
+        _defer_checks(table)
         hosted = HostedTable(
             key,
             table,
@@ -297,6 +308,7 @@ class HostServer:
         once the old one's players have left. Connections still open (visitors the old table
         never seated) are closed: their clients connect again, to the new table. Saves its
         state and publishes its TXT."""
+        _defer_checks(table)
         hosted.table = table
         for conn in list(hosted.conns.values()):
             conn.close("the table opens for a new match: connect again")
@@ -306,6 +318,8 @@ class HostServer:
     async def close(self) -> None:
         """Unregister from mDNS, close every connection and listening socket."""
         self._closing = True
+        if self._checker is not None:
+            self._checker.shutdown(wait=False, cancel_futures=True)
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -500,6 +514,30 @@ class HostServer:
             if cid in closing:
                 conn.close("closed by the table")
         self._changed(hosted)
+        self._hand_out_checks(hosted)
+
+    def _hand_out_checks(self, hosted: HostedTable) -> None:
+        """Run the checks the table hands out in the worker thread, once what they follow is
+        written; their result comes back to the table on the event loop."""
+        pending = getattr(hosted.table, "pending_checks", None)
+        checks = pending() if pending is not None and not self._closing else None
+        if checks is None:
+            return
+        if self._checker is None:
+            self._checker = ThreadPoolExecutor(1, thread_name_prefix="briscola-checks")
+        served = hosted.table
+        future = asyncio.get_running_loop().run_in_executor(self._checker, checks.run)
+
+        def done(f: asyncio.Future[object]) -> None:
+            if self._closing or hosted.table is not served or f.cancelled():
+                return
+            result = None if f.exception() is not None else f.result()  # None: made again
+            try:
+                self._dispatch(hosted, served.checks_done(checks, result), save=True)
+            except Exception:
+                log.exception("table %s: checks failed", hosted.key)
+
+        future.add_done_callback(done)
 
     def _admit(self, hosted: HostedTable, cid: int, message: Welcome | SeatAssigned) -> None:
         """Move a connection the table welcomes into the authenticated pool; pin seated ones."""
@@ -617,3 +655,11 @@ class HostServer:
             self._dispatch(hosted, hosted.table.tick(now))
         except Exception:
             log.exception("table %s: tick failed", hosted.key)
+
+
+def _defer_checks(table: Any) -> None:
+    """Have the coordinator under any wrappers hand its checks out to the worker thread."""
+    while isinstance(table, TableWrapper):
+        table = table.table
+    if hasattr(table, "defer_checks"):
+        table.defer_checks = True

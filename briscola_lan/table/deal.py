@@ -103,6 +103,7 @@ class TableSide(Protocol):
     timeout: float
     grace: float
     call_wait: float
+    defer_checks: bool  # the host checks the key reveals off its event loop (in a worker)
     play_timeout: float
 
     @property
@@ -143,6 +144,15 @@ class TableSide(Protocol):
     def seed_round(
         self, hand: int, on_revealed: Callable[[list[bytes], list[Outgoing]], None]
     ) -> SeedRound: ...
+
+
+@dataclass(eq=False)
+class Checks:
+    """Work a deal hands out to run off the host's event loop: ``run`` reads the hand and
+    changes nothing (a worker thread may run it while the loop serves the other tables)."""
+
+    run: Callable[[], object]
+    since: float  # the table's clock when the work became due
 
 
 class Deal(ABC):
@@ -187,6 +197,17 @@ class Deal(ABC):
     def rebase(self, delta: float) -> None:  # noqa: B027
         """The table's clock moved by ``delta`` seconds without the deal (the host was down):
         move the deal's own times with it, as the table moves its deadlines."""
+
+    def pending_checks(self) -> Checks | None:
+        """Checks the host may make off its event loop (in a worker thread), if any are due and
+        not handed out yet; ``finish_checks`` applies their result."""
+        return None
+
+    def finish_checks(  # noqa: B027
+        self, out: list[Outgoing], checks: Checks | None = None, result: object = None
+    ) -> None:
+        """Apply the due checks: with ``result`` (what ``checks.run()`` returned) when it is
+        for the checks still due, else by making them now."""
 
     def after_takeover(self, seat_no: int, out: list[Outgoing]) -> None:  # noqa: B027
         """The host just took over a seat: make the statements the seat owes now."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from briscola_lan.fairness.blind import PartyKeys
 from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand, BlindStatement, Presence
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.context import ContextChain
@@ -36,7 +37,7 @@ from briscola_lan.fairness.statements import (
 )
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
-from briscola_lan.table.deal import BLIND, Deal, Outgoing, Phase, Refused, TableSide
+from briscola_lan.table.deal import BLIND, Checks, Deal, Outgoing, Phase, Refused, TableSide
 from briscola_lan.table.snapshot import Fields, SnapshotError
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message, Record
@@ -51,6 +52,11 @@ _KINDS: dict[type[Message], type[Statement]] = {
     m.Complain: Complaint,
     m.RevealKeys: KeyReveal,
 }
+
+
+# How long the host waits for its worker's check of the key reveals before it makes it on its
+# event loop (seconds): the check takes tens of milliseconds.
+CHECKS_WAIT = 1.0
 
 
 class BlindDeal(Deal):
@@ -75,6 +81,12 @@ class BlindDeal(Deal):
         self.waiting_plays = 0  # the plays so far when the hand started waiting for it
         self.waiting_since = 0.0
         self.resumed = False  # restored from a snapshot: move on at the first tick
+        # The key reveals published but not checked yet (the host checks them off its event
+        # loop, after they are on their way to the players): (record index, reveal) in order.
+        self.unchecked: list[tuple[int, KeyReveal]] = []
+        self.checks: Checks | None = None  # the work handed out for ``unchecked``
+        self.unchecked_since = 0.0
+        self.fault_due: BlindFault | None = None  # a restored reveal was wrong: abort at once
 
     # --- the interface --------------------------------------------------------------------------
 
@@ -180,6 +192,13 @@ class BlindDeal(Deal):
 
     def tick(self, out: list[Outgoing]) -> None:
         bh, t = self.bh, self.table
+        if self.fault_due is not None:
+            self.finish_checks(out)
+            return
+        if self.unchecked:  # no deadline runs meanwhile; a worker that is slow is not waited for
+            if t.now >= self.unchecked_since + CHECKS_WAIT:
+                self.finish_checks(out)
+            return
         if t.phase is Phase.CALL:
             self._end_call_if_answered(out, deadline=t.now >= self.call_since + t.call_wait)
             return
@@ -386,6 +405,13 @@ class BlindDeal(Deal):
         for r in recs:
             t.append(r, True)
         t.broadcast(out, _gathered_message(kind, recs))
+        if kind == KeyReveal.KIND and t.defer_checks and not bh.disputed:
+            # The result is fixed: the players have the reveals now, and check them while the
+            # host does (in a worker, or at the latest at the next message or tick).
+            self.unchecked = [(first + i, _reveal(r)) for i, r in enumerate(recs)]
+            self.checks = None
+            self.unchecked_since = t.now
+            return
         try:
             for i, r in enumerate(recs):
                 _apply(bh, decode(r[0]), first + i)
@@ -396,6 +422,56 @@ class BlindDeal(Deal):
     def _fail(self, bf: BlindFault, out: list[Outgoing]) -> None:
         seat = bf.party
         self.table.abort(seat, bf.reason, out)
+
+    # --- the reveals' checks, off the event loop ------------------------------------------------
+
+    def pending_checks(self) -> Checks | None:
+        if not self.unchecked or self.checks is not None:
+            return None
+        bh, batch = self.bh, tuple(st for _, st in self.unchecked)
+        assert bh is not None
+        unchecked = bh.unchecked_parties()
+
+        def run() -> tuple[list[PartyKeys], BlindFault | None]:
+            keys: list[PartyKeys] = []
+            for st in batch:
+                try:
+                    keys.append(bh.reveal_keys(st, unchecked))
+                except BlindFault as bf:
+                    return keys, bf
+            return keys, None
+
+        self.checks = Checks(run, self.unchecked_since)
+        return self.checks
+
+    def finish_checks(
+        self, out: list[Outgoing], checks: Checks | None = None, result: object = None
+    ) -> None:
+        bh = self.bh
+        if self.fault_due is not None:
+            bf, self.fault_due = self.fault_due, None
+            self._fail(bf, out)
+            return
+        if not self.unchecked or bh is None:
+            return
+        done: list[PartyKeys] = []
+        fault: BlindFault | None = None
+        if checks is not None and checks is self.checks and isinstance(result, tuple):
+            done, fault = result
+        batch, self.unchecked, self.checks = self.unchecked, [], None
+        try:
+            for j, (index, st) in enumerate(batch):
+                if j < len(done):
+                    bh.on_key_reveal(st, index, done[j])
+                elif fault is not None:
+                    bh.reveal_order_problem(st)  # the host's fault first, as made at once
+                    raise fault
+                else:
+                    bh.on_key_reveal(st, index)
+        except BlindFault as bf:
+            self._fail(bf, out)
+            return
+        self._progress(out)
 
     def _give_up(self, party: int, what: str, why: str, out: list[Outgoing]) -> None:
         """A party owes a statement and does not send it: abort, naming it. In a dispute the key
@@ -431,6 +507,8 @@ class BlindDeal(Deal):
         bh, t = self.bh, self.table
         assert bh is not None
         while t.phase not in (Phase.OVER, Phase.ACK):
+            if self.unchecked:
+                return  # nothing moves on before the published reveals are checked
             if self._host_acts(out):
                 continue
             kind, who = bh.owed()
@@ -512,6 +590,7 @@ class BlindDeal(Deal):
         """The reveals' deadline passed after the result: publish those that came (party order)
         and name the others; the result stands, and the acknowledgements follow."""
         bh, t = self.bh, self.table
+
         assert bh is not None
         recs = [self.pending[q] for q in bh.parties if q in self.pending and q not in bh.reveals]
         self.pending = {}
@@ -606,6 +685,14 @@ class BlindDeal(Deal):
                     deal.bh.reveal_context = chain.expected(KeyReveal.KIND)
                 elif isinstance(st, Overdue):
                     deal.bh.on_overdue(st.parties)
+                elif isinstance(st, KeyReveal) and deal.bh.ended and not deal.bh.disputed:
+                    # Reveals saved before the host checked them: a wrong one aborts the hand
+                    # at the first tick, as its check would have (nothing follows it).
+                    try:
+                        _apply(deal.bh, st, i)
+                    except BlindFault as bf:
+                        deal.fault_due = bf
+                        break
                 elif isinstance(st, _FOLLOWED):
                     _apply(deal.bh, st, i)
         except (BlindFault, StatementError) as exc:
@@ -632,6 +719,12 @@ def _record(v: object) -> Record:
     if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, bytes) for x in v)):
         raise SnapshotError("damaged table snapshot: a record is not [body, signature]")
     return bytes(v[0]), bytes(v[1])
+
+
+def _reveal(rec: Record) -> KeyReveal:
+    st = decode(rec[0])
+    assert isinstance(st, KeyReveal)
+    return st
 
 
 def _apply(bh: BlindHand, st: Statement, index: int) -> None:

@@ -62,6 +62,7 @@ from briscola_lan.table.deal import (
     BLIND,
     CLASSIC,
     DEAL_MODES,
+    Checks,
     Deal,
     Outgoing,
     Phase,
@@ -180,6 +181,11 @@ AI_PACE = 0.6  # seconds an AI player waits after the last card: ``host --ai-del
 class HostTable:
     """One table: lobby, seats, AI players, the match, its hands' deals, acknowledgements."""
 
+    # The network host checks a blind hand's key reveals in a worker thread (``pending_checks``
+    # hands the work out, ``checks_done`` takes its result); without one, a table checks them
+    # as they are published.
+    defer_checks = False
+
     def __init__(
         self,
         options: TableOptions,
@@ -272,6 +278,8 @@ class HostTable:
         if conn not in self.conns:
             self.conns[conn] = _Conn()
         out: list[Outgoing] = []
+        if self.deal is not None:  # what comes next comes after the due checks
+            self.deal.finish_checks(out)
         try:
             self._dispatch(conn, message, out)
         except _Refused as r:
@@ -318,6 +326,20 @@ class HostTable:
             self._replay_if_due(out)
         except (RulesError, StatementError, ValueError) as exc:  # a bug, never bad input
             self.internal_errors.append(repr(exc))
+        return out
+
+    def pending_checks(self) -> Checks | None:
+        """Work to run in a worker thread (reading the hand only), if some is due: the key
+        reveals of a blind hand, published and on their way to the players."""
+        return self.deal.pending_checks() if self.deal is not None else None
+
+    def checks_done(self, checks: Checks, result: object) -> list[Outgoing]:
+        """The worker's ``result`` for ``checks``: the hand moves on (or is aborted, naming the
+        party whose reveal is wrong); a result for checks already made is ignored."""
+        out: list[Outgoing] = []
+        if self.deal is not None:
+            self.deal.finish_checks(out, checks, result)
+            self._replay_if_due(out)
         return out
 
     def info(self) -> TableInfo:

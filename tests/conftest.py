@@ -76,3 +76,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             "the tests changed the user's own folders: " + ", ".join(names[:10]), red=True
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per core, and one more: many tests spend their time waiting on
+    sockets, timers and child processes, and the extra worker runs in those waits (on 2 cores:
+    250 s with three workers against 278 s with two, same commit)."""
+    return (os.cpu_count() or 1) + 1

@@ -59,6 +59,10 @@ def _learn() -> ModuleType:
     return learn
 
 
+# A play key this soon after a trick's pause ran out was meant for the trick (seconds): the
+# hand it would act on, with the card just drawn, was not on the screen when it was pressed.
+SETTLE = 0.6
+
 STYLE = Style.from_dict(
     {
         "title": "reverse bold",
@@ -188,6 +192,7 @@ class ClientApp:
         self._coach: Coach | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._release: asyncio.TimerHandle | None = None
+        self._hand_new_since: float | None = None  # when a trick's pause ran out (loop time)
         self.exit_code = 0
         self.app: Application[int] = Application(
             layout=self._layout(),
@@ -247,7 +252,22 @@ class ClientApp:
         except RuntimeError:
             self.ui.follow.release()
             return
-        self._release = loop.call_later(pause, self.release_trick)
+        self._release = loop.call_later(pause, self._trick_time_up)
+
+    def _trick_time_up(self) -> None:
+        """The held trick's pause is over: it goes, and the hand it leaves (with the card just
+        drawn) is new to the player; a play key pressed at once was meant for the trick."""
+        if self.release_trick():
+            self._hand_new_since = asyncio.get_running_loop().time()
+
+    def _hand_just_shown(self) -> bool:
+        """Whether the hand came on the screen by itself less than ``SETTLE`` seconds ago (the
+        pause of a trick ran out): Enter or Space then plays nothing."""
+        since = self._hand_new_since
+        if since is None:
+            return False
+        self._hand_new_since = None
+        return asyncio.get_running_loop().time() - since < SETTLE
 
     def release_trick(self) -> bool:
         """The held trick goes (time is up, or a key); True if one was on show."""
@@ -987,6 +1007,7 @@ class ClientApp:
         def _card_left(event: KeyPressEvent) -> None:
             if self.release_trick():
                 return
+            self._hand_new_since = None  # the player is looking at the hand
             if self.model.hand:
                 ui.card_index = (ui.card_index - 1) % len(self.model.hand)
 
@@ -994,6 +1015,7 @@ class ClientApp:
         def _card_right(event: KeyPressEvent) -> None:
             if self.release_trick():
                 return
+            self._hand_new_since = None  # the player is looking at the hand
             if self.model.hand:
                 ui.card_index = (ui.card_index + 1) % len(self.model.hand)
 
@@ -1003,6 +1025,7 @@ class ClientApp:
             def _card_digit(event: KeyPressEvent) -> None:
                 if self.release_trick():
                     return
+                self._hand_new_since = None  # the player is looking at the hand
                 i = int(event.data) - 1
                 if i < len(self.model.hand):
                     ui.card_index = i
@@ -1011,6 +1034,9 @@ class ClientApp:
         @kb.add("space", filter=table)
         def _play(event: KeyPressEvent) -> None:
             if self.release_trick():
+                return
+            if self._hand_just_shown():  # pressed to clear a trick whose pause just ran out
+                self.model.error = _("The trick just cleared: look at your hand, then play.")
                 return
             if not self.model.hand_over:
                 self.play_selected()

@@ -57,6 +57,36 @@ async def test_a_held_trick_clears_by_itself_after_the_pause() -> None:
         assert "takes the trick" not in _text(c._table_text(60))
 
 
+async def test_a_play_key_just_after_a_tricks_pause_ran_out_plays_nothing() -> None:
+    """Enter pressed to clear a trick at the moment its pause runs out is not a play of the
+    card now in the selected slot (the card just drawn, unseen): it plays nothing and says so;
+    the next Enter plays, as does Enter after the hand has been on the screen a while."""
+    async with running(_cfg(trick_pause=60.0)) as d:
+        await d.keys("a")
+        c = d.client
+        await wait_for(lambda: c.model.my_turn, what="my turn")
+        await d.keys(ENTER)
+        await wait_for(lambda: c.ui.follow.held is not None, what="the trick held")
+        await wait_for(lambda: c.model.my_turn, what="my turn in the next trick")
+        c._trick_time_up()  # the pause runs out...
+        hand = c.model.hand
+        await d.keys(ENTER)  # ...as the player presses Enter to clear the trick
+        assert c.model.hand == hand and c.model.my_turn
+        assert c.model.error is not None and "look at your hand" in c.model.error
+        before = len(hand)
+        await d.keys(ENTER)  # now the hand has been seen: this one plays
+        await wait_for(lambda: len(c.model.hand) < before or c.ui.follow.held is not None,
+                       what="my card played")  # fmt: skip
+        await wait_for(lambda: c.ui.follow.held is not None, what="the next trick held")
+        await wait_for(lambda: c.model.my_turn, what="my turn again")
+        c._trick_time_up()
+        c._hand_new_since -= 1.0  # type: ignore[operator]  # the hand has been there a second
+        hand = c.model.hand
+        await d.keys(ENTER)
+        await wait_for(lambda: c.model.hand != hand or c.ui.follow.held is not None,
+                       what="a play after the hand was seen")  # fmt: skip
+
+
 async def test_winning_card_partner_counts_and_removed_two() -> None:
     opts = TableOptions.make(players=4)
     model = TableModel(options=opts, started=True, my_seat=0)

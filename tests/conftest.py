@@ -1,6 +1,7 @@
 """Every test runs with the user's folders pointed at its own temporary folder, and the session
-fails if the real ones changed while it ran: the tests never read or write the player's own
-config, identity, saved games or resume tokens."""
+fails if the real ones changed while it ran (seen from their folders' times alone, no file
+read): the tests never read or write the player's own config, identity, saved games or resume
+tokens."""
 
 from __future__ import annotations
 
@@ -23,21 +24,17 @@ _UNSET = ("BRISCOLA_LAN_GAMES",)
 
 
 def snapshot(dirs: tuple[Path, ...] = REAL_DIRS) -> dict[str, tuple[int, int]]:
-    """Every file and folder under ``dirs`` with its size and modification time (ns)."""
+    """The modification time of the user's briscola-lan folders and of the folders the game
+    writes in them (a file made, replaced or removed there changes it), from ``stat`` alone: the
+    guard reads no file and lists no folder of the user's."""
     seen: dict[str, tuple[int, int]] = {}
     for top in dirs:
-        if not top.exists():
-            continue
-        for root, subdirs, names in os.walk(top):
-            for name in subdirs + names:
-                path = os.path.join(root, name)
-                try:
-                    st = os.lstat(path)
-                except FileNotFoundError:
-                    continue
-                seen[path] = (st.st_size, st.st_mtime_ns)
-        st = os.lstat(top)
-        seen[str(top)] = (0, st.st_mtime_ns)
+        for folder in (top, top / "games", top / "state", top / "tables"):
+            try:
+                st = os.stat(folder)
+            except OSError:
+                continue
+            seen[str(folder)] = (st.st_ino, st.st_mtime_ns)
     return seen
 
 

@@ -914,6 +914,7 @@ class ClientApp:
                 ui.help_scroll.by(step)
 
         @kb.add("y", filter=confirming)
+        @kb.add("s", filter=confirming)  # "sì": the Italian prompt says (s/n); both keys work
         def _yes(event: KeyPressEvent) -> None:
             self.confirm_quit(True)
 

@@ -193,9 +193,11 @@ def page_lines(ui: UiState) -> Frag:
         out.append(("class:bold", of))
         out.append(("", "   " + _("Briscola:") + " "))
         out.append((dk.SUIT_STYLE[LEARN_TRUMP], dk.suit_text(LEARN_TRUMP, deck, a) + "\n\n"))
-        out.append(("", f"{_('You lead'):<18}"))
+        lead, answer = _("You lead"), _("Opponent answers")
+        width = max(len(lead), len(answer)) + 2  # the cards in one column, after a space
+        out.append(("", f"{lead:<{width}}"))
         out.append(card(trick.led))
-        out.append(("", f"\n{_('Opponent answers'):<18}"))
+        out.append(("", f"\n{answer:<{width}}"))
         out.append(card(trick.answered))
         out.append(("", "\n\n"))
         line(describe(trick, ui), "class:good")

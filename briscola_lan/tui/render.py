@@ -97,6 +97,9 @@ def sizes(columns: int, rows: int, model: TableModel) -> Sizes:
 # --- cards as boxes ------------------------------------------------------------------------------
 
 
+BIG_CARD_WIDTH = 7  # columns of a big card box
+
+
 def card_box(card: Card | None, ui: UiState, big: bool, style: str = "class:card") -> list[Frag]:
     """A card drawn as a box: 3 rows x 6 columns, or 5 x 7 when ``big``; None: a card back."""
     a = ui.ascii_only
@@ -281,8 +284,13 @@ def _trick_tag(model: TableModel, seat: int, winner: int | None, done: bool, a: 
     return out
 
 
-def trick_text(model: TableModel, ui: UiState, big: bool, compact: bool = False) -> Frag:
-    """The trick on the table: the held, completed one, or the current one with who is winning."""
+def trick_text(
+    model: TableModel, ui: UiState, big: bool, compact: bool = False, width: int | None = None
+) -> Frag:
+    """The trick on the table: the held, completed one, or the current one with who is winning.
+
+    With big cards each column is as wide as the longest name (what ``width`` allows, at least
+    a card's width), so that names are shown whole ("AI rules 1", not "AI rule")."""
     a = ui.ascii_only
     held = ui.follow.held
     plays = held.plays if held is not None else model.trick
@@ -299,12 +307,15 @@ def trick_text(model: TableModel, ui: UiState, big: bool, compact: bool = False)
         for seat, card in plays:
             style = "class:card.win" if seat == winner else "class:card"
             boxes.append(card_box(card, ui, True, style))
-        for row in _boxes_row(boxes):
+        longest = max(len(names[seat]) for seat, _card in plays)
+        room = BIG_CARD_WIDTH if width is None else width // max(1, model.players) - 1
+        cw = max(BIG_CARD_WIDTH, min(longest, room))
+        for row in _boxes_row(boxes, " " * (cw - BIG_CARD_WIDTH + 1)):
             out.extend(row)
             _nl(out)
         for seat, _card in plays:
             out.append(("class:me" if names[seat] == model.who(model.my_seat) else "",
-                        f"{names[seat][:7]:<7} "))  # fmt: skip
+                        f"{names[seat][:cw]:<{cw}} "))  # fmt: skip
         _nl(out)
         for seat, _card in plays:
             tag = ""
@@ -317,7 +328,7 @@ def trick_text(model: TableModel, ui: UiState, big: bool, compact: bool = False)
                 and (model.options.side_of(seat) == model.options.side_of(model.my_seat))
             ):
                 tag = _("partner")
-            out.append(("class:good" if seat == winner else "class:partner", f"{tag[:7]:<7} "))
+            out.append(("class:good" if seat == winner else "class:partner", f"{tag[:cw]:<{cw}} "))
         _nl(out)
     else:
         width = max(len(n[:12]) for n in names.values())
@@ -382,7 +393,7 @@ def table_lines(
     if model.players == 3:
         out.append(("class:dim", removed_two_text(model, ui)))
         _nl(out)
-    out.extend(trick_text(model, ui, big, compact))
+    out.extend(trick_text(model, ui, big, compact, width))
     if held:
         pass
     elif model.connection == "reconnecting":

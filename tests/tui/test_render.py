@@ -298,3 +298,24 @@ def test_the_deal_mode_is_shown_in_the_lobby_and_the_title() -> None:
     assert "blind deal" in title
     model.deal = "classic"
     assert "classic deal" in "".join(t for _, t in render.title_text(model, ui))
+
+
+def test_a_four_player_trick_shows_whole_names_when_the_panel_has_room() -> None:
+    """Big cards: the names under the trick are whole ("AI rules 1", not "AI rule"), so that
+    a 4-player trick of AI players reads as four different players; a narrow panel cuts them."""
+    hand = _four_player_hand()
+    first = hand.current_player
+    assert first is not None
+    for _ in range(3):
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, hand.legal_plays()[0])
+    model = TableModel(title="Test")
+    model.seats = [SeatInfo(s, f"AI rules {s}", is_ai=True, level="AI:rules") for s in range(4)]
+    apply_seat_view(model, hand.view(0))
+    assert len(model.trick) == 3
+    wide = _text(render.trick_text(model, UiState(), True, width=80))
+    for seat, _card in model.trick:
+        assert (f"AI rules {seat}" if seat != 0 else "You") in wide, wide
+    narrow = _text(render.trick_text(model, UiState(), True, width=28))
+    assert "AI rules" not in narrow and "AI rule" in narrow, narrow

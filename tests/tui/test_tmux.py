@@ -265,8 +265,9 @@ def test_the_client_in_italian_with_the_italian_deck(
     t.keys("w")
     t.keys("q")
     confirm = t.wait_for(r"Lasciare la partita\?")
-    assert "La partita non è finita." in confirm and "(y/n)" in confirm, confirm
-    t.keys("y")
+    assert "La partita non è finita." in confirm and "(s/n)" in confirm, confirm
+    assert "(y/n)" not in confirm, "an Italian prompt takes s/n"
+    t.keys("s")
     end = time.monotonic() + 10
     while t._has_session() and time.monotonic() < end:
         time.sleep(0.05)

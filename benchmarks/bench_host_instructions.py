@@ -3,13 +3,15 @@
     unshare -n -- sh -c 'ip link set lo up && python benchmarks/bench_host_instructions.py'
 
 A ``briscola-lan host`` runs under ``valgrind --tool=callgrind``; four clients in this process
-play one match to warm it up (imports, first uses), the counters are zeroed
-(``callgrind_control -z``), and a second match is played one card at a time
+play one match to warm it up (imports, first uses, and the first time a finished table opens
+for a new match), the counters are zeroed
+(``callgrind_control -z``), and ``--matches`` more (3) are played one card at a time
 (``play_tables(isolate=True)``); the instructions the host ran during it (user space: the
 kernel's share of a TLS write is not counted) are divided by its cards. Everything in the match
 counts: seeds, deals, acknowledgements, receipts, saving the transcript (the timer ticks every
-second instead of every 50 ms: under callgrind a match lasts ~50x longer). Run it with the code of
-two versions to compare them (``PYTHONPATH``); figures in docs/performance.md (Capacity).
+second instead of every 50 ms: under callgrind a match lasts ~50x longer). To compare two
+versions, run each tree's own copy of this file (it puts its tree first on the path, for the
+host too); figures in docs/performance.md (Capacity).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import glob
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +37,7 @@ from briscola_lan.net import tls  # noqa: E402
 from briscola_lan.net.player import play_tables  # noqa: E402
 
 
-async def instructions_per_card(work: Path) -> tuple[int, float]:
+async def instructions_per_card(work: Path, matches: int) -> tuple[int, float]:
     out = work / "callgrind"
     out.mkdir()
     host = subprocess.Popen(
@@ -50,7 +54,7 @@ async def instructions_per_card(work: Path) -> tuple[int, float]:
             "4",
             "--no-mdns",
             "--tables",
-            "2",
+            str(1 + matches),  # a host serves a table one match: one table a match
             "--deal",
             "classic",
             "--hello-timeout",
@@ -74,9 +78,17 @@ async def instructions_per_card(work: Path) -> tuple[int, float]:
                 fingerprint = line.split()[-1]
                 where = line.split(" on ")[1].split()[0].rstrip(",")
                 ports.append(int(where.rsplit(":", 1)[1]))
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(x) for x in host.stdout], daemon=True).start()
         await play_tables([("127.0.0.1", ports[0], fingerprint)], isolate=True)
+        # The warm-up table opens for a new match once its players have left: the first time
+        # a host does that it imports and builds what it had not needed yet, once a process.
+        while "open for a new match" not in lines.get(timeout=300):
+            pass
         subprocess.run(["callgrind_control", "-z", str(host.pid)], capture_output=True, check=True)
-        lat = await play_tables([("127.0.0.1", ports[1], fingerprint)], isolate=True)
+        lat: list[float] = []
+        for port in ports[1:]:
+            lat += await play_tables([("127.0.0.1", port, fingerprint)], isolate=True)
         subprocess.run(["callgrind_control", "-d", str(host.pid)], capture_output=True, check=True)
     finally:
         host.terminate()
@@ -92,6 +104,7 @@ async def instructions_per_card(work: Path) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--matches", type=int, default=3, help="matches measured in each run")
     args = parser.parse_args()
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         raise SystemExit("needs valgrind (callgrind and callgrind_control)")
@@ -102,7 +115,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
             tls.load_or_create_certificate(work / "briscola-lan")
-            cards, per_card = asyncio.run(instructions_per_card(work))
+            cards, per_card = asyncio.run(instructions_per_card(work, args.matches))
         print(f"run {run + 1}: {cards} cards, host {per_card / 1e6:.2f} M instructions per card")
 
 

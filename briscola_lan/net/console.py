@@ -14,6 +14,8 @@ from typing import Any
 from briscola_lan.fairness.verify import BENCHED_AFTER
 from briscola_lan.net.server import TableWrapper
 
+LOOK_EVERY = 0.25  # seconds: how late a change no message tells of can reach the console
+
 
 @dataclass(frozen=True, slots=True)
 class SeatLook:
@@ -153,6 +155,8 @@ class Console:
     def watch(self, table: Any) -> WatchedTable:
         """``table`` wrapped so that this console sees its changes (a new match's table too)."""
         watched = WatchedTable(table, self)
+        while isinstance(table, TableWrapper):  # look at the table itself, not through wrappers
+            table = table.table
         self.table = table
         self.poll()
         return watched
@@ -177,13 +181,23 @@ class Console:
 
 class WatchedTable(TableWrapper):
     """A served table whose every change is shown to a ``Console`` at once (a player who joins
-    and leaves between two looks is still told): ``connect``, ``receive``, ``disconnect`` and
-    ``tick`` go to the table, then the console looks. Everything else goes to the table."""
+    and leaves between two looks is still told): ``connect``, ``receive`` and ``disconnect`` go
+    to the table, then the console looks. After a ``tick`` it looks when the tick wrote to
+    someone, and at least every ``LOOK_EVERY`` seconds (a tick that tells nobody anything, such
+    as AI players alone at a table, is seen a moment later). Everything else goes to the table."""
 
     def __init__(self, table: Any, console: Console) -> None:
         super().__init__(table)
         self.console = console
+        self.next_look = float("-inf")  # the latest a tick with nothing written looks
 
     def _after(self, out: Any) -> list[Any]:
         self.console.poll()
         return list(out)
+
+    def tick(self, now: float) -> list[Any]:
+        out = list(self.table.tick(now))
+        if out or not (self.next_look - LOOK_EVERY <= now < self.next_look):  # or clock went back
+            self.next_look = now + LOOK_EVERY
+            self.console.poll()
+        return out

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from briscola_lan.fairness.context import kind_of
 from briscola_lan.fairness.statements import Abort, Ack, StatementError, decode
 from briscola_lan.fairness.transcript import SUFFIX, Record, dumps
 from briscola_lan.net import files
@@ -47,6 +48,9 @@ def check_writable(directory: Path, what: str = "--games", *, tighten: bool | No
     return directory
 
 
+_CUTS = frozenset({Ack.KIND, Abort.KIND})
+
+
 def complete_hands(records: Sequence[Record]) -> list[Record]:
     """The transcript up to the last acknowledgement or abort (no hand left half played)."""
     return list(records[: complete_cut(records)])
@@ -56,8 +60,11 @@ def complete_cut(records: Sequence[Record], start: int = 0, cut: int = 0) -> int
     """How many records make complete hands, looking only at ``records[start:]`` (``cut`` is
     the answer for ``records[:start]``)."""
     for i in range(start, len(records)):
+        body = records[i][0]
+        if kind_of(body) not in _CUTS:  # the tag alone rules most records out
+            continue
         with contextlib.suppress(StatementError):
-            if isinstance(decode(records[i][0]), (Ack, Abort)):
+            if isinstance(decode(body), (Ack, Abort)):
                 cut = i + 1
     return cut
 

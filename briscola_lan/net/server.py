@@ -145,6 +145,7 @@ class HostedTable:
     )
     admissions: dict[int, Admission] = field(default_factory=dict)  # conn -> its pool entry
     accept_rate: AcceptRate | None = None  # new connections per address, before TLS
+    pending_checks: Callable[[], Any] | None = None  # the table's, under its wrappers
 
 
 def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
@@ -264,11 +265,11 @@ class HostServer:
         self, key: str, table: TableLike, *, port: int = 0, state_path: Path | None = None
     ) -> HostedTable:
         """Start serving ``table`` on ``port`` (0: any free port) and advertise it."""
-        _defer_checks(table)
         hosted = HostedTable(
             key,
             table,
             state_path,
+            pending_checks=_defer_checks(table),
             unauthenticated=AdmissionPool(
                 self.max_unauthenticated,
                 self.max_unauthenticated_per_address,
@@ -308,7 +309,7 @@ class HostServer:
         once the old one's players have left. Connections still open (visitors the old table
         never seated) are closed: their clients connect again, to the new table. Saves its
         state and publishes its TXT."""
-        _defer_checks(table)
+        hosted.pending_checks = _defer_checks(table)
         hosted.table = table
         for conn in list(hosted.conns.values()):
             conn.close("the table opens for a new match: connect again")
@@ -519,7 +520,7 @@ class HostServer:
     def _hand_out_checks(self, hosted: HostedTable) -> None:
         """Run the checks the table hands out in the worker thread, once what they follow is
         written; their result comes back to the table on the event loop."""
-        pending = getattr(hosted.table, "pending_checks", None)
+        pending = hosted.pending_checks
         checks = pending() if pending is not None and not self._closing else None
         if checks is None:
             return
@@ -657,9 +658,12 @@ class HostServer:
             log.exception("table %s: tick failed", hosted.key)
 
 
-def _defer_checks(table: Any) -> None:
-    """Have the coordinator under any wrappers hand its checks out to the worker thread."""
+def _defer_checks(table: Any) -> Callable[[], Any] | None:
+    """Have the coordinator under any wrappers hand its checks out to the worker thread;
+    returns its ``pending_checks`` (None for a table that has none), asked after each dispatch
+    without going through the wrappers."""
     while isinstance(table, TableWrapper):
         table = table.table
     if hasattr(table, "defer_checks"):
         table.defer_checks = True
+    return getattr(table, "pending_checks", None)

@@ -121,3 +121,56 @@ def test_the_console_looks_again_only_when_something_it_shows_changed(monkeypatc
     table.seats[0].conn = None
     console.poll()
     assert looks == 2 and lines[-1] == "table 'K': Ann (seat 0) lost the connection"
+
+
+def test_a_tick_that_writes_nothing_is_looked_at_only_every_so_often(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A tick that tells nobody anything (the table's timers, the host's tick after each
+    message) does not make the console glance every time; a change such a tick makes (AI
+    players alone at a table) still reaches the console within ``LOOK_EVERY`` seconds, and one
+    a message announces at once. A clock that goes back looks at once too."""
+    import briscola_lan.net.console as console_module
+
+    table = HostTable(TableOptions.make(players=2), name="K", identity=Identity.generate())
+    lines: list[str] = []
+    console = console_module.Console(lines.append)
+    watched = console.watch(table)
+    console.start()
+    glances = 0
+    real = console_module.glance
+
+    def counting(t):  # type: ignore[no-untyped-def]
+        nonlocal glances
+        glances += 1
+        return real(t)
+
+    monkeypatch.setattr(console_module, "glance", counting)
+    every = console_module.LOOK_EVERY
+    watched.tick(100.0)  # the first tick looks
+    assert glances == 1
+    for i in range(1, 10):
+        watched.tick(100.0 + every * i / 10)
+    assert glances == 1  # nothing written, within LOOK_EVERY: no glance
+    table.seats[1].occupied, table.seats[1].name, table.seats[1].conn = True, "Bea", 7
+    watched.tick(100.0 + every * 0.95)
+    assert lines == []  # a change no message tells of waits for the next look...
+    watched.tick(100.0 + every * 1.01)
+    assert glances == 2 and lines == ["table 'K': Bea joined, seat 1"]  # ...which comes
+    table.seats[1].conn = None
+    watched.tick(50.0)  # the clock went back: look at once
+    assert glances == 3 and lines[-1] == "table 'K': Bea (seat 1) lost the connection"
+
+    class Writing:  # a table whose tick writes to someone: the console looks every time
+        def __init__(self, inner: HostTable) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+        def tick(self, now: float) -> list[object]:
+            self.inner.tick(now)
+            return ["a message"]
+
+    writing = console_module.WatchedTable(Writing(table), console)
+    writing.tick(50.01)
+    writing.tick(50.02)
+    assert glances == 5

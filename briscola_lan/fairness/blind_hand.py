@@ -45,7 +45,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.rules.schedule import PublicSchedule, TrickOutcome, initial_deal
+from briscola_lan.rules.schedule import PublicSchedule, initial_deal
 
 HOST = HOST_PARTY
 
@@ -166,9 +166,6 @@ class BlindHand:
         self.upcard_failed = False
         self.played: dict[int, int] = {}  # position -> card code
         self.plays: list[tuple[int, BlindPlay]] = []
-        self.last_outcome: TrickOutcome | None = None
-        self.tricks: list[RulesTrickTaken] = []
-        self.exchange_trick: int | None = None
         self.complaint: tuple[int, Complaint] | None = None
         self.verdict: BlindFault | None = None  # a complaint decided at once (its proof)
         self.reveals: dict[int, tuple[int, PartyKeys]] = {}
@@ -176,7 +173,6 @@ class BlindHand:
         self.reveal_context = b""  # the context due for its key reveals after the blind-end
         self.overdue: tuple[int, ...] | None = None  # the parties that did not reveal in time
         self.order: tuple[int, ...] | None = None  # every position's card, once all revealed
-        self.points_by_side = [0] * options.sides
         # position -> (opening key, card) known to open there: a checked play, or a card a party
         # opened itself (key^-1 * point is the card's point, so key * card point is the point)
         self.opened: dict[int, tuple[int, int]] = {}
@@ -459,21 +455,10 @@ class BlindHand:
             raise BlindFault(HOST, problem)
         self.played[st.position] = st.card
         self.plays.append((record, st))
-        card = Card.from_code(st.card)
-        cards = (*self.sched.trick, (st.seat, card))
-        outcome = self.sched.play(st.seat, card)
-        if outcome is not None:
-            self.last_outcome = outcome
-            self.tricks.append(RulesTrickTaken(outcome.winner, cards, outcome.points))
-            if outcome.exchange:
-                self.exchange_trick = len(self.tricks)
-            side = self.options.side_of(outcome.winner)
-            self.points_by_side[side] += outcome.points
-            if outcome.draws:
-                draws = tuple(
-                    (pos, seat) for seat, pos in outcome.draws if pos != self.upcard_position
-                )
-                self._open_window(self.sched.tricks, draws, None, outcome.exchange)
+        outcome = self.sched.play(st.seat, Card.from_code(st.card))
+        if outcome is not None and outcome.draws:
+            draws = tuple((pos, seat) for seat, pos in outcome.draws if pos != self.upcard_position)
+            self._open_window(len(self.sched.tricks), draws, None, outcome.exchange)
 
     def play_problem(self, st: BlindPlay) -> str | None:
         """Why a play cannot be accepted now, or None (the checks a host makes first)."""
@@ -777,9 +762,19 @@ class BlindHand:
             st.KIND,
         )
 
+    @property
+    def tricks(self) -> list[RulesTrickTaken]:
+        """The tricks taken so far (the public engine's)."""
+        return self.sched.tricks
+
+    @property
+    def exchange_trick(self) -> int | None:
+        """Tricks taken when the partners showed their hands (4 players), or None."""
+        return self.sched.exchange_trick
+
     def points(self) -> tuple[int, ...]:
         """Card points per side from the tricks taken so far."""
-        return tuple(self.points_by_side)
+        return tuple(self.sched.points)
 
 
 __all__ = ["HOST", "BlindFault", "BlindHand", "Presence", "Window"]

@@ -300,27 +300,10 @@ class BlindParty:
         cards = self.seat_cards(seat)
         if len(cards) != len(held):
             return None
-        upcard = Card.from_code(h.upcard)
-        taken_by = h.sched.dealt.get(h.upcard_position)
+        hand = tuple(Card.from_code(cards[p]) for p in held)
         shown = self._partner_shown(seat)
-        return SeatView(
-            seat=seat,
-            options=h.options,
-            dealer=h.dealer,
-            hand=tuple(Card.from_code(cards[p]) for p in held),
-            trump=upcard.suit,
-            upcard=upcard,
-            upcard_taken_by=taken_by,
-            stock_left=h.sched.stock_left,
-            trick=tuple(h.sched.trick),
-            leader=h.sched.leader,
-            to_play=h.sched.to_play if h.expected() == "play" else None,
-            tricks=tuple(h.tricks),
-            hand_sizes=tuple(h.sched.hand_sizes),
-            points=h.points(),
-            partner_shown=shown,
-            partner_exchange_trick=h.exchange_trick,
-        )
+        upcard = Card.from_code(h.upcard)
+        return h.sched.seat_view(seat, hand, upcard, shown, turns=h.expected() == "play")
 
     def _partner_shown(self, seat: int) -> tuple[Card, ...] | None:
         """The partner's hand as the exchange showed it to ``seat`` (None before it)."""

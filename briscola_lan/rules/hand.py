@@ -8,17 +8,18 @@ in order; the very last draw takes the upcard. At 4 players, once the stock is e
 show each other their hands (an option). Seats are numbered clockwise (``seat + 1`` is a seat's
 left); any held card is a legal play. ``play`` raises without changing anything on a bad move.
 
-A ``Hand`` changes as it is played. Its attributes are public for reading (the host reads the deck,
-the hands, the plays and the shown hands from them) and only ``play`` changes them; a bot or a
-client gets a ``SeatView``, an immutable copy of one seat's share.
+A ``Hand`` is the public engine (``rules.schedule.PublicSchedule``: turns, tricks, draws, points)
+with the deck added: it knows every seat's cards, so it refuses a card a seat does not hold and
+reports each card dealt. It changes as it is played; its attributes are public for reading (the
+host reads the deck, the hands, the plays and the shown hands from them) and only ``play`` changes
+them; a bot or a client gets a ``SeatView``, an immutable copy of one seat's share.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from briscola_lan.rules.cards import Card, Suit, deck_for, trick_winner_index
+from briscola_lan.rules.cards import Card, Suit, deck_for
 from briscola_lan.rules.errors import IllegalPlay, NotYourTurn, RulesError
 from briscola_lan.rules.events import (
     CardDealt,
@@ -30,52 +31,7 @@ from briscola_lan.rules.events import (
     UpcardTurned,
 )
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.rules.schedule import draw_order, initial_deal
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What one seat may know: its own cards and public facts, never another seat's hidden card.
-
-    Built fresh from copies by ``Hand.view``; it holds no reference back to the hand.
-    """
-
-    seat: int
-    options: TableOptions
-    dealer: int
-    hand: tuple[Card, ...]
-    trump: Suit
-    upcard: Card
-    upcard_taken_by: int | None
-    stock_left: int
-    trick: tuple[tuple[int, Card], ...]
-    leader: int
-    to_play: int | None
-    tricks: tuple[TrickTaken, ...]
-    hand_sizes: tuple[int, ...]
-    points: tuple[int, ...]
-    partner_shown: tuple[Card, ...] | None
-    partner_exchange_trick: int | None
-
-    @property
-    def players(self) -> int:
-        return self.options.players
-
-    @property
-    def my_turn(self) -> bool:
-        return self.to_play == self.seat
-
-    @property
-    def legal_plays(self) -> tuple[Card, ...]:
-        """Cards this seat may play now, in a stable order (code order); empty if not its turn."""
-        return tuple(sorted(self.hand, key=lambda c: c.code)) if self.my_turn else ()
-
-    @property
-    def played_cards(self) -> tuple[Card, ...]:
-        """Every card seen played this hand, completed tricks then the current one."""
-        out = [c for t in self.tricks for _, c in t.plays]
-        out.extend(c for _, c in self.trick)
-        return tuple(out)
+from briscola_lan.rules.schedule import PublicSchedule, SeatView, initial_deal
 
 
 class Hand:
@@ -94,21 +50,13 @@ class Hand:
         self.deck: tuple[Card, ...] = tuple(deck)
         self.dealer = dealer
         self.n = n
+        self.public = PublicSchedule(options, dealer)  # the engine without the deck
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.upcard_position = 3 * n
         self.upcard = self.deck[self.upcard_position]
-        self.trump = self.upcard.suit
-        # Positions still to draw, in draw order: the upcard last of all.
-        self._draw_order: list[int] = draw_order(n, len(self.deck))
-        self._next_draw = 0
-        self.upcard_taken_by: int | None = None
-        self.trick: list[tuple[int, Card]] = []
-        self.leader = (dealer + 1) % n
-        self.to_play: int | None = self.leader
-        self.tricks: list[TrickTaken] = []
-        self.points = [0] * options.sides
+        self.trump: Suit = self.upcard.suit
+        self.public.trump = self.trump
         self.exchange_shown: tuple[tuple[Card, ...], ...] | None = None
-        self.exchange_trick: int | None = None
         self.plays: list[Card] = []
         self.deal_events: list[Event] = []
         for pos, seat in initial_deal(n, dealer):
@@ -116,50 +64,91 @@ class Hand:
             self.deal_events.append(CardDealt(seat, self.deck[pos], pos, initial=True))
         self.deal_events.append(UpcardTurned(self.upcard, self.upcard_position))
 
+    # --- the public state, read from the engine without the deck ----------------------------
+
+    @property
+    def to_play(self) -> int | None:
+        return self.public.to_play
+
+    @property
+    def leader(self) -> int:
+        return self.public.leader
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        return self.public.trick
+
+    @property
+    def tricks(self) -> list[TrickTaken]:
+        return self.public.tricks
+
+    @property
+    def points(self) -> list[int]:
+        return self.public.points
+
+    @property
+    def upcard_taken_by(self) -> int | None:
+        return self.public.upcard_taken_by
+
+    @property
+    def exchange_trick(self) -> int | None:
+        return self.public.exchange_trick
+
     # --- the small fixed game API -------------------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
         """The seat to play, or None once the hand is over."""
-        return self.to_play
+        return self.public.to_play
 
     @property
     def is_terminal(self) -> bool:
-        return self.to_play is None
+        return self.public.to_play is None
 
     @property
     def stock_left(self) -> int:
         """Cards still to be drawn, the upcard included."""
-        return len(self._draw_order) - self._next_draw
+        return self.public.stock_left
 
     def legal_plays(self) -> tuple[Card, ...]:
         """Cards the current player may play, in code order (any held card is legal)."""
-        if self.to_play is None:
+        to_play = self.public.to_play
+        if to_play is None:
             return ()
-        return tuple(sorted(self.hands[self.to_play], key=lambda c: c.code))
+        return tuple(sorted(self.hands[to_play], key=lambda c: c.code))
 
     def play(self, seat: int, card: Card) -> list[Event]:
         """Play ``card`` for ``seat``. Raises NotYourTurn/IllegalPlay and changes nothing."""
-        if self.to_play is None:
+        public = self.public
+        to_play = public.to_play
+        if to_play is None:
             raise IllegalPlay("the hand is over: no more cards can be played")
-        if seat != self.to_play:
-            raise NotYourTurn(f"it is seat {self.to_play}'s turn, not seat {seat}'s")
+        if seat != to_play:
+            raise NotYourTurn(f"it is seat {to_play}'s turn, not seat {seat}'s")
         held = self.hands[seat]
         if card not in held:
             raise IllegalPlay(f"seat {seat} does not hold {card.label(ascii_only=True)}")
         held.remove(card)
         self.plays.append(card)
-        self.trick.append((seat, card))
         events: list[Event] = [CardPlayed(seat, card)]
-        if len(self.trick) < self.n:
-            self.to_play = (seat + 1) % self.n
+        outcome = public.play(seat, card)
+        if outcome is None:
             return events
-        events.extend(self._finish_trick())
+        events.append(outcome.taken)
+        for s, pos in outcome.draws:
+            drawn = self.deck[pos]
+            self.hands[s].append(drawn)
+            events.append(CardDealt(s, drawn, pos, initial=False))
+        if outcome.exchange:
+            self.exchange_shown = tuple(tuple(h) for h in self.hands)
+            events.append(HandsExchanged(self.exchange_shown))
+        if outcome.last:
+            events.append(HandEnded(tuple(public.points)))
         return events
 
     def returns(self) -> tuple[int, ...]:
         """Card points per side so far (final once terminal)."""
-        return tuple(self.points)
+        return tuple(self.public.points)
 
     def view(self, seat: int) -> SeatView:
         """The per-seat observation: own cards and public facts only."""
@@ -167,58 +156,7 @@ class Hand:
         shown = None
         if self.exchange_shown is not None and partner is not None:
             shown = self.exchange_shown[partner]
-        return SeatView(
-            seat=seat,
-            options=self.options,
-            dealer=self.dealer,
-            hand=tuple(self.hands[seat]),
-            trump=self.trump,
-            upcard=self.upcard,
-            upcard_taken_by=self.upcard_taken_by,
-            stock_left=self.stock_left,
-            trick=tuple(self.trick),
-            leader=self.leader,
-            to_play=self.to_play,
-            tricks=tuple(self.tricks),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            points=tuple(self.points),
-            partner_shown=shown,
-            partner_exchange_trick=self.exchange_trick,
-        )
-
-    # --- internals -----------------------------------------------------------------------------
-
-    def _finish_trick(self) -> list[Event]:
-        cards = [c for _, c in self.trick]
-        winner = self.trick[trick_winner_index(cards, self.trump)][0]
-        pts = sum(c.points for c in cards)
-        side = self.options.side_of(winner)
-        self.points[side] += pts
-        taken = TrickTaken(winner, tuple(self.trick), pts)
-        self.tricks.append(taken)
-        self.trick = []
-        self.leader = winner
-        events: list[Event] = [taken]
-        if self.stock_left > 0:
-            for i in range(self.n):
-                s = (winner + i) % self.n
-                pos = self._draw_order[self._next_draw]
-                self._next_draw += 1
-                card = self.deck[pos]
-                self.hands[s].append(card)
-                if pos == self.upcard_position:
-                    self.upcard_taken_by = s
-                events.append(CardDealt(s, card, pos, initial=False))
-            if self.stock_left == 0 and self.options.exchange_enabled:
-                self.exchange_shown = tuple(tuple(h) for h in self.hands)
-                self.exchange_trick = len(self.tricks)
-                events.append(HandsExchanged(self.exchange_shown))
-        if any(self.hands):
-            self.to_play = winner
-        else:
-            self.to_play = None
-            events.append(HandEnded(tuple(self.points)))
-        return events
+        return self.public.seat_view(seat, tuple(self.hands[seat]), self.upcard, shown)
 
 
 def replay_hand(
@@ -232,3 +170,6 @@ def replay_hand(
             raise IllegalPlay("more plays than the hand has tricks")
         hand.play(seat, card)
     return hand
+
+
+__all__ = ["Hand", "SeatView", "replay_hand"]

@@ -1,4 +1,5 @@
-"""The public deal schedule follows the rules engine exactly, from public facts only."""
+"""The engine without the deck (the public schedule) follows the rules engine exactly, from public
+facts only."""
 
 from __future__ import annotations
 
@@ -48,5 +49,8 @@ def test_schedule_matches_the_engine_over_whole_hands(options: TableOptions) -> 
             exchanges += outcome.exchange
             assert sched.stock_left == hand.stock_left
             assert sched.hand_sizes == [len(h) for h in hand.hands]
+            assert sched.tricks == hand.tricks and sched.points == hand.points
+            assert sched.upcard_taken_by == hand.upcard_taken_by
+            assert sched.exchange_trick == hand.exchange_trick
         assert sched.to_play is None
         assert exchanges == (1 if options.exchange_enabled else 0)

@@ -14,7 +14,7 @@ from briscola_lan.sim import shuffled_deck
 
 def _check_hand(hand: Hand) -> None:
     n = hand.n
-    stock = [hand.deck[p] for p in hand._draw_order[hand._next_draw :]]
+    stock = [hand.deck[p] for p in hand.public.stock_positions()]
     played = [c for t in hand.tricks for _, c in t.plays] + [c for _, c in hand.trick]
     everywhere = [c for h in hand.hands for c in h] + stock + played
     # Every card exactly once (the upcard is in the stock until drawn, then in a hand or played).

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("briscola_lan.sim", "play matches between AI levels and print totals"),
     "arena": ("briscola_lan.arena", "compare two AI levels over seeded deals, seats swapped"),
     "verify": ("briscola_lan.fairness.verify_cmd", "check saved games offline"),
+    "stats": ("briscola_lan.commands.stats", "your wins, losses and points from the saved games"),
     "play": ("briscola_lan.commands.play", "open the full-screen client: lobby, tables, practice"),
     "host": ("briscola_lan.net.host_cmd", "host a table on the local network (TLS, mDNS)"),
     "join": (

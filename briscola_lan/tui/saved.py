@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,7 +22,8 @@ from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
 from briscola_lan.fairness.verify import HOST, Fault, MatchReport, verify_records
 from briscola_lan.net import files
 from briscola_lan.net.games import data_dir, game_path, games_dir
-from briscola_lan.rules import Card
+from briscola_lan.rules import Card, MatchFormat
+from briscola_lan.rules.match import hand_winner
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import UiState
@@ -45,13 +47,34 @@ HINTS_SUFFIX = ".hints.json"
 Frag = StyleAndTextTuples
 
 
+_GAME_FILE = re.compile(r"^([0-9a-f]{12})-(.+)" + re.escape(SUFFIX) + "$")
+
+
 def list_saved(directory: Path | None = None) -> list[Path]:
-    """Saved transcripts (``*.briscola.json``), newest first."""
+    """Saved transcripts (``*.briscola.json``), one per match, newest first: of the files one
+    match left (the player's own and, for a table it hosted, the host's; ``net.games.game_path``
+    names them by the game id), the player's own."""
     d = directory or games_dir()
     if not d.is_dir():
         return []
-    found = [p for p in d.glob(f"*{SUFFIX}") if p.is_file()]
-    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    found = sorted(
+        (p for p in d.glob(f"*{SUFFIX}") if p.is_file()),
+        key=lambda p: (p.stat().st_mtime, p.name),
+        reverse=True,
+    )
+    chosen: dict[str, Path] = {}
+    for p in found:
+        m = _GAME_FILE.match(p.name)
+        key = m.group(1) if m else p.name
+        if key not in chosen or (_host_file(chosen[key]) and not _host_file(p)):
+            chosen[key] = p
+    keep = set(chosen.values())
+    return [p for p in found if p in keep]
+
+
+def _host_file(path: Path) -> bool:
+    m = _GAME_FILE.match(path.name)
+    return m is not None and m.group(2) == "host"
 
 
 # --- hints kept beside a transcript ------------------------------------------------------------
@@ -94,8 +117,9 @@ def _verdict_word(verdict: str) -> str:
         "failed": _("NOT VERIFIED"),
         "aborted": _("ABORTED"),
         "incomplete": _("INCOMPLETE"),
+        "withheld": _("WITHHELD"),
         "unacknowledged": _("UNACKNOWLEDGED"),
-    }[verdict]
+    }.get(verdict, verdict.upper())
 
 
 def _status_word(status: str) -> str:
@@ -242,6 +266,7 @@ class SavedGame:
     result: str = ""
     status: str = ""
     hints: int = 0
+    score: str = ""  # hands won per side (first to N), or card points per side (points match)
 
 
 def summarize(path: Path) -> SavedGame:
@@ -260,12 +285,31 @@ def summarize(path: Path) -> SavedGame:
     game.table = rep.table_name
     game.players = ", ".join(rep.names)
     game.status = _verdict_word(rep.verdict)
+    game.score = score_text(rep)
     if rep.match_over and rep.winner is not None:
         game.result = _("{who} won").format(who=_winner_text(rep))
     else:
         done = sum(1 for h in rep.hands if h.points)
         game.result = ngettext("{n} hand played", "{n} hands played", done).format(n=done)
     return game
+
+
+def score_text(rep: MatchReport) -> str:
+    """The match's score so far, side by side: hands won in a match to N hands ("hands 2-1"),
+    card points in a points match ("points 130-110")."""
+    played = [h.points for h in rep.hands if h.points]
+    if rep.options is None or not played:
+        return ""
+    sides = rep.options.sides
+    if rep.options.match_format is MatchFormat.HANDS:
+        won = [0] * sides
+        for points in played:
+            winner = hand_winner(points)
+            if winner is not None:
+                won[winner] += 1
+        return _("hands {score}").format(score="-".join(map(str, won)))
+    totals = [sum(p[i] for p in played) for i in range(sides)]
+    return _("points {score}").format(score="-".join(map(str, totals)))
 
 
 class SavedList:
@@ -295,7 +339,10 @@ def browser_lines(ui: UiState, games: SavedList | None, width: int) -> Frag:
         else:
             hints = "  " + _("hints: {n}").format(n=g.hints) if g.hints else ""
             who = f"  {g.players}" if wide else ""
-            text = f"{mark} {g.when}  {g.table[:18]:<18}{who}  {g.result}  [{g.status}]{hints}"
+            score = f", {g.score}" if g.score else ""
+            text = (
+                f"{mark} {g.when}  {g.table[:18]:<18}{who}  {g.result}{score}  [{g.status}]{hints}"
+            )
         out.append(("class:selected" if sel else "", text[:width]))
         out.append(("", "\n"))
     if ui.saved_files and games is not None:

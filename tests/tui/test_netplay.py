@@ -15,6 +15,7 @@ from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.table.host import Outgoing
 from briscola_lan.tui import render
 from briscola_lan.tui.netplay import NetBackend, start_embedded_host
+from briscola_lan.tui.saved import verify_saved
 from briscola_lan.tui.state import Screen
 from briscola_lan.wire import messages as m
 
@@ -60,27 +61,26 @@ async def test_practice_goes_through_an_embedded_host_and_verifies(tmp_path: Pat
         # the result stays on screen until n, then the next hand is on
         await d.keys("n")
         await wait_for(lambda: not d.client.model.hand_over and d.client.model.hand_number == 1, 15)
-        # leave (asks first), then verify the saved host transcript in the saved-games screen
+        # leave (asks first), then verify the saved transcript in the saved-games screen: one
+        # row for the match (the player's own file; the practice host's is not listed again)
         await d.keys(ESC, "y")
         await wait_for(lambda: d.client.ui.screen is Screen.LOBBY, 5, "the lobby")
         await d.keys("s")
         ui = d.client.ui
-        host_file = next(
-            i for i, p in enumerate(ui.saved_files) if p.endswith("-host.briscola.json")
-        )
-        ui.saved_index = host_file
+        assert [Path(p).name.endswith("-Tess.briscola.json") for p in ui.saved_files] == [True]
         await d.keys(ENTER)
         report = "\n".join(ui.saved_report)
         # saved through the last acknowledged hand: every hand in it verifies, but the match
         # was left before its end, so the file is incomplete, never plainly verified
-        assert ui.saved_report[0].endswith("-host.briscola.json: INCOMPLETE"), report
+        assert ui.saved_report[0].endswith("-Tess.briscola.json: INCOMPLETE"), report
         assert "hand 1 (dealer seat 0): verified" in report, report
         assert "no match-end record" in report, report
-        mine = next(i for i, p in enumerate(ui.saved_files) if p.endswith("-Tess.briscola.json"))
-        ui.saved_index = mine
-        await d.keys(ENTER)
-        assert ui.saved_report[0].endswith("-Tess.briscola.json: INCOMPLETE"), ui.saved_report
-        assert any("receipts from the host" in line for line in ui.saved_report), ui.saved_report
+        assert any("receipts from the host" in line for line in ui.saved_report), report
+        # the host's file verifies the same way (briscola-lan verify reads it)
+        host_file = next(p for p in games.iterdir() if p.name.endswith("-host.briscola.json"))
+        ok, verdict, lines = verify_saved(host_file)
+        assert not ok and verdict == "INCOMPLETE", lines
+        assert any("hand 1 (dealer seat 0): verified" in line for line in lines), lines
 
 
 async def test_join_from_lobby_and_survive_a_dropped_connection(tmp_path: Path) -> None:

@@ -19,8 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from briscola_lan.net.embedded import EmbeddedHost, start_embedded_host
 from briscola_lan.rules import TableOptions
-from briscola_lan.tui.netplay import EmbeddedHost, NetBackend, start_embedded_host
+from briscola_lan.tui.netplay import NetBackend
 
 
 async def one_hand(players: int, own_thread: bool, games: Path) -> list[float]:

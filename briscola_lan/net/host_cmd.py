@@ -1,63 +1,46 @@
-"""``briscola-lan host``: host a table on the LAN (TLS, mDNS), optionally resuming after a crash.
+"""``briscola-lan host``: its options, and the tables they ask for (or, with ``--resume``, the
+tables saved in ``--state-dir``), served by ``net/serving.py`` until the host is stopped.
 
 The host runs the pure ``HostTable`` inside ``HostServer``. With ``--state-dir`` it writes the
 table's snapshot after every change; ``--resume`` restarts from it on the same port so that the
 clients reconnect by themselves. ``--tables N`` serves N tables from one process (capacity).
 Once a match is over and its players have left, the table opens for a new match (``--one-match``
-keeps the result on show instead); a newcomer meanwhile waits for it (``NextMatchTable``). A full
-or read-only disk stops nothing: the host says so once (``SaveReporter``) and retries. Stopping
-(SIGINT/SIGTERM) saves every transcript with everything played, an unfinished hand included.
+keeps the result on show instead; ``net/next_match.py``). A full or read-only disk stops
+nothing: the host says so once and retries (``net/host_saves.py``). Stopping (SIGINT/SIGTERM)
+saves every transcript with everything played, an unfinished hand included.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import getpass
-import json
-import secrets
-import signal
-import socket
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from briscola_lan.fairness.identity import IdentityError
-from briscola_lan.net import files, tls
-from briscola_lan.net.console import Console
-from briscola_lan.net.discovery import Advertiser, DiscoveryError, resolve_interfaces
+from briscola_lan.net import serving, tls
+from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
 from briscola_lan.net.files import describe_os_error
-from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
-from briscola_lan.net.outlet import Outlet
-from briscola_lan.net.server import HELLO_TIMEOUT, HostedTable, HostServer, TableWrapper
+from briscola_lan.net.games import GamesDirError, check_writable
+from briscola_lan.net.next_match import REOPEN_AFTER
+from briscola_lan.net.server import HELLO_TIMEOUT
+from briscola_lan.net.serving import HostRun, ServedTable
+from briscola_lan.net.table_spec import (
+    HostError,
+    TableSettings,
+    TableSpec,
+    default_table_name,
+    load_saved_tables,
+    saved_specs,
+)
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
 from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
-from briscola_lan.wire.messages import Hello
 
-META_FILE = "table.json"
 AI_PACE_DEFAULT = 0.6  # table/host.py AI_PACE (not imported here: --help stays light)
-SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
-RETRY_SAVES = 2.0  # seconds between tries to save what a full or read-only disk refused
-
-
-def default_table_name() -> str:
-    """``<user>@<hostname>``: unique enough that two hosts on a LAN do not share a name."""
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):
-        user = "player"
-    host = socket.gethostname().split(".")[0] or "host"
-    return f"{user}@{host}"[:40]
-
-
-class HostError(Exception):
-    """A hosting problem a user can fix (bad options, missing state, port in use)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -280,89 +263,33 @@ def parse_ai_seats(args: argparse.Namespace, players: int) -> dict[int, str]:
     return seats
 
 
-@dataclass
-class TableSpec:
-    """What is needed to build (or rebuild) one hosted table."""
-
-    name: str
-    options: TableOptions
-    ai_seats: dict[int, str]
-    port: int
-    draw_partners: bool = False
-    draw_dealer: bool = False
-    deal: str | None = None  # "blind" or "classic"; None: the table's default
-
-
-def make_table(
-    spec: TableSpec,
-    identity: Any,
-    snapshot: bytes | None = None,
-    *,
-    grace: float = 30.0,
-    timeout: float = 60.0,
-    call_wait: float = 10.0,
-    play_timeout: float = 120.0,
-    ai_delay: float = 0.0,
-    hints: bool = False,
-) -> Any:
-    """A fresh HostTable, or one restored from ``snapshot`` (with the timers given now)."""
-    from briscola_lan.table.host import HostTable, SnapshotError
-
-    if snapshot is not None:
-        try:
-            table = HostTable.restore(snapshot, identity=identity)
-        except SnapshotError as exc:
-            raise HostError(f"cannot resume: {exc}") from exc
-        table.grace, table.timeout, table.ai_delay = grace, timeout, ai_delay
-        table.call_wait, table.play_timeout = call_wait, play_timeout
-        return table
-    try:
-        return HostTable(
-            spec.options,
-            name=spec.name,
-            identity=identity,
-            ai_seats=spec.ai_seats,
-            draw_partners=spec.draw_partners,
-            draw_dealer=spec.draw_dealer,
-            grace=grace,
-            timeout=timeout,
-            call_wait=call_wait,
-            play_timeout=play_timeout,
-            deal=spec.deal,
-            ai_delay=ai_delay,
-            hints=hints,
+def table_specs(args: argparse.Namespace) -> list[TableSpec]:
+    """The tables the options ask for: ``--tables N`` of them, alike but for name and port."""
+    options = parse_options(args)
+    if args.draw_partners and options.players != 4:
+        raise HostError("--draw-partners needs --players 4 (partnerships are at 4 players)")
+    ai_seats = parse_ai_seats(args, options.players)
+    base = args.name or default_table_name()
+    specs = []
+    for i in range(args.tables):
+        name = base if args.tables == 1 else f"{base} {i + 1}"
+        port = args.port + i if args.port else 0
+        deal = getattr(args, "deal", None)
+        specs.append(
+            TableSpec(name, options, ai_seats, port, args.draw_partners, args.draw_dealer, deal)
         )
-    except ValueError as exc:  # e.g. an unknown AI level in a hand-edited saved table
-        raise HostError(f"cannot make table {spec.name!r}: {exc}") from exc
+    return specs
 
 
-def _save_meta(path: Path, spec: TableSpec) -> None:
-    data = {
-        "name": spec.name,
-        "options": spec.options.to_dict(),
-        "ai_seats": {str(k): v for k, v in spec.ai_seats.items()},
-        "port": spec.port,
-        "draw_partners": spec.draw_partners,
-        "draw_dealer": spec.draw_dealer,
-        "deal": spec.deal,
-    }
-    files.write_private(path, json.dumps(data, indent=1).encode("utf-8"))
-
-
-def _load_meta(path: Path) -> TableSpec:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return TableSpec(
-            name=str(data["name"]),
-            options=TableOptions.from_dict(data["options"]),
-            ai_seats={int(k): str(v) for k, v in data["ai_seats"].items()},
-            port=int(data["port"]),
-            draw_partners=bool(data.get("draw_partners", False)),
-            draw_dealer=bool(data.get("draw_dealer", False)),
-            deal=data.get("deal"),
-        )
-    except (OSError, ValueError, KeyError, TypeError, OptionsError) as exc:
-        raise HostError(f"cannot resume from {path}: {exc}") from exc
+def table_settings(args: argparse.Namespace) -> TableSettings:
+    return TableSettings(
+        grace=args.grace,
+        timeout=args.timeout,
+        call_wait=args.call,
+        play_timeout=args.play_timeout,
+        ai_delay=args.ai_delay,
+        hints=args.hints,
+    )
 
 
 async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) -> int:
@@ -375,7 +302,7 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
     if args.resume and state_dir is None:
         raise HostError("--resume needs --state-dir, the directory the host saved to")
     if state_dir is not None:
-        if not args.resume and not args.force and sorted(state_dir.glob("table*.json")):
+        if not args.resume and not args.force and saved_specs(state_dir):
             raise HostError(
                 f"a saved table is in {state_dir}: continue it with --resume, or choose another "
                 "--state-dir (--force starts a new table over it)"
@@ -390,382 +317,29 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             f"cannot create the host certificate in {tls.config_dir()}: {describe_os_error(exc)}"
         ) from exc
     identity = load_or_create_identity()
-    specs: list[TableSpec] = []
-    snapshots: list[bytes | None] = []
     if args.resume:
         assert state_dir is not None
-        meta_paths = sorted(state_dir.glob("table*.json"))
-        if not meta_paths:
-            raise HostError(f"nothing to resume in {state_dir}: no table was saved there")
-        for meta in meta_paths:
-            spec = _load_meta(meta)
-            specs.append(spec)
-            snap_path = meta.with_suffix(".state")
-            try:
-                snapshots.append(snap_path.read_bytes() if snap_path.exists() else None)
-            except OSError as exc:
-                raise HostError(
-                    f"cannot resume from {snap_path}: {describe_os_error(exc)}"
-                ) from exc
+        saved = load_saved_tables(state_dir)
     else:
-        options = parse_options(args)
-        if args.draw_partners and options.players != 4:
-            raise HostError("--draw-partners needs --players 4 (partnerships are at 4 players)")
-        ai_seats = parse_ai_seats(args, options.players)
-        base = args.name or default_table_name()
-        for i in range(args.tables):
-            name = base if args.tables == 1 else f"{base} {i + 1}"
-            port = args.port + i if args.port else 0
-            specs.append(
-                TableSpec(
-                    name,
-                    options,
-                    ai_seats,
-                    port,
-                    args.draw_partners,
-                    args.draw_dealer,
-                    getattr(args, "deal", None),
-                )
-            )
-            snapshots.append(None)
-    advertiser = None if args.no_mdns else Advertiser(interfaces)
-    server = HostServer(
-        tls.server_context(cert),
-        hosts=interfaces,
-        fingerprint=cert.fingerprint,
-        advertiser=advertiser,
+        saved = [(spec, None) for spec in table_specs(args)]
+    server = serving.host_server(
+        cert,
+        interfaces,
+        advertise=not args.no_mdns,
         tick_interval=args.tick,
         heartbeat=args.heartbeat,
         hello_timeout=args.hello_timeout,
     )
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    quiet_cancelled_callbacks(loop)
-    # While it serves, the host never waits for whoever reads its output (a full pipe, a
-    # stopped terminal): each line is queued, and left out (counted) if nobody reads.
-    out, err = Outlet(sys.stdout), Outlet(sys.stderr)
-    try:
-        return await _serve(args, server, specs, snapshots, identity, cert, interfaces,
-                            state_dir, stop, out.write, err.write)  # fmt: skip
-    finally:
-        out.close()
-        err.close()
-
-
-async def _serve(  # noqa: PLR0917 (serve's state, handed over once)
-    args: argparse.Namespace,
-    server: HostServer,
-    specs: list[TableSpec],
-    snapshots: list[bytes | None],
-    identity: Any,
-    cert: Any,
-    interfaces: list[str],
-    state_dir: Path | None,
-    stop: asyncio.Event,
-    say: Callable[[str], None],
-    warn: Callable[[str], None],
-) -> int:
-    loop = asyncio.get_running_loop()
-    reporter = SaveReporter(server, warn)
-    server.on_saving = reporter.state_saving
-    savers: list[tuple[Any, GameSaver]] = []
-    reopeners: list[Reopener] = []
-    consoles: list[Console | None] = []
-    saving: asyncio.Task[None] | None = None
-    reopening: asyncio.Task[None] | None = None
-    try:
-        for i, (spec, snap) in enumerate(zip(specs, snapshots, strict=True)):
-            table = make_table(
-                spec,
-                identity,
-                snap,
-                grace=args.grace,
-                timeout=args.timeout,
-                call_wait=args.call,
-                play_timeout=args.play_timeout,
-                ai_delay=args.ai_delay,
-                hints=args.hints,
-            )
-            if not args.one_match:
-                table = NextMatchTable(table)
-            console = None if args.quiet else Console(say)
-            consoles.append(console)
-            if console is not None:  # one line per event (a player joined, a hand ended...)
-                table = console.watch(table)
-            if snap is not None and is_over(table):
-                then = (
-                    "result only (start a new match with --force, or another --state-dir)"
-                    if args.one_match
-                    else "result until nobody is connected, then a new match"
-                )
-                say(f"the match of table {spec.name!r} saved in {state_dir} is over: serving its "
-                    + then)  # fmt: skip
-            savers.append((table, host_saver(table, args.games, reporter, warn)))
-            stem = "table" if len(specs) == 1 else f"table{i:03d}"
-            state_path = None
-            if state_dir is not None:
-                state_path = state_dir / f"{stem}.state"
-            try:
-                hosted = await server.add_table(stem, table, port=spec.port, state_path=state_path)
-            except OSError as exc:
-                raise HostError(
-                    f"cannot listen on {', '.join(interfaces)} port {spec.port}: {exc.strerror}. "
-                    "Pick another --port (0 picks a free one)."
-                ) from exc
-            spec.port = hosted.port
-            reopeners.append(Reopener(spec, hosted, len(savers) - 1, after=args.reopen_after))
-            if state_dir is not None:
-                try:
-                    _save_meta(state_dir / f"{stem}.json", spec)
-                except OSError as exc:
-                    raise HostError(
-                        f"--state-dir: cannot write in {state_dir}: {describe_os_error(exc)}"
-                    ) from exc
-            where = ", ".join(f"{a}:{hosted.port}" for a in interfaces)
-            say(
-                f"table {spec.name!r} ({spec.options.summary()}, {table.deal_mode} deal) on "
-                f"{where} fingerprint {cert.fingerprint}"
-            )
-        say("ready")
-        for console in consoles:
-            if console is not None:
-                console.start()
-        saving = loop.create_task(save_loop(server, savers))
-
-        if not args.one_match:
-
-            def fresh(spec: TableSpec) -> Any:
-                table = NextMatchTable(
-                    make_table(
-                        spec,
-                        identity,
-                        None,
-                        grace=args.grace,
-                        timeout=args.timeout,
-                        call_wait=args.call,
-                        play_timeout=args.play_timeout,
-                        ai_delay=args.ai_delay,
-                        hints=args.hints,
-                    )
-                )
-                console = consoles[specs.index(spec)]
-                return table if console is None else console.watch(table)
-
-            reopening = loop.create_task(
-                reopen_loop(
-                    server, reopeners, savers, fresh, args.games, reporter=reporter, say=say
-                )
-            )
-        await stop.wait()
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(sig)
-        for task in (saving, reopening):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        try:
-            await server.close()
-        finally:
-            # Everything played is kept: a hand in progress too (``verify`` reports it as
-            # incomplete), and the state file if a full disk had refused it until now.
-            save_all(savers, whole=True)
-            server.retry_saves()
-    say("host stopped")
-    return 0
-
-
-def is_over(table: Any) -> bool:
-    return str(getattr(table, "phase", "")) == "over"
-
-
-REOPEN_AFTER = 2.0  # seconds a finished table stays empty before it opens for a new match
-REOPEN_CHECK = 0.5
-
-
-@dataclass
-class Reopener:
-    """What it takes to open a table again: its spec, where it is served, its saver's index."""
-
-    spec: TableSpec
-    hosted: Any
-    saver: int
-    empty_since: float | None = None
-    after: float = REOPEN_AFTER  # seconds it stays finished and empty (host --reopen-after)
-
-
-def players_connected(table: Any) -> bool:
-    """Whether a seated player of the table's match is connected (visitors do not count)."""
-    return any(getattr(s, "conn", None) is not None for s in getattr(table, "seats", ()))
-
-
-def due_for_reopening(r: Reopener, now: float) -> bool:
-    """A finished match none of whose players has been connected for ``r.after`` seconds,
-    or at once when none is and someone waits for the next match (``NextMatchTable``)."""
-    table = r.hosted.table
-    if not is_over(table) or players_connected(table):
-        r.empty_since = None
-        return False
-    if getattr(table, "waiting", None):
-        return True
-    if r.empty_since is None:
-        r.empty_since = now
-    return now - r.empty_since >= r.after
-
-
-class NextMatchTable(TableWrapper):
-    """A ``HostTable`` served by a host that opens a finished table for a new match.
-
-    While the match is over, a ``hello`` that does not resume a seat of it is held, not answered:
-    the newcomer came for the next match, not to be shown the finished one's taken seats (and
-    told "the table is full"). Its connection does not keep the table from reopening; when the
-    table reopens it is closed and the client connects again, to the new match. Everything
-    else goes to the table as is."""
-
-    def __init__(self, table: Any) -> None:
-        super().__init__(table)
-        self.waiting: set[int] = set()  # connections whose hello waits for the next match
-
-    def receive(self, conn: int, message: Any) -> list[Any]:
-        if type(message) is Hello and is_over(self.table) and not self._resumes(message):
-            self.waiting.add(conn)
-            return []
-        return list(self.table.receive(conn, message))
-
-    def _resumes(self, hello: Any) -> bool:
-        token = hello.resume_token
-        return token is not None and any(
-            s.token is not None and secrets.compare_digest(s.token, token) for s in self.table.seats
-        )
-
-    def disconnect(self, conn: int) -> list[Any]:
-        self.waiting.discard(conn)
-        return list(self.table.disconnect(conn))
-
-
-async def reopen_loop(
-    server: HostServer,
-    reopeners: Sequence[Reopener],
-    savers: list[tuple[Any, GameSaver]],
-    fresh: Callable[[TableSpec], Any],
-    games: Path | None,
-    *,
-    reporter: SaveReporter | None = None,
-    say: Callable[[str], None] = print,
-) -> None:
-    """Open each finished table for a new match once its players have left it: the same name,
-    port, options and AI players, a new game (its own id, seeds and transcript)."""
-    loop = asyncio.get_running_loop()
-    while True:
-        await asyncio.sleep(REOPEN_CHECK)
-        for r in reopeners:
-            if not due_for_reopening(r, loop.time()):
-                continue
-            _, saver = savers[r.saver]
-            saver.save(whole=True)  # the finished match's transcript, complete
-            if saver.failing:  # a full disk: keep the finished match until it is saved
-                continue
-            table = fresh(r.spec)
-            warn = reporter.warn if reporter is not None else _stderr
-            savers[r.saver] = (table, host_saver(table, games, reporter, warn))
-            server.replace_table(r.hosted, table)
-            r.empty_since = None
-            say(f"table {r.spec.name!r}: the match is over and everyone left; open for a new "
-                "match")  # fmt: skip
-
-
-class SaveReporter:
-    """Tells the host's console (one line) and the players (one ``notice``) when saving stops
-    working (a full or read-only disk), whichever file it is, and again once it all works."""
-
-    def __init__(self, server: HostServer, warn: Callable[[str], None] | None = None) -> None:
-        self.server = server
-        self.warn = warn or _stderr  # the console's error stream
-        self.failing: dict[object, Path] = {}  # what cannot be saved now, and where
-
-    def update(self, what: object, path: Path, exc: OSError | None) -> None:
-        """``what`` (a state file, a transcript) failed with ``exc``, or was saved (None)."""
-        from briscola_lan.wire.messages import NoticeCode
-
-        was_failing = bool(self.failing)
-        if exc is not None:
-            self.failing[what] = path
-            if not was_failing:
-                text = f"cannot save the game: {describe_os_error(exc)} ({path})"
-                self.warn(f"briscola-lan host: {text}; play goes on, saving is tried again "
-                          f"every {RETRY_SAVES:g} s")  # fmt: skip
-                self.server.notify(NoticeCode.NOT_SAVING, f"{text}; play goes on")
-            return
-        self.failing.pop(what, None)
-        if was_failing and not self.failing:
-            self.warn(f"briscola-lan host: the game is saved again ({path})")
-            self.server.notify(NoticeCode.SAVING, "the host saves the game again")
-
-    def state_saving(self, hosted: HostedTable, path: Path, exc: OSError | None) -> None:
-        self.update(("state", hosted.key), path, exc)
-
-    def saver(self, saver: GameSaver) -> Callable[[Path, OSError | None], None]:
-        return lambda path, exc: self.update(("games", id(saver)), path, exc)
-
-
-def _stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-def host_saver(
-    table: Any,
-    directory: Path | None,
-    reporter: SaveReporter | None = None,
-    warn: Callable[[str], None] = _stderr,
-) -> GameSaver:
-    """The host's transcript (every record) saved as ``<game>-host.briscola.json``."""
-    saver = GameSaver(
-        directory,
-        "host",
-        lambda: table.records,
-        lambda: table.game_id,
-        on_error=lambda text: warn(f"briscola-lan host: {text}"),
+    settings = table_settings(args)
+    tables = [(ServedTable(spec, settings, identity), snap) for spec, snap in saved]
+    run = HostRun(
+        state_dir=state_dir,
+        games=args.games,
+        one_match=args.one_match,
+        reopen_after=args.reopen_after,
+        quiet=args.quiet,
     )
-    if reporter is not None:
-        saver.on_saving = reporter.saver(saver)
-    return saver
-
-
-def save_all(savers: Sequence[tuple[Any, GameSaver]], *, whole: bool = False) -> None:
-    """Complete hands while a match runs, the whole transcript once it is over (or ``whole``:
-    the host stops, and keeps the hand being played too)."""
-    for table, saver in savers:
-        saver.save(whole=whole or is_over(table))
-
-
-async def save_loop(server: HostServer, savers: Sequence[tuple[Any, GameSaver]]) -> None:
-    """Save the transcripts as they grow; retry what a full disk refused every few seconds."""
-    loop = asyncio.get_running_loop()
-    retry_at = 0.0
-    while True:
-        await asyncio.sleep(SAVE_EVERY)
-        retry = loop.time() >= retry_at
-        if retry:
-            retry_at = loop.time() + RETRY_SAVES
-            server.retry_saves()
-        save_all([(t, s) for t, s in savers if retry or not s.failing])
-
-
-def quiet_cancelled_callbacks(loop: asyncio.AbstractEventLoop) -> None:
-    """Shutting down cancels the connection tasks: a CancelledError that reaches a loop callback
-    then is expected, not worth a traceback. Report anything else as usual."""
-
-    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        if isinstance(context.get("exception"), asyncio.CancelledError):
-            return
-        loop.default_exception_handler(context)
-
-    loop.set_exception_handler(handler)
+    return await serving.serve(server, tables, run, stop=stop)
 
 
 def run(args: argparse.Namespace) -> int:

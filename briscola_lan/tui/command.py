@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
 def run_join(args: argparse.Namespace) -> int:
     """``briscola-lan join`` on a terminal: the full-screen client, opened on that table."""
     from briscola_lan.tui.app import ClientApp
-    from briscola_lan.tui.netplay import join_target_backend
+    from briscola_lan.tui.lobby_net import join_target_backend
 
     name = args.name if args.name and args.name != "player" else default_name()
     interfaces = list(args.interfaces) if args.interfaces else None

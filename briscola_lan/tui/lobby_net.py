@@ -1,19 +1,23 @@
-"""The lobby's network side, all that starts with the client: the live table list from mDNS
-discovery. Hosting and joining load the network client (``tui/netplay.py``: TLS, the wire, the
-fairness protocol) when first used, so that the lobby is on the screen sooner.
+"""The lobby's network side: the live table list from mDNS discovery, and the tables the
+lobby opens (hosted in this process, joined from the list, or named on the command line).
 
+Only this module starts with the client: hosting and joining load the network client
+(``tui/netplay.py``: TLS, the wire, the fairness protocol) and the embedded host
+(``net/embedded.py``) when first used, so that the lobby is on the screen sooner.
 ``DiscoveryLobby`` turns the ``net.discovery.Browser`` table list into lobby entries as tables
 appear, fill up and vanish.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
+from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import HostForm, LobbyEntry
 
 if TYPE_CHECKING:  # zeroconf is loaded when discovery starts, after the lobby is on the screen
+    from briscola_lan.net.client import Target
     from briscola_lan.net.discovery import Browser, TableAd
     from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
@@ -70,17 +74,115 @@ class DiscoveryLobby:
 
 
 def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableBackend:
-    """``netplay.host_backend``, its module loaded on the first table hosted or practised."""
-    from briscola_lan.tui import netplay
+    """A table hosted in this process: loopback only for practice, else on the LAN with mDNS
+    (the network client and the host load with the first table hosted or practised)."""
+    from briscola_lan.net.client import ConnectError
+    from briscola_lan.net.discovery import resolve_interfaces
+    from briscola_lan.net.embedded import EmbeddedHost, start_embedded_host
+    from briscola_lan.net.serving import ListenError
+    from briscola_lan.tui.netplay import NetBackend
 
-    return netplay.host_backend(form, config, practice)
+    options = form.options()
+    ai_seats = {
+        seat: level for seat, level in enumerate(form.seat_fillers(), start=1) if level != "open"
+    }
+    name = form.table_name.strip() or f"{config.name}'s table"
+
+    async def factory() -> EmbeddedHost:
+        interfaces = ["127.0.0.1"] if practice else resolve_interfaces(config.interfaces)
+        try:
+            return await start_embedded_host(
+                options,
+                name,
+                ai_seats,
+                interfaces,
+                advertise=not practice,
+                ai_delay=config.ai_delay,
+                draw_partners=form.draw_partners,
+                draw_dealer=form.draw_dealer,
+                own_thread=True,
+                deal=form.deal_mode(),
+                hints=form.hints,
+            )
+        except ListenError as exc:
+            where = ", ".join(exc.hosts)
+            raise ConnectError(
+                _("cannot host on {where}: {error}").format(where=where, error=exc.error)
+            ) from exc
+
+    return NetBackend(
+        _("Practice vs AI") if practice else name,
+        name=config.name,
+        host_factory=factory,
+        want_seat=0,
+        auto_start=True,
+        interfaces=[] if practice else (config.interfaces or []),
+        games=config.games,
+        identity=config.identity,
+        ascii_only=config.ascii_only,
+        deck=config.deck,
+    )
 
 
 def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
-    """``netplay.join_backend``, its module loaded on the first table joined."""
-    from briscola_lan.tui import netplay
+    """A table found in the lobby: pinned to its advertised fingerprint, trusted on first use
+    (the network client loads with the first table joined)."""
+    from briscola_lan.net.client import Target
 
-    return netplay.join_backend(entry, config)
+    host, _sep, port = entry.address.rpartition(":")
+    target = Target(host.strip("[]"), int(port), entry.name, entry.fingerprint or None)
+    return _joined(entry.name, target, config)
+
+
+def join_target_backend(
+    where: str,
+    config: ClientConfig,
+    *,
+    fingerprint: str | None = None,
+    seat: int | None = None,
+    timeout: float = 5.0,
+) -> TableBackend:
+    """A table named on the command line (``briscola-lan join NAME|HOST:PORT``)."""
+    from briscola_lan.net import tls
+    from briscola_lan.net.client import parse_address, resolve_target
+    from briscola_lan.net.discovery import resolve_interfaces
+
+    async def find() -> Target:
+        interfaces: list[str] = []
+        if parse_address(where) is None or config.interfaces:
+            interfaces = resolve_interfaces(config.interfaces)
+        fp = tls.normalize_fingerprint(fingerprint) if fingerprint else None
+        return await resolve_target(where, interfaces=interfaces, timeout=timeout, fingerprint=fp)
+
+    return _joined(where, find, config, want_seat=seat)
+
+
+def _joined(
+    title: str,
+    target: Target | Callable[[], Awaitable[Target]],
+    config: ClientConfig,
+    want_seat: int | None = None,
+) -> TableBackend:
+    """A table joined over the network: its certificate pinned (trusted on first use), my
+    seat's resume token kept so that a restarted client sits back."""
+    from briscola_lan.net.tls import KnownTables
+    from briscola_lan.tui.netplay import NetBackend
+
+    return NetBackend(
+        title,
+        name=config.name,
+        target=target,
+        want_seat=want_seat,
+        auto_start=True,
+        interfaces=config.interfaces or [],
+        games=config.games,
+        identity=config.identity,
+        known_tables=KnownTables(),
+        ascii_only=config.ascii_only,
+        ai_level=config.ai_level,
+        resume=True,
+        deck=config.deck,
+    )
 
 
 def install(config: ClientConfig) -> None:
@@ -90,4 +192,11 @@ def install(config: ClientConfig) -> None:
     config.join_factory = join_backend
 
 
-__all__ = ["DiscoveryLobby", "host_backend", "install", "join_backend", "lobby_entry"]
+__all__ = [
+    "DiscoveryLobby",
+    "host_backend",
+    "install",
+    "join_backend",
+    "join_target_backend",
+    "lobby_entry",
+]

@@ -1,299 +1,36 @@
-"""The client's network side: tables over the network (the live lobby is ``tui/lobby_net.py``,
-loaded at start; this module on the first table joined or hosted).
+"""The client's network side: a table over the network on the screen (``tui/lobby_net.py``
+opens it: joined from the lobby or the command line, or hosted in this process by
+``net/embedded.py``; this module loads with the first such table).
 
 ``NetBackend`` drives the table screen from the real client library
-(``net.client.TableClient`` around the pure ``table.client.ClientSession``), for a table found in
-the lobby or one hosted inside this process (``start_embedded_host``).
+(``net.client.TableClient`` around the pure ``table.client.ClientSession``) and keeps the
+table's ``TableModel`` up to date from the session; ``tui/verdicts.py`` words its verdicts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
-import threading
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.fairness.verify import HOST
-from briscola_lan.net import tls
-from briscola_lan.net.client import (
-    ConnectError,
-    HostGone,
-    ResumeStore,
-    TableClient,
-    Target,
-    parse_address,
-    resolve_target,
-)
-from briscola_lan.net.discovery import (
-    Advertiser,
-    resolve_interfaces,
-)
+from briscola_lan.net.client import HostGone, ResumeStore, TableClient, Target
+from briscola_lan.net.embedded import EmbeddedHost
 from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
-from briscola_lan.net.server import HostServer
 from briscola_lan.net.tls import KnownTables
-from briscola_lan.rules import Card, MatchFormat, SeatView, TableOptions, hand_winner
+from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
-from briscola_lan.table.host import HostTable
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import sessionlog
 from briscola_lan.tui.adapters import apply_seat_view
-from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.saved import games_dir, record_hint
-from briscola_lan.tui.state import (
-    HandSummary,
-    HostForm,
-    LobbyEntry,
-    SeatInfo,
-    TableModel,
-    Verification,
-)
-
-_T = TypeVar("_T")
-
-
-# --- tables over the network -------------------------------------------------------------------
-
-
-def _quiet_cancel(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """A connection task cancelled at shutdown is no error worth a traceback over the screen."""
-    if isinstance(context.get("exception"), asyncio.CancelledError):
-        return
-    loop.default_exception_handler(context)
-
-
-class HostThread:
-    """An event loop on a thread of its own for a table hosted inside the client.
-
-    The host's AI players choose their cards inside ``HostTable.tick``: on the UI's loop a strong
-    AI's move froze the screen (0.1-1.7 s measured); on this loop it only costs a worker thread.
-    The UI talks to that host over loopback TCP like any other client.
-    """
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self._run, name="briscola-host", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.set_exception_handler(_quiet_cancel)
-        self.loop.run_forever()
-
-    async def call(self, coro: Coroutine[Any, Any, _T]) -> _T:
-        """Run ``coro`` on the host's loop and wait for it from the caller's loop."""
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
-
-    async def stop(self) -> None:
-        """Cancel what still runs on the host's loop, stop it and join the thread."""
-
-        async def drain() -> None:
-            me = asyncio.current_task()
-            tasks = [t for t in asyncio.all_tasks() if t is not me]
-            if tasks:  # connections finish closing by themselves; then the stragglers go
-                _, pending = await asyncio.wait(tasks, timeout=2)
-                for task in pending:
-                    task.cancel()
-                await asyncio.gather(*pending, return_exceptions=True)
-
-        if self.loop.is_closed():
-            return
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.call(drain()), 5)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        await asyncio.to_thread(self.thread.join, 5)
-        if not self.thread.is_alive():
-            self.loop.close()
-
-
-@dataclass(slots=True)
-class EmbeddedHost:
-    """A table hosted inside the client process (``HostServer`` + ``HostTable``).
-
-    With ``runner`` the server runs on that thread's loop (the client's own tables); without it,
-    on the caller's loop (tests that reach into the server).
-    """
-
-    server: HostServer
-    table: HostTable
-    port: int
-    fingerprint: str
-    address: str
-    runner: HostThread | None = None
-    hosted: Any = None  # the server's HostedTable (a rematch serves a fresh table in it)
-    fresh: Callable[[], HostTable] | None = None  # a new table: same rules, name and AI seats
-
-    async def rematch(self) -> None:
-        """Serve a fresh table (same port, rules, name and AI seats) in place of this one; its
-        players' connections close and their clients connect again, to the new match."""
-        if self.fresh is None or self.hosted is None:
-            raise ConnectError(_("this table cannot start a rematch"))
-        table = self.fresh()
-
-        async def swap() -> None:
-            self.server.replace_table(self.hosted, table)
-
-        await (self.runner.call(swap()) if self.runner else swap())
-        self.table = table
-
-    async def close(self) -> None:
-        if self.runner is None:
-            await self.server.close()
-            return
-        try:
-            await self.runner.call(self.server.close())
-        finally:
-            await self.runner.stop()
-
-
-async def start_embedded_host(
-    options: TableOptions,
-    name: str,
-    ai_seats: dict[int, str],
-    interfaces: Sequence[str],
-    *,
-    advertise: bool,
-    ai_delay: float,
-    draw_partners: bool = False,
-    draw_dealer: bool = False,
-    own_thread: bool = False,
-    deal: str | None = None,
-    hints: bool = False,
-) -> EmbeddedHost:
-    """Host a table in this process on ``interfaces``, advertised over mDNS when asked.
-
-    ``own_thread`` runs the host on a ``HostThread`` so that its AI players never block the
-    caller's event loop (the screen).
-    """
-    cert = tls.load_or_create_certificate()
-    identity = Identity.generate()  # one host key for the table and its rematches
-
-    def fresh() -> HostTable:
-        return HostTable(
-            options,
-            name=name,
-            identity=identity,
-            ai_seats=ai_seats,
-            ai_delay=ai_delay,
-            draw_partners=draw_partners and options.players == 4,
-            draw_dealer=draw_dealer,
-            deal=deal,
-            hints=hints,
-        )
-
-    table = fresh()
-
-    async def open_server() -> tuple[HostServer, Any]:
-        advertiser = Advertiser(interfaces) if advertise else None
-        server = HostServer(
-            tls.server_context(cert),
-            hosts=list(interfaces),
-            fingerprint=cert.fingerprint,
-            advertiser=advertiser,
-        )
-        try:
-            hosted = await server.add_table("table", table)
-        except OSError as exc:
-            await server.close()
-            where = ", ".join(interfaces)
-            raise ConnectError(
-                _("cannot host on {where}: {error}").format(where=where, error=exc)
-            ) from exc
-        return server, hosted
-
-    runner = HostThread() if own_thread else None
-    try:
-        server, hosted = await (runner.call(open_server()) if runner else open_server())
-    except BaseException:
-        if runner is not None:
-            await runner.stop()
-        raise
-    return EmbeddedHost(
-        server, table, hosted.port, cert.fingerprint, interfaces[0], runner, hosted, fresh
-    )
-
-
-def _verification(check: HandCheck | None, deal: str = "classic") -> Verification | None:
-    if check is None or check.status == "in progress":
-        return None
-    details = [_("Status: {status}").format(status=_status(check.status))]
-    fault_seat: int | None = None
-    also_host = False
-    if check.fault is not None:
-        details.append(check.fault.describe())
-        fault_seat, also_host = check.fault.seat, check.fault.also_host
-    if check.acks_match is not None:
-        details.append(
-            _("Every seat acknowledged the same history.")
-            if check.acks_match
-            else _(
-                "The seats' acknowledgements differ: the host may have shown different histories."
-            )
-        )
-    if deal == "blind":
-        details.append(
-            _(
-                "Blind deal: every seat shuffled and locked the deck; each card opened only for "
-                "whom the rules showed it, every play proved its card, and at the end every pass, "
-                "key and share was recomputed from the seats' revealed secrets, with the deal "
-                "schedule, every play and the points."
-            )
-        )
-    else:
-        details.append(
-            _(
-                "Checked: the seed commitments and reveals, the shuffle, each card against its "
-                "commitment when dealt, played and shown, the deal schedule, every play and the "
-                "points."
-            )
-        )
-    if check.status == "verified":
-        if deal == "blind":
-            return Verification(True, _("every pass, key and card checks"), details)
-        return Verification(True, _("all cards match the commitments"), details)
-    who = _party(fault_seat, also_host)
-    reason = check.fault.reason if check.fault is not None else check.status
-    if fault_seat is not None:
-        summary = _("{reason} (at fault: {who})").format(reason=reason, who=who)
-    else:
-        summary = _status(reason)
-    if check.own_verdict is not None:
-        summary = _own(check.own_verdict)
-        details.insert(1, summary)
-    if check.status == "aborted":
-        summary = _("hand aborted: {summary}").format(summary=summary)
-    return Verification(False, summary, details, fault_seat, also_host)
-
-
-def _party(seat: int | None, also_host: bool) -> str:
-    """Who is at fault, as the player reads it (protocol/fairness.md §8.7)."""
-    if seat == HOST:
-        return _("the host")
-    if also_host:
-        return _("the host or seat {n}, cannot be told apart").format(n=seat)
-    return _("seat {n}").format(n=seat)
-
-
-def _status(status: str) -> str:
-    """A verdict word (verified, failed, aborted...) in the player's language."""
-    return {
-        "verified": _("verified"),
-        "failed": _("failed"),
-        "aborted": _("aborted"),
-        "in progress": _("in progress"),
-    }.get(status, status)
-
-
-def _own(verdict: str) -> str:
-    """What the player's own record says, in the player's language."""
-    return sessionlog.render(verdict, str, str) or verdict
+from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel
+from briscola_lan.tui.verdicts import own_words, party, status_word, verification
 
 
 class NetBackend(TableBackend):
@@ -844,12 +581,12 @@ class NetBackend(TableBackend):
             return _("Dealing: the players commit and reveal their seeds...")
         if d.own_verdict is not None:
             return _("Draw {status}: {verdict}").format(
-                status=_status(d.status).upper(), verdict=_own(d.own_verdict)
+                status=status_word(d.status).upper(), verdict=own_words(d.own_verdict)
             )
         if d.fault is not None:
-            who = _party(d.fault.seat, d.fault.also_host)
+            who = party(d.fault.seat, d.fault.also_host)
             return _("Draw {status}: {reason} (at fault: {who})").format(
-                status=_status(d.status).upper(), reason=d.fault.reason, who=who
+                status=status_word(d.status).upper(), reason=d.fault.reason, who=who
             )
         if d.draw_partners and d.draw_dealer:
             return _("Drawing cards for the partners and the first dealer...")
@@ -884,7 +621,7 @@ class NetBackend(TableBackend):
                 winner=hand_winner(points) if points else None,
                 tiebreak=opts.match_format is MatchFormat.POINTS
                 and sum(1 for r in self.model.hand_results if r.points) >= opts.base_hands,
-                verification=_verification(check, st.deal),
+                verification=verification(check, st.deal),
             )
             self.model.hand_results.append(summary)
             if st.view is not None:
@@ -899,7 +636,7 @@ class NetBackend(TableBackend):
         for summary in self.model.hand_results:
             for check in st.checks:
                 if check.hand == summary.number and check.status != "in progress":
-                    summary.verification = _verification(check, st.deal)
+                    summary.verification = verification(check, st.deal)
 
     def _save(self, whole: bool = False) -> None:
         """Save my transcript (and the embedded host's) in the saved-games directory.
@@ -926,98 +663,3 @@ class NetBackend(TableBackend):
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
 _SIDE_WON_RE = re.compile(r"side (\d+) won the match")
-
-
-def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableBackend:
-    """A table hosted in this process: loopback only for practice, else on the LAN with mDNS."""
-    options = form.options()
-    ai_seats = {
-        seat: level for seat, level in enumerate(form.seat_fillers(), start=1) if level != "open"
-    }
-    name = form.table_name.strip() or f"{config.name}'s table"
-
-    async def factory() -> EmbeddedHost:
-        interfaces = ["127.0.0.1"] if practice else resolve_interfaces(config.interfaces)
-        return await start_embedded_host(
-            options,
-            name,
-            ai_seats,
-            interfaces,
-            advertise=not practice,
-            ai_delay=config.ai_delay,
-            draw_partners=form.draw_partners,
-            draw_dealer=form.draw_dealer,
-            own_thread=True,
-            deal=form.deal_mode(),
-            hints=form.hints,
-        )
-
-    return NetBackend(
-        _("Practice vs AI") if practice else name,
-        name=config.name,
-        host_factory=factory,
-        want_seat=0,
-        auto_start=True,
-        interfaces=[] if practice else (config.interfaces or []),
-        games=config.games,
-        identity=config.identity,
-        ascii_only=config.ascii_only,
-        deck=config.deck,
-    )
-
-
-def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
-    """A table found in the lobby: pinned to its advertised fingerprint, trusted on first use."""
-    host, _, port = entry.address.rpartition(":")
-    target = Target(host.strip("[]"), int(port), entry.name, entry.fingerprint or None)
-    return NetBackend(
-        entry.name,
-        name=config.name,
-        target=target,
-        auto_start=True,
-        interfaces=config.interfaces or [],
-        games=config.games,
-        identity=config.identity,
-        known_tables=KnownTables(),
-        ascii_only=config.ascii_only,
-        ai_level=config.ai_level,
-        resume=True,
-        deck=config.deck,
-    )
-
-
-__all__ = ["EmbeddedHost", "NetBackend", "host_backend", "join_backend", "join_target_backend"]
-
-
-def join_target_backend(
-    where: str,
-    config: ClientConfig,
-    *,
-    fingerprint: str | None = None,
-    seat: int | None = None,
-    timeout: float = 5.0,
-) -> TableBackend:
-    """A table named on the command line (``briscola-lan join NAME|HOST:PORT``)."""
-
-    async def find() -> Target:
-        interfaces: list[str] = []
-        if parse_address(where) is None or config.interfaces:
-            interfaces = resolve_interfaces(config.interfaces)
-        fp = tls.normalize_fingerprint(fingerprint) if fingerprint else None
-        return await resolve_target(where, interfaces=interfaces, timeout=timeout, fingerprint=fp)
-
-    return NetBackend(
-        where,
-        name=config.name,
-        target=find,
-        want_seat=seat,
-        auto_start=True,
-        interfaces=config.interfaces or [],
-        games=config.games,
-        identity=config.identity,
-        known_tables=KnownTables(),
-        ascii_only=config.ascii_only,
-        ai_level=config.ai_level,
-        resume=True,
-        deck=config.deck,
-    )

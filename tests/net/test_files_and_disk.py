@@ -25,7 +25,9 @@ from briscola_lan.fairness.verify import verify_records
 from briscola_lan.net import files, host_cmd, tls
 from briscola_lan.net.client import Target
 from briscola_lan.net.files import load_or_create_identity, private_dir, write_private
+from briscola_lan.net.host_saves import RETRY_SAVES
 from briscola_lan.net.player import auto_play, connect, make_chooser
+from briscola_lan.net.table_spec import load_spec
 from tests.net.procs import ROOT, cli_args, finish
 
 LO = ("--interfaces", "127.0.0.1")
@@ -256,7 +258,7 @@ async def test_a_disk_that_refuses_writes_mid_game_stops_nothing_and_loses_nothi
         while not (state / "table.json").exists():
             assert not host.done(), host
             await asyncio.sleep(0.02)
-        port = host_cmd._load_meta(state / "table.json").port
+        port = load_spec(state / "table.json").port
         client = await connect(Target("127.0.0.1", port, None, fp), "Bea")
         try:
             st = client.session.state
@@ -274,7 +276,7 @@ async def test_a_disk_that_refuses_writes_mid_game_stops_nothing_and_loses_nothi
             reason = "disk full" if code == errno.ENOSPC else "read-only file system"
             assert reason in st.notices[0].text
             fault.on = False  # space again
-            assert await client.wait_for(lambda: len(st.notices) == 2, 3 * host_cmd.RETRY_SAVES)
+            assert await client.wait_for(lambda: len(st.notices) == 2, 3 * RETRY_SAVES)
             assert st.notices[1].code == "saving"
             # nothing lost: the state file and the transcript hold the whole finished match
             from briscola_lan.table.host import HostTable

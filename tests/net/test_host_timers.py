@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from briscola_lan.net import host_cmd
+from briscola_lan.net import host_cmd, serving
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.transport import Heartbeat
 
@@ -69,7 +69,7 @@ async def test_the_options_reach_the_server_and_the_table(
             super().__init__(*a, **kw)
             servers.append(self)
 
-    monkeypatch.setattr(host_cmd, "HostServer", Recording)
+    monkeypatch.setattr(serving, "HostServer", Recording)
     args = _args(
         "--no-mdns",
         "--interfaces",

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.net.client import Target
-from briscola_lan.net.host_cmd import REOPEN_AFTER, Reopener, due_for_reopening
+from briscola_lan.net.next_match import REOPEN_AFTER, Reopener, due_for_reopening
 from briscola_lan.net.player import connect
 from tests.net.procs import Host, finish, spawn, start_host, wait_line
 
@@ -21,7 +21,8 @@ QUICK = ("--players", "2", "--ai", "1", "--hands-to-win", "1", "--no-mdns", "--t
 def _reopener(phase: str, players: int) -> Reopener:
     seats = [SimpleNamespace(conn=i + 1 if i < players else None) for i in range(2)]
     table = SimpleNamespace(phase=phase, seats=seats, waiting=set())
-    return Reopener(spec=None, hosted=SimpleNamespace(table=table), saver=0)  # type: ignore[arg-type]
+    served = SimpleNamespace(hosted=SimpleNamespace(table=table))
+    return Reopener(served=served, saver=0)  # type: ignore[arg-type]
 
 
 def test_a_table_reopens_only_once_its_match_is_over_and_its_players_have_left() -> None:

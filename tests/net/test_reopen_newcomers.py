@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from briscola_lan.net.client import Target
-from briscola_lan.net.host_cmd import REOPEN_AFTER
+from briscola_lan.net.next_match import REOPEN_AFTER
 from briscola_lan.net.player import auto_play, connect, make_chooser
 from tests.net.procs import finish, rest_of_output, spawn, start_host
 

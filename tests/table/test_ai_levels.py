@@ -11,7 +11,8 @@ import pytest
 from briscola_lan.ai import LEVELS
 from briscola_lan.fairness import verify_records
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.net.host_cmd import HostError, TableSpec, make_table, parse_ai_seats
+from briscola_lan.net.host_cmd import parse_ai_seats
+from briscola_lan.net.table_spec import HostError, TableSpec, make_table
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import AI_LEVELS, HostTable, Phase, SnapshotError

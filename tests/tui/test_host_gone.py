@@ -10,9 +10,9 @@ import pytest
 
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
+from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import TableOptions
 from briscola_lan.tui import render
-from briscola_lan.tui.netplay import start_embedded_host
 from tests.net.relay import Relay
 
 from .helpers import ENTER, ESC, lobby_entry, net_config, running, wait_for

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.fairness.verify import HOST
+from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.table.host import Outgoing
 from briscola_lan.tui import render
-from briscola_lan.tui.netplay import NetBackend, start_embedded_host
+from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.saved import verify_saved
 from briscola_lan.tui.state import Screen
 from briscola_lan.wire import messages as m
@@ -229,5 +230,6 @@ async def test_the_embedded_hosts_ai_thinks_off_the_screens_thread(
         assert res is not None and res.verification is not None and res.verification.ok
         await d.keys(ESC, "y")
         await wait_for(lambda: d.client.ui.screen is Screen.LOBBY, 5, "the lobby")
+        # the thread ends, then the client's loop closes the host's loop (a moment later)
         await wait_for(lambda: not runner.thread.is_alive(), 10, "the host thread to end")
-        assert runner.loop.is_closed()
+        await wait_for(runner.loop.is_closed, 5, "the host's loop to be closed")

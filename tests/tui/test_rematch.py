@@ -86,8 +86,8 @@ async def test_rematch_at_a_table_hosted_here(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("private_dirs")
 async def test_rematch_at_a_joined_table_once_its_host_opens_it(tmp_path: Path) -> None:
+    from briscola_lan.net.embedded import start_embedded_host
     from briscola_lan.rules import TableOptions
-    from briscola_lan.tui.netplay import start_embedded_host
 
     from .helpers import lobby_entry
 

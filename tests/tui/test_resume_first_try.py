@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import TableOptions
-from briscola_lan.tui.netplay import start_embedded_host
 from tests.net.relay import Relay
 
 from .helpers import ENTER, lobby_entry, net_config, running, wait_for

@@ -9,10 +9,12 @@ import pytest
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net.client import Target
+from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import ClientSession
 from briscola_lan.tui import render
-from briscola_lan.tui.netplay import NetBackend, join_target_backend, start_embedded_host
+from briscola_lan.tui.lobby_net import join_target_backend
+from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import Screen, SeatInfo, UiState
 from briscola_lan.wire import messages as m
 

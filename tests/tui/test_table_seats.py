@@ -9,9 +9,9 @@ import pytest
 
 from briscola_lan.net.client import ResumeStore
 from briscola_lan.net.client import Target as NetTarget
+from briscola_lan.net.embedded import EmbeddedHost, start_embedded_host
 from briscola_lan.net.player import connect
 from briscola_lan.rules import TableOptions
-from briscola_lan.tui.netplay import EmbeddedHost, start_embedded_host
 from briscola_lan.tui.state import Screen
 
 from .helpers import ENTER, ESC, lobby_entry, net_config, running, wait_for

@@ -6,23 +6,23 @@ from briscola_lan.fairness.verify import HOST, Fault
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import HandCheck
 from briscola_lan.tui import render
-from briscola_lan.tui.netplay import _verification
 from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, UiState
+from briscola_lan.tui.verdicts import verification
 
 
 def _screen(check: HandCheck) -> str:
     model = TableModel(options=TableOptions.make(players=2), started=True, hand_over=True)
     model.seats = [SeatInfo(0, "Tess"), SeatInfo(1, "Bea")]
-    model.hand_results.append(HandSummary(0, (60, 60), None, verification=_verification(check)))
+    model.hand_results.append(HandSummary(0, (60, 60), None, verification=verification(check)))
     return "".join(f[1] for f in render.table_lines(model, UiState()))
 
 
 def test_in_progress_has_no_verdict_yet() -> None:
-    assert _verification(HandCheck(0)) is None
+    assert verification(HandCheck(0)) is None
 
 
 def test_verified_hand() -> None:
-    v = _verification(HandCheck(0, "verified", None, True))
+    v = verification(HandCheck(0, "verified", None, True))
     assert v is not None and v.ok is True
     assert any("same history" in line for line in v.details)
     assert "Deal verified" in _screen(HandCheck(0, "verified", None, True))
@@ -31,7 +31,7 @@ def test_verified_hand() -> None:
 
 def test_failed_hand_names_the_host() -> None:
     fault = Fault(7, "play", HOST, "the opening of position 12 does not match")
-    v = _verification(HandCheck(0, "failed", fault, False))
+    v = verification(HandCheck(0, "failed", fault, False))
     assert v is not None and v.ok is False and v.fault_seat == HOST
     assert "position 12" in v.summary and "at fault: the host" in v.summary
     assert any("acknowledgements differ" in line for line in v.details)
@@ -40,6 +40,6 @@ def test_failed_hand_names_the_host() -> None:
 
 def test_aborted_hand_names_the_seat() -> None:
     fault = Fault(None, "reveal", 1, "seat 1 never revealed its seed")
-    v = _verification(HandCheck(0, "aborted", fault))
+    v = verification(HandCheck(0, "aborted", fault))
     assert v is not None and v.ok is False and v.fault_seat == 1
     assert v.summary.startswith("hand aborted:") and "at fault: seat 1" in v.summary

@@ -1,0 +1,170 @@
+"""A table hosted inside a client's own process (practice against AI players on loopback, or a
+table for the LAN): built and served as ``briscola-lan host`` does (``net/serving.py``), on an
+event loop of its own thread so that its AI players never hold up the client's screen. The
+client plays at it over loopback TLS like any other player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.net import tls
+from briscola_lan.net.next_match import open_next_match
+from briscola_lan.net.server import HostServer
+from briscola_lan.net.serving import (
+    ListenError,
+    ServedTable,
+    host_server,
+    quiet_cancelled_callbacks,
+)
+from briscola_lan.net.table_spec import TableSettings, TableSpec
+from briscola_lan.rules import TableOptions
+
+_T = TypeVar("_T")
+
+
+class HostThread:
+    """An event loop on a thread of its own for a table hosted inside the client.
+
+    The host's AI players choose their cards inside ``HostTable.tick``: on the UI's loop a strong
+    AI's move froze the screen (0.1-1.7 s measured); on this loop it only costs a worker thread.
+    The UI talks to that host over loopback TCP like any other client.
+    """
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name="briscola-host", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        quiet_cancelled_callbacks(self.loop)
+        self.loop.run_forever()
+
+    async def call(self, coro: Coroutine[Any, Any, _T]) -> _T:
+        """Run ``coro`` on the host's loop and wait for it from the caller's loop."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    async def stop(self) -> None:
+        """Cancel what still runs on the host's loop, stop it and join the thread."""
+
+        async def drain() -> None:
+            me = asyncio.current_task()
+            tasks = [t for t in asyncio.all_tasks() if t is not me]
+            if tasks:  # connections finish closing by themselves; then the stragglers go
+                _, pending = await asyncio.wait(tasks, timeout=2)
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+
+        if self.loop.is_closed():
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.call(drain()), 5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        await asyncio.to_thread(self.thread.join, 5)
+        if not self.thread.is_alive():
+            self.loop.close()
+
+
+@dataclass(slots=True)
+class EmbeddedHost:
+    """A table hosted inside the client process (``HostServer`` + ``HostTable``).
+
+    With ``runner`` the server runs on that thread's loop (the client's own tables); without it,
+    on the caller's loop (tests that reach into the server).
+    """
+
+    server: HostServer
+    served: ServedTable
+    fingerprint: str
+    address: str
+    runner: HostThread | None = None
+
+    @property
+    def port(self) -> int:
+        assert self.served.hosted is not None
+        return self.served.hosted.port
+
+    @property
+    def table(self) -> Any:
+        """The table served now (a rematch serves a fresh one)."""
+        assert self.served.hosted is not None
+        return self.served.hosted.table
+
+    async def rematch(self) -> None:
+        """Serve the table's next match in place of this one (same port, rules, name and AI
+        seats); its players' connections close and their clients connect again, to it."""
+
+        async def swap() -> None:
+            open_next_match(self.server, self.served)
+
+        await (self.runner.call(swap()) if self.runner else swap())
+
+    async def close(self) -> None:
+        if self.runner is None:
+            await self.server.close()
+            return
+        try:
+            await self.runner.call(self.server.close())
+        finally:
+            await self.runner.stop()
+
+
+async def start_embedded_host(
+    options: TableOptions,
+    name: str,
+    ai_seats: Mapping[int, str],
+    interfaces: Sequence[str],
+    *,
+    advertise: bool,
+    ai_delay: float,
+    draw_partners: bool = False,
+    draw_dealer: bool = False,
+    own_thread: bool = False,
+    deal: str | None = None,
+    hints: bool = False,
+) -> EmbeddedHost:
+    """Host a table in this process on ``interfaces``, advertised over mDNS when asked; a
+    ``ListenError`` if it cannot listen there.
+
+    ``own_thread`` runs the host on a ``HostThread`` so that its AI players never block the
+    caller's event loop (the screen).
+    """
+    cert = tls.load_or_create_certificate()
+    spec = TableSpec(
+        name,
+        options,
+        dict(ai_seats),
+        port=0,
+        draw_partners=draw_partners and options.players == 4,
+        draw_dealer=draw_dealer,
+        deal=deal,
+    )
+    # One host key for the table and its rematches; the host's timers are the defaults.
+    served = ServedTable(spec, TableSettings(ai_delay=ai_delay, hints=hints), Identity.generate())
+    table = served.build()
+
+    async def open_server() -> HostServer:
+        server = host_server(cert, interfaces, advertise=advertise)
+        try:
+            await served.serve(server, "table", table)
+        except ListenError:
+            await server.close()
+            raise
+        return server
+
+    runner = HostThread() if own_thread else None
+    try:
+        server = await (runner.call(open_server()) if runner else open_server())
+    except BaseException:
+        if runner is not None:
+            await runner.stop()
+        raise
+    return EmbeddedHost(server, served, cert.fingerprint, interfaces[0], runner)

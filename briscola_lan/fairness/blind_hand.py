@@ -47,15 +47,12 @@ from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.rules.schedule import PublicSchedule, initial_deal
 
-HOST = HOST_PARTY
-
-
 # Every statement a blind hand publishes (what ``BlindHand.apply`` follows).
 BlindStatement = ShufflePass | LockPass | Shares | Show | BlindPlay | Complaint | KeyReveal
 
 
 class BlindFault(Exception):
-    """A check of a blind hand failed: ``party`` is at fault (a seat, or HOST for the host);
+    """A check of a blind hand failed: ``party`` is at fault (a seat, or HOST_PARTY for the host);
     ``record`` names an earlier record when that one is the wrong one."""
 
     def __init__(
@@ -88,13 +85,13 @@ class Presence:
     def on_present(self, st: Present, record: int) -> None:
         """A published present (the host must have checked it: any fault here is the host's)."""
         if self.parties is not None:
-            raise BlindFault(HOST, "a present after the hand's parties were fixed")
+            raise BlindFault(HOST_PARTY, "a present after the hand's parties were fixed")
         if not 0 <= st.seat < len(self.human) or not self.human[st.seat]:
             raise BlindFault(
-                HOST, "only a person's seat answers the call: an AI seat is the host's"
+                HOST_PARTY, "only a person's seat answers the call: an AI seat is the host's"
             )
         if self.present and st.seat <= max(self.present):
-            raise BlindFault(HOST, "the presents must be published once each, in seat order")
+            raise BlindFault(HOST_PARTY, "the presents must be published once each, in seat order")
         self.present[st.seat] = record
 
     def close(self) -> tuple[int, ...]:
@@ -102,7 +99,7 @@ class Presence:
         plays some seat (an AI seat, or a person's seat that did not answer)."""
         if self.parties is None:
             seats = tuple(sorted(self.present))
-            self.parties = (*seats, HOST) if len(seats) < len(self.human) else seats
+            self.parties = (*seats, HOST_PARTY) if len(seats) < len(self.human) else seats
         return self.parties
 
     def left_out(self) -> tuple[int, ...]:
@@ -182,12 +179,7 @@ class BlindHand:
 
     def owner(self, seat: int) -> int:
         """The party that holds a seat's keys: the seat itself, or the host for its seats."""
-        return seat if seat in self.parties else HOST
-
-    def seat_parties(self, seat: int) -> tuple[int, ...]:
-        """The parties other than the seat's own: those that send it its keys."""
-        own = self.owner(seat)
-        return tuple(q for q in self.parties if q != own)
+        return seat if seat in self.parties else HOST_PARTY
 
     @property
     def disputed(self) -> bool:
@@ -297,7 +289,7 @@ class BlindHand:
 
     def on_shuffle(self, st: ShufflePass, record: int) -> None:
         if len(self.shuffles) >= len(self.parties) or st.seat != self.parties[len(self.shuffles)]:
-            raise BlindFault(HOST, "a shuffle pass out of party order, or one too many")
+            raise BlindFault(HOST_PARTY, "a shuffle pass out of party order, or one too many")
         if not is_point(st.ecdh) or not is_point(st.ecdh_show):
             raise BlindFault(st.seat, "a key-exchange point is not a group element")
         self._check_deck(st.points, st.seat, "shuffle")
@@ -307,9 +299,9 @@ class BlindHand:
 
     def on_lock(self, st: LockPass, record: int) -> None:
         if len(self.shuffles) < len(self.parties):
-            raise BlindFault(HOST, "a lock pass before every party shuffled")
+            raise BlindFault(HOST_PARTY, "a lock pass before every party shuffled")
         if len(self.locks) >= len(self.parties) or st.seat != self.parties[len(self.locks)]:
-            raise BlindFault(HOST, "a lock pass out of party order, or one too many")
+            raise BlindFault(HOST_PARTY, "a lock pass out of party order, or one too many")
         # Queued, its points are checked valid when it is judged (its proof's multiplications,
         # or its party's keys giving exactly these points), not twice.
         self._check_deck(st.points, st.seat, "lock", valid=self.check_proofs)
@@ -382,12 +374,14 @@ class BlindHand:
     def on_shares(self, st: Shares, record: int) -> None:
         w = self.window
         if w is None or w.shares_done or self.disputed:
-            raise BlindFault(HOST, "shares outside a deal window")
+            raise BlindFault(HOST_PARTY, "shares outside a deal window")
         if st.window != w.number:
-            raise BlindFault(HOST, f"shares for window {st.window} in window {w.number}")
+            raise BlindFault(HOST_PARTY, f"shares for window {st.window} in window {w.number}")
         pending = [q for q in w.owing if q not in w.shares]
         if st.seat != pending[0]:
-            raise BlindFault(HOST, "shares out of party order, twice, or from a party owing none")
+            raise BlindFault(
+                HOST_PARTY, "shares out of party order, twice, or from a party owing none"
+            )
         if st.positions != self.owed_positions(w, st.seat):
             raise BlindFault(st.seat, "the shares are not for the positions the window gives")
         if len(st.values) != len(st.positions):
@@ -432,9 +426,9 @@ class BlindHand:
     def on_show(self, st: Show, record: int) -> None:
         w = self.window
         if w is None or not w.shows_due or not w.shares_done or self.disputed:
-            raise BlindFault(HOST, "a show outside the partner exchange")
+            raise BlindFault(HOST_PARTY, "a show outside the partner exchange")
         if st.seat != len(w.shows):
-            raise BlindFault(HOST, "shows out of seat order or twice")
+            raise BlindFault(HOST_PARTY, "shows out of seat order or twice")
         shower = self.owner(st.seat)
         if st.partner != self.options.partner_of(st.seat):
             raise BlindFault(shower, "a show to a seat that is not the partner")
@@ -452,7 +446,7 @@ class BlindHand:
         """A published play (the host must have checked it: any fault here is the host's)."""
         problem = self.play_problem(st)
         if problem is not None:
-            raise BlindFault(HOST, problem)
+            raise BlindFault(HOST_PARTY, problem)
         self.played[st.position] = st.card
         self.plays.append((record, st))
         outcome = self.sched.play(st.seat, Card.from_code(st.card))
@@ -574,15 +568,15 @@ class BlindHand:
         if wrong:
             return BlindFault(
                 about,
-                f"{told} (position {pos}, sent to {'the host' if me == HOST else f'seat {me}'}: "
-                "the point the complaint reveals unseals it)",
+                f"{told} (position {pos}, sent to {_party(me)}: the point the complaint reveals "
+                "unseals it)",
                 rec,
                 sent.KIND,
             )
         return BlindFault(
             me,
-            f"complained that {'the host' if about == HOST else f'seat {about}'}'s {what} for "
-            f"position {pos} is wrong, but the point it reveals unseals the right one",
+            f"complained that {_party(about)}'s {what} for position {pos} is wrong, but the "
+            "point it reveals unseals the right one",
             record,
             Complaint.KIND,
         )
@@ -590,7 +584,7 @@ class BlindHand:
     def on_complaint(self, st: Complaint, record: int) -> None:
         problem = self.complaint_problem(st)
         if problem is not None:
-            raise BlindFault(HOST, problem)
+            raise BlindFault(HOST_PARTY, problem)
         self.complaint = (record, st)
         self.window = None
         self.changes += 1
@@ -600,7 +594,9 @@ class BlindHand:
     def on_end(self) -> None:
         """The hand's blind-end was published (the verifier checks its points)."""
         if self.expected() != "end" or self.disputed:
-            raise BlindFault(HOST, "a blind-end before every card was played, or in a dispute")
+            raise BlindFault(
+                HOST_PARTY, "a blind-end before every card was played, or in a dispute"
+            )
         self.ended = True
 
     @property
@@ -611,10 +607,12 @@ class BlindHand:
     def on_overdue(self, parties: Sequence[int]) -> None:
         """The host names the key reveals that did not come in time: exactly those missing."""
         if self.expected() != "reveal" or self.disputed:
-            raise BlindFault(HOST, "overdue key reveals named outside the reveals of a hand")
+            raise BlindFault(HOST_PARTY, "overdue key reveals named outside the reveals of a hand")
         missing = tuple(q for q in self.parties if q not in self.reveals)
         if tuple(parties) != missing:
-            raise BlindFault(HOST, "the overdue parties must be exactly those without a reveal")
+            raise BlindFault(
+                HOST_PARTY, "the overdue parties must be exactly those without a reveal"
+            )
         self.overdue = missing
 
     def on_key_reveal(self, st: KeyReveal, record: int, keys: PartyKeys | None = None) -> None:
@@ -635,7 +633,7 @@ class BlindHand:
         """Raise the host's fault if ``st`` is not the key reveal due now."""
         late = st.seat in self.late
         if self.expected() != "reveal" and not late:
-            raise BlindFault(HOST, "keys revealed before the hand is over or disputed")
+            raise BlindFault(HOST_PARTY, "keys revealed before the hand is over or disputed")
         pending = [q for q in self.parties if q not in self.reveals]
         if self.disputed:
             in_order = bool(pending) and st.seat == pending[0]  # a dispute: a prefix of parties
@@ -645,7 +643,7 @@ class BlindHand:
                 late or self.parties.index(st.seat) > max(done, default=-1)
             )
         if not in_order:
-            raise BlindFault(HOST, "key reveals out of party order or twice")
+            raise BlindFault(HOST_PARTY, "key reveals out of party order or twice")
 
     def unchecked_parties(self) -> tuple[int, ...]:
         """The parties whose lock pass waits for their revealed keys (its proof not checked)."""
@@ -744,7 +742,7 @@ class BlindHand:
         for rec, play in self.plays:
             if self.order[play.position] != play.card:
                 raise BlindFault(
-                    HOST, "a played card is not the card at its position", rec, play.KIND
+                    HOST_PARTY, "a played card is not the card at its position", rec, play.KIND
                 )
 
     def dispute_verdict(self) -> BlindFault:
@@ -753,7 +751,9 @@ class BlindHand:
         if self.verdict is not None:
             return self.verdict
         if self.complaint is None:
-            return BlindFault(HOST, "the upcard did not open, yet every party's keys are right")
+            return BlindFault(
+                HOST_PARTY, "the upcard did not open, yet every party's keys are right"
+            )
         rec, st = self.complaint
         return BlindFault(
             st.seat,
@@ -777,4 +777,8 @@ class BlindHand:
         return tuple(self.sched.points)
 
 
-__all__ = ["HOST", "BlindFault", "BlindHand", "Presence", "Window"]
+def _party(party: int) -> str:
+    return "the host" if party == HOST_PARTY else f"seat {party}"
+
+
+__all__ = ["BlindFault", "BlindHand", "Presence", "Window"]

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.predicates import Foreign, foreign
 from briscola_lan.fairness.statements import Statement
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
@@ -66,6 +67,16 @@ class Refused(Exception):
     def __init__(self, code: str, text: str, *, close: bool = False) -> None:
         super().__init__(text)
         self.code, self.text, self.close = code, text, close or code in _CLOSING
+
+
+def refuse_foreign(st: Statement, game_id: bytes, hand: int, seat_no: int) -> None:
+    """Refuse a seat's statement of another game or hand, or made for another seat (the check
+    the verifier and every client make with ``fairness.predicates.foreign``)."""
+    why = foreign(st, game_id, hand, seat_no)
+    if why is Foreign.GAME_OR_HAND:
+        raise Refused(ErrorCode.BAD_STATEMENT, why.value)
+    if why is Foreign.SEAT:
+        raise Refused(ErrorCode.NOT_ALLOWED, why.value)
 
 
 @dataclass(slots=True)

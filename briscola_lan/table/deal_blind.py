@@ -16,9 +16,11 @@ import contextlib
 from typing import Any
 
 from briscola_lan.fairness.blind import PartyKeys
-from briscola_lan.fairness.blind_hand import HOST, BlindFault, BlindHand, BlindStatement, Presence
+from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, BlindStatement, Presence
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.context import ContextChain
+from briscola_lan.fairness.encoding import HOST_PARTY
+from briscola_lan.fairness.predicates import Foreign
 from briscola_lan.fairness.statements import (
     BlindEnd,
     BlindPlay,
@@ -37,7 +39,16 @@ from briscola_lan.fairness.statements import (
 )
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
-from briscola_lan.table.deal import BLIND, Checks, Deal, Outgoing, Phase, Refused, TableSide
+from briscola_lan.table.deal import (
+    BLIND,
+    Checks,
+    Deal,
+    Outgoing,
+    Phase,
+    Refused,
+    TableSide,
+    refuse_foreign,
+)
 from briscola_lan.table.snapshot import Fields, SnapshotError
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message, Record
@@ -133,7 +144,7 @@ class BlindDeal(Deal):
         for i, seat in enumerate(t.seats):
             if seat.ai is None:
                 seat.taken_over = i not in self.parties
-        if HOST in self.parties:
+        if HOST_PARTY in self.parties:
             self.host_secret = t.entropy(32)
         self._open(self.parties)
         t.phase = Phase.SHUFFLE
@@ -142,8 +153,8 @@ class BlindDeal(Deal):
     def _open(self, parties: tuple[int, ...]) -> None:
         t = self.table
         self.bh = BlindHand(t.options, t.game_id, self.number, self.dealer, parties)
-        if HOST in parties and self.host_secret:  # empty after a restore: revealed, or over
-            self.host_party = BlindParty(self.bh, HOST, self.host_secret, t.context_for)
+        if HOST_PARTY in parties and self.host_secret:  # empty after a restore: revealed, or over
+            self.host_party = BlindParty(self.bh, HOST_PARTY, self.host_secret, t.context_for)
 
     def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
         cls = _KINDS.get(type(msg))
@@ -167,9 +178,8 @@ class BlindDeal(Deal):
         if st.game_id != t.game_id or st.hand != self.number:  # type: ignore[attr-defined]
             if st.game_id == t.game_id and st.hand < self.number:  # type: ignore[attr-defined]
                 return True  # a resumed client answering a replayed message of an earlier hand
-            raise Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
-        if st.seat != seat_no:  # type: ignore[attr-defined]
-            raise Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+            raise Refused(ErrorCode.BAD_STATEMENT, Foreign.GAME_OR_HAND.value)
+        refuse_foreign(st, t.game_id, self.number, seat_no)
         if t.host_plays(seat_no):
             raise Refused(ErrorCode.NOT_ALLOWED, "the host plays your seat this hand")
         t.check_sig(seat_no, body, sig)
@@ -214,7 +224,7 @@ class BlindDeal(Deal):
         if not waiting:
             return
         seat = bh.owner(waiting[0]) if what in (Show.KIND, BlindPlay.KIND) else waiting[0]
-        if seat == HOST:
+        if seat == HOST_PARTY:
             return  # the host acts at once: nothing to wait for
         away = t.seats[seat].conn is None and t.seats[seat].dropped_at is not None
         gone = away and t.now - (t.seats[seat].dropped_at or 0.0) >= t.grace
@@ -564,7 +574,7 @@ class BlindDeal(Deal):
             who = gathered.seat
             if who in self.pending:
                 continue
-            signer = t.identity if who == HOST else t.seat_signer(who)
+            signer = t.identity if who == HOST_PARTY else t.seat_signer(who)
             body = gathered.encode()
             self.pending[who] = (body, signer.sign(body))
             made = True
@@ -631,7 +641,7 @@ class BlindDeal(Deal):
         # is published it is in the records, and a finished or aborted hand needs it no more.
         needed = (
             bh is not None
-            and HOST not in bh.reveals
+            and HOST_PARTY not in bh.reveals
             and self.table.phase not in (Phase.ACK, Phase.OVER)
         )
         return {

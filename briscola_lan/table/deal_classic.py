@@ -29,7 +29,15 @@ from briscola_lan.rules.errors import IllegalPlay, NotYourTurn
 from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import Hand, SeatView
-from briscola_lan.table.deal import CLASSIC, Deal, Outgoing, Phase, Refused, TableSide
+from briscola_lan.table.deal import (
+    CLASSIC,
+    Deal,
+    Outgoing,
+    Phase,
+    Refused,
+    TableSide,
+    refuse_foreign,
+)
 from briscola_lan.table.snapshot import Fields, SnapshotError
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message, Record
@@ -153,10 +161,7 @@ class ClassicDeal(Deal):
             raise Refused(ErrorCode.BAD_STATEMENT, "PlayCard must carry a play statement")
         if t.phase is not Phase.PLAY:
             raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {t.phase} phase")
-        if st.game_id != t.game_id or st.hand != self.number:
-            raise Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
-        if st.seat != seat_no:
-            raise Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+        refuse_foreign(st, t.game_id, self.number, seat_no)
         if t.seats[seat_no].taken_over:
             raise Refused(
                 ErrorCode.NOT_ALLOWED, "an AI plays your seat until it hands it back to you"

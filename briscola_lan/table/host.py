@@ -68,6 +68,7 @@ from briscola_lan.table.deal import (
     Phase,
     Refused,
     Seat,
+    refuse_foreign,
 )
 from briscola_lan.table.deal_blind import BlindDeal
 from briscola_lan.table.deal_classic import ClassicDeal
@@ -837,10 +838,7 @@ class HostTable:
             raise _Refused(ErrorCode.BAD_SIGNATURE, "signature does not verify with your key")
 
     def _check_context(self, st: Statement, seat_no: int) -> None:
-        if st.game_id != self.game_id or st.hand != self.hand_number:  # type: ignore[attr-defined]
-            raise _Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
-        if st.seat != seat_no:  # type: ignore[attr-defined]
-            raise _Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+        refuse_foreign(st, self.game_id, self.hand_number, seat_no)
 
     def hand_over(self, points: tuple[int, ...], out: list[Outgoing], *, acks: bool = True) -> None:
         """The deal signed the hand's end record: the match records its points; if they decide

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from briscola_lan.fairness.encoding import DRAW_HAND, seed_commitment
+from briscola_lan.fairness.predicates import seed_opens
 from briscola_lan.fairness.statements import Ack, Evidence, SeedCommit, SeedReveal, decode
-from briscola_lan.table.deal import Outgoing, Phase, Refused, TableSide
+from briscola_lan.table.deal import Outgoing, Phase, Refused, TableSide, refuse_foreign
 from briscola_lan.table.snapshot import Fields, SnapshotError
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Record
@@ -62,10 +63,7 @@ class SeedRound:
         self._accept_commit(seat_no, (body, t.seat_signer(seat_no).sign(body)), out)
 
     def _check_context(self, st: SeedCommit | SeedReveal, seat_no: int) -> None:  # game, seat
-        if st.game_id != self.table.game_id or st.hand != self.hand:
-            raise Refused(ErrorCode.BAD_STATEMENT, "statement for another game or hand")
-        if st.seat != seat_no:
-            raise Refused(ErrorCode.NOT_ALLOWED, "statement for a seat that is not yours")
+        refuse_foreign(st, self.table.game_id, self.hand, seat_no)
 
     def on_commit(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
         t = self.table
@@ -125,7 +123,7 @@ class SeedRound:
         assert commit_rec is not None
         commit = decode(commit_rec[0])
         assert isinstance(commit, SeedCommit)
-        if seed_commitment(t.game_id, self.hand, seat_no, st.seed) != commit.commitment:
+        if not seed_opens(t.game_id, self.hand, seat_no, st.seed, commit.commitment):
             out.append(
                 Outgoing(
                     t.seats[seat_no].conn or 0,

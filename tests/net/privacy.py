@@ -45,8 +45,8 @@ from briscola_lan.fairness.blind import (
     pad,
     shared_point,
 )
-from briscola_lan.fairness.blind_hand import HOST, BlindHand, Presence
-from briscola_lan.fairness.encoding import DOMAIN
+from briscola_lan.fairness.blind_hand import BlindHand, Presence
+from briscola_lan.fairness.encoding import DOMAIN, HOST_PARTY
 from briscola_lan.fairness.group import CARD_POINTS, L
 from briscola_lan.fairness.statements import (
     Abort,
@@ -351,7 +351,9 @@ def _leaves(obj: object) -> Iterator[bytes]:
 class Timeline:
     """When each position opened to the process, and when each party's secret reached it."""
 
-    party: int | None  # the process's own party (a seat; HOST for the host; None: not a party)
+    party: (
+        int | None
+    )  # the process's own party (a seat; HOST_PARTY for the host; None: not a party)
     seat: int | None  # the seat it plays (None: the host)
     opened: dict[tuple[bytes, int, int], int] = field(default_factory=dict)  # (g, h, pos) -> e
     revealed: dict[tuple[bytes, int, int], int] = field(default_factory=dict)  # (g, h, q) -> e
@@ -366,7 +368,7 @@ class Timeline:
 def host_timeline(obs: Observed, truths: list[HandTruth]) -> Timeline:
     """For the host: a card opens when its play reaches it (or, for a seat it plays, when the
     seat's partner shows it its hand), a party's secret with its key reveal."""
-    tl = Timeline(HOST, None)
+    tl = Timeline(HOST_PARTY, None)
     by_hand = {(t.game_id, t.hand): t for t in truths}
     for e, msg in obs.messages:
         body = getattr(msg, "body", None)
@@ -379,7 +381,7 @@ def host_timeline(obs: Observed, truths: list[HandTruth]) -> Timeline:
             tl.revealed.setdefault((st.game_id, st.hand, st.seat), e)
         elif isinstance(msg, m.ShowHand) and isinstance(st, Show):
             t = by_hand.get((st.game_id, st.hand))
-            if t is not None and t.bh.owner(st.partner) == HOST:
+            if t is not None and t.bh.owner(st.partner) == HOST_PARTY:
                 for p in st.positions:
                     tl.opened.setdefault((st.game_id, st.hand, p), e)
     return tl

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from briscola_lan.fairness import verify_records
-from briscola_lan.fairness.blind_hand import HOST
+from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import BlindPlay, BlindStart, decode
 from briscola_lan.net import tls
@@ -204,7 +204,7 @@ async def test_a_player_away_when_a_hand_starts_is_played_by_the_host_for_that_h
         await _wait("the second hand", lambda: len(_starts(table.records)) >= 2)
         await _wait("the second hand's call", lambda: table.phase != "call")
         second = verify_records(table.records).hands[1]
-        assert second.parties == (0, HOST)  # the host plays seat 1 this hand
+        assert second.parties == (0, HOST_PARTY)  # the host plays seat 1 this hand
         await _wait("a play of the host for seat 1", lambda: _blind_plays(table.records) >= 22)
         up.set()  # back in the middle of the second hand: the host still plays it
         assert await away.wait_for(lambda: away.live and away.session.state.hand_number == 1, 30)

@@ -31,7 +31,7 @@ import pytest
 
 from briscola_lan.fairness import blind_party
 from briscola_lan.fairness.blind import seal
-from briscola_lan.fairness.blind_hand import HOST
+from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.group import L
 from briscola_lan.fairness.transcript import dumps
 from briscola_lan.fairness.verify import verify_records
@@ -150,7 +150,7 @@ def test_in_memory_nobody_holds_a_card_before_it_is_shown(
     assert [f.leaks for f in findings] == [[] for _ in findings]
     _check_found_what_became_public(truths, findings)
     for t in truths:  # with an AI seat the host is a party: it holds that seat's keys
-        assert (HOST in t.bh.parties) == bool(ai)
+        assert (HOST_PARTY in t.bh.parties) == bool(ai)
 
 
 def test_a_fake_away_is_what_shows_the_host_a_persons_cards_and_that_person_proves_it(
@@ -174,7 +174,7 @@ def test_a_fake_away_is_what_shows_the_host_a_persons_cards_and_that_person_prov
     )
     assert [f.leaks for f in findings] == [[] for _ in findings]
     first = truths[0]
-    assert 2 not in first.bh.parties and HOST in first.bh.parties  # the host played seat 2
+    assert 2 not in first.bh.parties and HOST_PARTY in first.bh.parties  # the host played seat 2
     rep = verify_records(box["clients"][2].records)
     assert rep.verdict == "failed" and rep.blame is not None and rep.blame.party == "host"
     for seat in (0, 1, 3):

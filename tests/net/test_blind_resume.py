@@ -19,7 +19,7 @@ import msgpack
 import pytest
 
 from briscola_lan.fairness import verify_records
-from briscola_lan.fairness.blind_hand import HOST
+from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.statements import KeyReveal, decode
 from briscola_lan.fairness.transcript import load as load_transcript
 from briscola_lan.net.client import TableClient, Target
@@ -278,7 +278,7 @@ async def test_the_host_killed_mid_hand_resumes_the_blind_hand(
             (theirs,) = _games(tmp_path / f"b{s}")
             await _verify_file(tmp_path, theirs)
         first = verify_records(load_transcript(saved)).hands[0]
-        assert (HOST in first.parties) == bool(ai)
+        assert (HOST_PARTY in first.parties) == bool(ai)
     finally:
         for b in bots:
             if b.poll() is None:

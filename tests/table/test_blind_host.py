@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from briscola_lan.fairness.blind_hand import HOST
+from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.table.client import ClientSession
@@ -66,7 +66,7 @@ def test_a_blind_match_at_every_table_shape_verifies_in_every_file(
     play_out(wire, [_random(i) for i in range(len(humans))])
     assert host.phase is Phase.OVER and not host.internal_errors
     parties = {h.parties for h in verify_records(host.records).hands}
-    want = (*humans, HOST) if len(humans) < players else tuple(humans)
+    want = (*humans, HOST_PARTY) if len(humans) < players else tuple(humans)
     assert parties == {want}
     _all_files_verify(host, clients)
 
@@ -161,7 +161,10 @@ def test_a_player_away_when_a_hand_starts_is_played_by_the_host_for_that_hand() 
     assert host.hand_number == 1
     wire.deliver(host.tick(host.now + host.call_wait))  # nobody answers for the seat away
     wire.pump()
-    assert verify_records(host.records).hands[-1].parties == (0, HOST)  # the host plays seat 1
+    assert verify_records(host.records).hands[-1].parties == (
+        0,
+        HOST_PARTY,
+    )  # the host plays seat 1
     assert host.seats[1].taken_over
     # it comes back mid-hand: it watches, the host keeps playing its seat until the hand is over
     away["on"] = False

@@ -19,9 +19,9 @@ import pytest
 from nacl.bindings import crypto_core_ed25519_add
 
 from briscola_lan.fairness.blind import SHARE, SHOW, pad, seal, shared_point
-from briscola_lan.fairness.blind_hand import HOST as HOST_PARTY
 from briscola_lan.fairness.blind_hand import BlindHand
 from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.group import L, base, inverse, mult, scalar_bytes
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from briscola_lan.fairness.blind_hand import HOST
+from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.statements import Present, Receipt, Show, decode
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
@@ -78,7 +78,7 @@ def test_a_seat_left_out_after_its_answer_was_receipted_proves_the_host_at_fault
     victim = 1 if players == 2 else 2
     host, clients, _ = _play(monkeypatch, players, receipt=True, victim=victim)
     first = verify_records(host.records).hands[0]
-    assert victim not in first.parties and HOST in first.parties  # the host played the seat
+    assert victim not in first.parties and HOST_PARTY in first.parties  # the host played the seat
     # The victim's own file holds the receipt: the host is at fault, at that receipt.
     rep = verify_records(clients[victim].records)
     assert rep.verdict == "failed" and rep.blame is not None and rep.blame.party == "host"
@@ -129,7 +129,7 @@ def test_a_late_answer_is_refused_and_the_seat_is_played_by_the_host() -> None:
     wire.deliver(host.tick(host.now + host.call_wait + 0.1))
     wire.pump()
     assert host.phase != "call"
-    assert verify_records(host.records).hands[0].parties == (0, HOST)
+    assert verify_records(host.records).hands[0].parties == (0, HOST_PARTY)
     before = len(clients[1].state.errors)
     send(1, held)
     wire.pump()

@@ -1,0 +1,470 @@
+"""One classic hand followed from its records: the seeds' commit and reveal, the deck's commitments,
+the deals the public schedule makes, the upcard, every play and the partner exchange, then the
+host's reveal that opens the whole deck (protocol/fairness.md §5-§8).
+
+The verifier, the host (before it publishes its own records) and every client follow a classic
+hand with this one state machine, as they follow a blind hand with ``BlindHand``. Each statement
+has its ``on_<kind>``; a check that fails raises ``ClassicFault`` naming the party at fault and,
+when it is not the record being checked, the earlier record that is wrong. A hand seen from one
+seat's file holds that seat's deals only: the machine knows that seat's cards (``view``), and the
+other seats' stay hidden, as the schedule alone says who holds which position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed
+from briscola_lan.fairness.predicates import seed_opens
+from briscola_lan.fairness.shuffle import deal_deck
+from briscola_lan.fairness.statements import (
+    Deal,
+    DeckCommit,
+    Exchange,
+    HostCommit,
+    HostReveal,
+    Opening,
+    Play,
+    SeedCommit,
+    SeedReveal,
+    Statement,
+    Upcard,
+)
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.errors import RulesError
+from briscola_lan.rules.events import CardDealt
+from briscola_lan.rules.hand import Hand
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.schedule import PublicSchedule, SeatView
+
+# Every statement of a classic hand in progress (what ``ClassicHand.apply`` follows).
+ClassicStatement = SeedCommit | SeedReveal | DeckCommit | Deal | Upcard | Play | Exchange
+
+
+class ClassicFault(Exception):
+    """A check of a classic hand failed: ``party`` is at fault (a seat, or HOST_PARTY for the host);
+    ``record`` and ``kind`` name an earlier record when that one is the wrong one."""
+
+    def __init__(self, party: int, reason: str, record: int | None = None, kind: str = "") -> None:
+        super().__init__(reason)
+        self.party, self.reason, self.record, self.kind = party, reason, record, kind
+
+
+def opening_matches(game_id: bytes, hand: int, commitments: Sequence[bytes], o: Opening) -> bool:
+    """Whether an opening opens the commitment at its position."""
+    if not 0 <= o.position < len(commitments) or not 0 <= o.card < 40:
+        return False
+    return card_commitment(game_id, hand, o.position, o.card, o.salt) == commitments[o.position]
+
+
+class SeedRound:
+    """A commit-reveal round of seeds (a classic hand's, or the seat and dealer draw's): every
+    seat commits in seat order, then every seat reveals in seat order; a reveal must open its
+    seat's commitment (else that seat is at fault: it signed the reveal)."""
+
+    def __init__(self, game_id: bytes, hand: int, players: int) -> None:
+        self.game_id, self.hand, self.players = game_id, hand, players
+        self.commits: list[bytes] = []
+        self.seeds: list[bytes] = []
+
+    @property
+    def done(self) -> bool:
+        return len(self.seeds) >= self.players
+
+    def owed(self) -> tuple[str, int] | None:
+        """The statement the round waits for and the seat that owes it; None once done."""
+        if len(self.commits) < self.players:
+            return SeedCommit.KIND, len(self.commits)
+        if len(self.seeds) < self.players:
+            return SeedReveal.KIND, len(self.seeds)
+        return None
+
+    def opens(self, seat: int, seed: bytes) -> bool:
+        """Whether ``seed`` opens the seat's published commitment."""
+        return seed_opens(self.game_id, self.hand, seat, seed, self.commits[seat])
+
+    def on_commit(self, st: SeedCommit, what: str = "seed commitment") -> None:
+        if len(self.commits) >= self.players or st.seat != len(self.commits):
+            raise ClassicFault(HOST_PARTY, f"{what} out of order or duplicated")
+        self.commits.append(st.commitment)
+
+    def on_reveal(
+        self,
+        st: SeedReveal,
+        *,
+        early: str = "a seed was revealed before every seat had committed",
+        what: str = "seed reveal",
+        wrong: str = "revealed seed does not match the seat's commitment",
+    ) -> None:
+        """A published reveal: after every commitment, in seat order, opening its seat's
+        commitment (else that seat is at fault, with ``wrong`` as the reason)."""
+        if len(self.commits) < self.players:
+            raise ClassicFault(HOST_PARTY, early)
+        if len(self.seeds) >= self.players or st.seat != len(self.seeds):
+            raise ClassicFault(HOST_PARTY, f"{what} out of order or duplicated")
+        if not self.opens(st.seat, st.seed):
+            raise ClassicFault(st.seat, wrong)
+        self.seeds.append(st.seed)
+
+
+class ClassicHand:
+    """The state of one classic hand as its records arrive (§8.3, §8.4)."""
+
+    def __init__(
+        self,
+        options: TableOptions,
+        commit: HostCommit,
+        *,
+        recipients: frozenset[int] | None = None,
+    ) -> None:
+        """``recipients``: the seats whose private records this file holds (known after the
+        match's first deal; None until then, and the first deal window fixes them)."""
+        self.options, self.commit = options, commit
+        self.game_id, self.number, self.dealer = commit.game_id, commit.hand, commit.dealer
+        self.n = options.players
+        self.sched = PublicSchedule(options, commit.dealer)
+        self.seeds = SeedRound(commit.game_id, commit.hand, self.n)
+        self.recipients = recipients
+        self.deck_commit: DeckCommit | None = None
+        self.deck_index = 0
+        self.deals: list[tuple[int, Deal]] = []
+        self.exchanges: list[tuple[int, Exchange]] = []
+        self.upcard: tuple[int, Upcard] | None = None
+        self.plays: list[tuple[int, Play]] = []
+        self.played: set[int] = set()  # card codes played so far
+        self.revealed = False  # its host-reveal came (the result is in)
+        # The deals the schedule makes now (seat -> positions), from the deck-commit or a trick's
+        # end until the next record of another kind; which seats got theirs, and the exchange.
+        self.window: dict[int, list[int]] | None = None
+        self.window_seen: list[int] = []
+        self.exchange_due = False
+        self.exchange_seen: list[int] = []
+        # What the held deals and exchanges show (a seat's own file: its own cards).
+        self.cards: dict[int, list[Card]] = {}  # seat -> the cards dealt to it, not yet played
+        self.shown: dict[int, tuple[Card, ...]] = {}  # seat -> its partner's hand, shown to it
+
+    # --- what the hand waits for ----------------------------------------------------------------
+
+    @property
+    def dealt(self) -> bool:
+        """The deck is committed and the hand not revealed: cards are dealt and played now."""
+        return self.deck_commit is not None and not self.revealed
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to play (None before the upcard is turned and after the last trick)."""
+        return self.sched.to_play if self.upcard is not None else None
+
+    def owed(self) -> tuple[str, int]:
+        """The statement the hand waits for and who owes it (a seat, or HOST_PARTY): a seed-commit
+        or a seed-reveal from a seat, else the host's records up to its host-reveal."""
+        seed = self.seeds.owed()
+        if seed is not None:
+            return seed
+        return HostReveal.KIND, HOST_PARTY
+
+    def cards_on_their_way(self, seat: int) -> bool:
+        """Whether the schedule owes the seat cards not here yet: its deal, its draw, or (4
+        players) its partner's hand at the end of the stock."""
+        w = self.window
+        if w is not None and w.get(seat) and seat not in self.window_seen:
+            return True
+        return self.exchange_due and seat not in self.exchange_seen
+
+    def held(self, seat: int) -> tuple[Card, ...] | None:
+        """The seat's cards in hand, if its deals are held (in the order dealt)."""
+        cards = self.cards.get(seat)
+        return None if cards is None else tuple(cards)
+
+    def view(self, seat: int) -> SeatView | None:
+        """What the seat sees, when its cards are held: None before the upcard and while cards
+        the schedule owes it are on their way (a turn is never offered from a hand missing one).
+        """
+        cards = self.cards.get(seat)
+        if cards is None or self.upcard is None or self.cards_on_their_way(seat):
+            return None
+        upcard = Card.from_code(self.upcard[1].opening.card)
+        partner = self.options.partner_of(seat)
+        shown = self.shown.get(seat) if partner is not None else None
+        return self.sched.seat_view(seat, tuple(cards), upcard, shown)
+
+    # --- the seeds ------------------------------------------------------------------------------
+
+    def apply(self, st: ClassicStatement, record: int) -> None:
+        """Follow one record of the hand, whichever kind it is."""
+        if isinstance(st, SeedCommit):
+            self.on_seed_commit(st, record)
+        elif isinstance(st, SeedReveal):
+            self.on_seed_reveal(st, record)
+        elif isinstance(st, DeckCommit):
+            self.on_deck_commit(st, record)
+        elif isinstance(st, Deal):
+            self.on_deal(st, record)
+        elif isinstance(st, Upcard):
+            self.on_upcard(st, record)
+        elif isinstance(st, Play):
+            self.on_play(st, record)
+        else:
+            self.on_exchange(st, record)
+
+    def on_seed_commit(self, st: SeedCommit, record: int) -> None:
+        self.seeds.on_commit(st)
+
+    def on_seed_reveal(self, st: SeedReveal, record: int) -> None:
+        self.seeds.on_reveal(st)
+
+    # --- the deck and the deals -----------------------------------------------------------------
+
+    def on_deck_commit(self, st: DeckCommit, record: int) -> None:
+        if not self.seeds.done or self.deck_commit is not None:
+            raise ClassicFault(
+                HOST_PARTY, "deck committed before every seed was revealed, or twice"
+            )
+        if len(st.commitments) != self.options.deck_size:
+            raise ClassicFault(HOST_PARTY, f"expected {self.options.deck_size} card commitments")
+        self.deck_commit, self.deck_index = st, record
+        self.window, self.window_seen = {s: list(p) for s, p in self.sched.initial.items()}, []
+
+    def _need_dealt(self, st: Statement) -> None:
+        if not self.dealt:
+            raise ClassicFault(
+                HOST_PARTY, f"{st.KIND} before the deck was committed or after the end"
+            )
+
+    def _check_openings(self, openings: Sequence[Opening]) -> None:
+        assert self.deck_commit is not None
+        for o in openings:
+            if not opening_matches(self.game_id, self.number, self.deck_commit.commitments, o):
+                raise ClassicFault(
+                    HOST_PARTY, f"opening for position {o.position} does not match its commitment"
+                )
+
+    def close_window(self) -> None:
+        """A record of another kind ends the deals the schedule made: all of them are here."""
+        if self.window is None:
+            return
+        seen = set(self.window_seen)
+        if self.recipients is None:
+            if not seen:
+                raise ClassicFault(HOST_PARTY, "the initial deal is missing: no seat was dealt to")
+            self.recipients = frozenset(seen)
+        missing = sorted(self.recipients - seen)
+        if missing:
+            raise ClassicFault(
+                HOST_PARTY, f"seat {missing[0]} was not sent the cards the schedule deals it now"
+            )
+        if self.exchange_due and set(self.exchange_seen) != self.recipients:
+            raise ClassicFault(
+                HOST_PARTY, "the partner exchange is missing at the end of the stock"
+            )
+        self.window, self.window_seen, self.exchange_due, self.exchange_seen = None, [], False, []
+
+    def _window_seat(self, st: Deal | Exchange) -> None:
+        if self.window is None:
+            raise ClassicFault(
+                HOST_PARTY, f"a {st.KIND} when the schedule deals nothing (early, late or twice)"
+            )
+        if self.recipients is not None and st.seat not in self.recipients:
+            raise ClassicFault(
+                HOST_PARTY, f"a {st.KIND} for seat {st.seat}, whose cards this file does not hold"
+            )
+
+    def on_deal(self, st: Deal, record: int) -> None:
+        self._need_dealt(st)
+        self._window_seat(st)
+        assert self.window is not None
+        if not 0 <= st.seat < self.n:
+            raise ClassicFault(HOST_PARTY, f"seat {st.seat} does not exist")
+        if self.exchange_seen or (self.window_seen and st.seat <= self.window_seen[-1]):
+            raise ClassicFault(HOST_PARTY, "deals out of seat order or duplicated")
+        want = self.window.get(st.seat, [])
+        got = [o.position for o in st.openings]
+        if got != want:
+            raise ClassicFault(
+                HOST_PARTY,
+                f"dealt positions {got}, but the schedule gives seat {st.seat} {want} now",
+            )
+        self._check_openings(st.openings)
+        self.window_seen.append(st.seat)
+        self.deals.append((record, st))
+        self.cards.setdefault(st.seat, []).extend(Card.from_code(o.card) for o in st.openings)
+
+    def on_upcard(self, st: Upcard, record: int) -> None:
+        self._need_dealt(st)
+        if self.upcard is not None or self.plays:
+            raise ClassicFault(HOST_PARTY, "upcard turned twice or after play began")
+        if st.opening.position != 3 * self.n:
+            raise ClassicFault(HOST_PARTY, f"the upcard is position {3 * self.n}")
+        self._check_openings([st.opening])
+        self.upcard = (record, st)
+        self.sched.trump = Card.from_code(st.opening.card).suit
+
+    def on_exchange(self, st: Exchange, record: int) -> None:
+        self._need_dealt(st)
+        self._window_seat(st)
+        if not self.exchange_due:
+            raise ClassicFault(
+                HOST_PARTY, "an exchange when the schedule makes none (early or late)"
+            )
+        assert self.recipients is not None
+        if set(self.window_seen) != self.recipients:
+            raise ClassicFault(HOST_PARTY, "the exchange came before the last draw's cards")
+        if self.exchange_seen and st.seat <= self.exchange_seen[-1]:
+            raise ClassicFault(HOST_PARTY, "exchanges out of seat order or duplicated")
+        partner = self.options.partner_of(st.seat)
+        if partner is None or st.partner != partner:
+            raise ClassicFault(HOST_PARTY, f"seat {st.seat}'s partner is seat {partner}")
+        positions = [o.position for o in st.openings]
+        dealt = set(self.sched.positions_of(partner))
+        if (
+            len(set(positions)) != len(positions)
+            or len(positions) != self.sched.hand_sizes[partner]
+            or any(p not in dealt for p in positions)
+            or any(o.card in self.sched.played[partner] for o in st.openings)
+        ):
+            raise ClassicFault(
+                HOST_PARTY, f"cards shown to seat {st.seat} are not the cards its partner holds"
+            )
+        self._check_openings(st.openings)
+        self.exchange_seen.append(st.seat)
+        self.exchanges.append((record, st))
+        self.shown[st.seat] = tuple(Card.from_code(o.card) for o in st.openings)
+
+    # --- the plays ------------------------------------------------------------------------------
+
+    def check_play(self, st: Play) -> None:
+        """Raise the host's fault if ``st`` is not the play due now: in turn, a card not played
+        yet (whether the seat held it is judged when the host-reveal opens the deck)."""
+        self._need_dealt(st)
+        if self.upcard is None:
+            raise ClassicFault(HOST_PARTY, "a card was played before the upcard was turned")
+        if st.index != len(self.plays):
+            raise ClassicFault(
+                HOST_PARTY, f"expected play number {len(self.plays)}, got {st.index}"
+            )
+        if self.sched.to_play is None:
+            raise ClassicFault(HOST_PARTY, "a card was played after the last trick")
+        if st.seat != self.sched.to_play:
+            raise ClassicFault(
+                HOST_PARTY,
+                f"seat {st.seat} played out of turn (seat {self.sched.to_play} was to play)",
+            )
+        if not 0 <= st.card < 40 or st.card in self.played:
+            raise ClassicFault(
+                HOST_PARTY, f"card {st.card} cannot be played (no such card, or twice)"
+            )
+
+    def on_play(self, st: Play, record: int) -> None:
+        """A published play (``check_play``), followed by the schedule."""
+        self.check_play(st)
+        self.plays.append((record, st))
+        self.played.add(st.card)
+        card = Card.from_code(st.card)
+        held = self.cards.get(st.seat)
+        if held is not None and card in held:
+            held.remove(card)
+        outcome = self.sched.play(st.seat, card)
+        if outcome is not None and outcome.draws:
+            self.window = {}
+            for seat, pos in outcome.draws:
+                self.window.setdefault(seat, []).append(pos)
+            self.window_seen, self.exchange_due = [], outcome.exchange
+
+    def play_opening_problem(self, seat: int, opening: Opening) -> str | None:
+        """Why the opening a play comes with (a live message, not a record) does not show a card
+        of the seat's at a position it holds, or None (fairness.md §8.10)."""
+        assert self.deck_commit is not None
+        if not opening_matches(self.game_id, self.number, self.deck_commit.commitments, opening):
+            return f"the opening of position {opening.position} does not match"
+        if self.sched.dealt.get(opening.position) != seat:
+            return f"position {opening.position} is not a card seat {seat} holds"
+        return None
+
+    # --- the end: the host's reveal opens the deck ----------------------------------------------
+
+    def on_host_reveal(self, st: HostReveal, record: int) -> Hand:
+        """The host's seed and every salt: the deck the seeds shuffle must be the committed one,
+        and every play, deal and exchange what the rules engine makes of it. The replayed hand."""
+        self._need_dealt(st)
+        opts = self.options
+        assert self.deck_commit is not None
+        if not seed_opens(
+            self.game_id, self.number, HOST_PARTY, st.host_seed, self.commit.commitment
+        ):
+            raise ClassicFault(HOST_PARTY, "host seed does not match the host's commitment")
+        if len(st.salts) != opts.deck_size:
+            raise ClassicFault(HOST_PARTY, f"expected {opts.deck_size} salts")
+        deck = deal_deck(opts, deck_seed(self.game_id, self.number, st.host_seed, self.seeds.seeds))
+        for pos, card in enumerate(deck):
+            c = card_commitment(self.game_id, self.number, pos, card.code, st.salts[pos])
+            if c != self.deck_commit.commitments[pos]:
+                raise ClassicFault(
+                    HOST_PARTY,
+                    f"position {pos}: the committed card is not the card the seeds shuffle "
+                    "there (cards swapped, invented or a bad salt)",
+                    self.deck_index,
+                    DeckCommit.KIND,
+                )
+        hand = Hand(opts, deck, self.dealer)
+        dealt_to: dict[int, int] = {}
+        for ev in hand.deal_events:
+            if isinstance(ev, CardDealt):
+                dealt_to[ev.position] = ev.seat
+        for idx, play in self.plays:
+            if hand.current_player != play.seat:
+                raise ClassicFault(
+                    HOST_PARTY, f"seat {play.seat} played out of turn", idx, Play.KIND
+                )
+            try:
+                events = hand.play(play.seat, Card.from_code(play.card))
+            except (RulesError, ValueError) as exc:
+                raise ClassicFault(
+                    HOST_PARTY, f"illegal play accepted: {exc}", idx, Play.KIND
+                ) from exc
+            for ev in events:
+                if isinstance(ev, CardDealt):
+                    dealt_to[ev.position] = ev.seat
+        if not hand.is_terminal:
+            raise ClassicFault(HOST_PARTY, "the hand was closed before every trick was played")
+        for idx, deal in self.deals:
+            for o in deal.openings:
+                if dealt_to.get(o.position) != deal.seat:
+                    raise ClassicFault(
+                        HOST_PARTY,
+                        f"position {o.position} was not dealt to seat {deal.seat} by the "
+                        "public schedule",
+                        idx,
+                        Deal.KIND,
+                    )
+        shown = hand.exchange_shown
+        for idx, ex in self.exchanges:
+            if shown is None or opts.partner_of(ex.seat) != ex.partner:
+                raise ClassicFault(
+                    HOST_PARTY, "exchange that should not happen", idx, Exchange.KIND
+                )
+            held = sorted(c.code for c in shown[ex.partner])
+            codes = sorted(o.card for o in ex.openings)
+            wrong = [o.position for o in ex.openings if dealt_to.get(o.position) != ex.partner]
+            if codes != held or wrong:
+                raise ClassicFault(
+                    HOST_PARTY,
+                    f"cards shown to seat {ex.seat} are not the cards its partner holds",
+                    idx,
+                    Exchange.KIND,
+                )
+        points = hand.returns()
+        if tuple(st.points) != points:
+            raise ClassicFault(
+                HOST_PARTY, f"announced points {st.points} but the plays give {points}"
+            )
+        self.revealed = True
+        return hand
+
+
+__all__ = [
+    "ClassicFault",
+    "ClassicHand",
+    "ClassicStatement",
+    "SeedRound",
+    "opening_matches",
+]

@@ -202,7 +202,9 @@ async def test_a_player_away_when_a_hand_starts_is_played_by_the_host_for_that_h
         hold = False
         stay.send(*held)  # the first hand closes: the second starts with seat 1 away
         await _wait("the second hand", lambda: len(_starts(table.records)) >= 2)
-        await _wait("the second hand's call", lambda: table.phase != "call")
+        await _wait(  # the call is over when its answers are published (its parties known)
+            "the second hand's call", lambda: verify_records(table.records).hands[1].parties
+        )
         second = verify_records(table.records).hands[1]
         assert second.parties == (0, HOST_PARTY)  # the host plays seat 1 this hand
         await _wait("a play of the host for seat 1", lambda: _blind_plays(table.records) >= 22)

@@ -95,10 +95,19 @@ def test_lines_that_do_not_fit_are_counted_and_said_once() -> None:
     stream = io.TextIOWrapper(io.FileIO(w, "w", closefd=True), write_through=True)
     outlet = Outlet(stream, capacity=3)
     line = "x" * 1000
-    for _ in range(40):  # the pipe holds 4 of them, the queue 3, the writer thread 1
+    # The pipe holds 4 lines; the writer thread takes a 5th and waits in its write. Give it
+    # those 5 one by one (each taken off the queue before the next), so that nothing is left
+    # out before it waits, however the threads are scheduled; then the queue takes 3.
+    for _ in range(5):
         outlet.write(line)
-    assert outlet.lost > 0
+        deadline = time.monotonic() + 30
+        while not outlet._queue.empty() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert outlet._queue.empty()
+    for _ in range(35):  # 3 fit in the queue, the other 32 are left out
+        outlet.write(line)
     lost = outlet.lost
+    assert lost == 32
     got = b""
 
     def drain() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "briscola_lan"
 PURE = ["rules", "fairness", "wire", "table", "ai"]
+PURE_MODULES = ["net/admission.py"]  # pure modules of the I/O layers
 FORBIDDEN = {"asyncio", "socket", "ssl", "zeroconf", "prompt_toolkit", "selectors"}
 
 
@@ -29,6 +30,12 @@ def test_pure_layer_has_no_io_imports(layer: str) -> None:
     for path in files:
         bad = _imports(path) & FORBIDDEN
         assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("module", PURE_MODULES)
+def test_pure_module_of_an_io_layer_has_no_io_imports(module: str) -> None:
+    bad = _imports(PACKAGE / module) & FORBIDDEN
+    assert not bad, f"{module} imports {sorted(bad)}"
 
 
 def test_rules_imports_nothing_else_of_the_project() -> None:

@@ -11,9 +11,10 @@ when the table's public info changed.
 Admission (protocol/transport.md section 7): a connection is unauthenticated from its TCP accept
 until the table sends it ``welcome`` (seen here in the outgoing messages, whatever the table's
 inner rules), and closed if that takes ``hello_timeout``; nothing it sends extends that.
-Unauthenticated and authenticated connections are two separate ``AdmissionPool``s per table: a
-full pool evicts its oldest connection from the busiest address, never the newcomer, and a
-seated player's connection is never evicted, so that neither pool can keep a player out.
+Unauthenticated and authenticated connections are two separate ``AdmissionPool``s per table
+(``net/admission.py``): a full pool evicts its oldest connection from the busiest address, never
+the newcomer, and a seated player's connection is never evicted, so that neither pool can keep a
+player out.
 New connections from one address beyond ``new_connections`` (per second, burst) are closed at
 once, before TLS, so that a reconnect-at-once flood costs the host little CPU.
 """
@@ -33,8 +34,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from briscola_lan.net import files, tlsio, transport
+from briscola_lan.net.admission import AcceptRate, Admission, AdmissionPool, MessageBudget
 from briscola_lan.net.discovery import Advertiser, build_txt
-from briscola_lan.net.tlsio import AcceptRate, Admission, AdmissionPool
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
 
@@ -407,7 +408,7 @@ class HostServer:
         table: Any = hosted.table
         early = hosted.state_path is None and hasattr(table, "on_relay")
 
-        budget = None if self.messages is None else transport.MessageBudget(*self.messages)
+        budget = None if self.messages is None else MessageBudget(*self.messages)
         backlog: collections.deque[Any] = collections.deque()  # read, over the budget
         timer: list[asyncio.TimerHandle] = []
         loop = asyncio.get_running_loop()

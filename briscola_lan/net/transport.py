@@ -136,34 +136,6 @@ def kernel_unread(sock: socket.socket) -> int:
     return 0
 
 
-class MessageBudget:
-    """How many messages of one connection are handled: a token bucket of ``burst`` refilled
-    ``rate`` a second. Over it the host stops reading the connection until the bucket refills,
-    so that TCP holds the sender back; nothing is refused or closed (transport.md 7.1)."""
-
-    def __init__(
-        self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        if rate <= 0 or burst < 1:
-            raise ValueError("a message budget needs a rate above 0 and a burst of 1 or more")
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens = float(burst)
-        self.when = clock()
-
-    def take(self, n: int) -> int:
-        """Take up to ``n`` messages' worth; how many may be handled now."""
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.when) * self.rate)
-        self.when = now
-        k = min(n, int(self.tokens))
-        self.tokens -= k
-        return k
-
-    def wait(self, n: int) -> float:
-        """Seconds until ``n`` messages' worth (at most the burst) is there again."""
-        return max(0.0, (min(n, self.burst) - self.tokens) / self.rate)
-
-
 class FrameConnection:
     """One framed connection: ``send`` never blocks; ``read`` returns decoded messages."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from briscola_lan.net.transport import MessageBudget
+from briscola_lan.net.admission import MessageBudget
 from briscola_lan.wire.messages import Hello, Ping, Pong, SeatsChanged, TakeSeat
 from tests.net.helpers import LobbyTable, RawPeer, start_host
 

@@ -282,6 +282,7 @@ def table_specs(args: argparse.Namespace) -> list[TableSpec]:
 
 
 def table_settings(args: argparse.Namespace) -> TableSettings:
+    """How the tables run: their timers, the AI players' pace, hints (resumed tables too)."""
     return TableSettings(
         grace=args.grace,
         timeout=args.timeout,

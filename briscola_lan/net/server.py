@@ -31,13 +31,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from briscola_lan.net import files, tlsio, transport
 from briscola_lan.net.admission import AcceptRate, Admission, AdmissionPool, MessageBudget
 from briscola_lan.net.discovery import Advertiser, build_txt
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
+
+if TYPE_CHECKING:  # the coordinator is the caller's: serving a table does not load it
+    from briscola_lan.table.host import TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +69,7 @@ class TableLike(Protocol):
     def receive(self, conn: int, message: Any) -> list[Any]: ...
     def disconnect(self, conn: int) -> list[Any]: ...
     def tick(self, now: float) -> list[Any]: ...
-    def info(self) -> Any: ...
+    def info(self) -> TableInfo: ...
     def snapshot(self) -> bytes: ...
     # ``pending_checks()``, work for the worker thread, is optional (``_hand_out_checks`` asks
     # for it with getattr); ``checks_done`` takes that work's result.
@@ -99,8 +102,9 @@ class TableWrapper:
     def tick(self, now: float) -> list[Any]:
         return self._after(self.table.tick(now))
 
-    def info(self) -> Any:
-        return self.table.info()
+    def info(self) -> TableInfo:
+        info: TableInfo = self.table.info()
+        return info
 
     def snapshot(self) -> bytes:
         return bytes(self.table.snapshot())
@@ -150,34 +154,18 @@ class HostedTable:
 
 
 def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
-    """The TXT record of a table from ``HostTable.info()``."""
+    """The TXT record of a table, from its ``info()``."""
     info = table.info()
-    options = getattr(info, "options", None)
-    players = int(getattr(options, "players", 0) or getattr(info, "players", 0))
-    free = getattr(info, "free_seats", getattr(info, "free", ()))
-    free_n = len(free) if isinstance(free, (tuple, list, set, frozenset)) else int(free)
-    seated = getattr(info, "seated", None)
-    if seated is None:
-        seated_n = players - free_n
-    elif isinstance(seated, (tuple, list, set, frozenset)):
-        seated_n = len(seated)
-    else:
-        seated_n = int(seated)
-    rules = str(getattr(info, "rules", "") or (options.summary() if options is not None else ""))
-    if getattr(info, "draw_partners", False):
-        rules += " draw-partners"
-    if getattr(info, "draw_dealer", False):
-        rules += " draw-dealer"
     return build_txt(
-        name=str(getattr(info, "name", "")),
+        name=info.name,
         fingerprint=fingerprint,
-        version=str(getattr(info, "version", "")),
-        players=players,
-        seated=seated_n,
-        free=free_n,
-        rules=rules,
-        phase=str(getattr(info, "phase", "")),
-        deal=str(getattr(info, "deal", "")),
+        version=info.version,
+        players=info.options.players,
+        seated=info.seated,
+        free=len(info.free_seats),
+        rules=info.rules,
+        phase=info.phase,
+        deal=info.deal,
     )
 
 

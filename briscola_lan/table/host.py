@@ -135,13 +135,25 @@ class TableInfo:
     options: TableOptions
     seated: int
     free_seats: tuple[int, ...]
-    rules: str
     version: str
     host_fingerprint: str
     phase: str
     draw_partners: bool = False
     draw_dealer: bool = False
     deal: str = CLASSIC  # the deal protocol: "blind" or "classic"
+
+    @property
+    def rules(self) -> str:
+        """The rules label (the TXT's ``rules``): the options' summary, then what is drawn."""
+        drawn = [
+            tag
+            for tag, on in (
+                ("drawn-partners", self.draw_partners),
+                ("drawn-dealer", self.draw_dealer),
+            )
+            if on
+        ]
+        return " ".join([self.options.summary(), *drawn])
 
 
 def default_deal(players: int, ai_seats: int) -> str:
@@ -345,17 +357,11 @@ class HostTable:
 
     def info(self) -> TableInfo:
         free = tuple(i for i, s in enumerate(self.seats) if not s.occupied)
-        rules = self.options.summary()
-        if self.draw_partners:
-            rules += " drawn-partners"
-        if self.draw_dealer:
-            rules += " drawn-dealer"
         return TableInfo(
             name=self.name,
             options=self.options,
             seated=len(self.seats) - len(free),
             free_seats=free,
-            rules=rules,
             version=str(PROTOCOL_VERSION),
             host_fingerprint=self.identity.fingerprint,
             phase=str(self.phase),

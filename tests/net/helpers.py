@@ -19,6 +19,7 @@ from briscola_lan.net import tls
 from briscola_lan.net.client import Target
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.host import TableInfo
 from briscola_lan.wire import codec
 from briscola_lan.wire.messages import (
     PROTOCOL_VERSION,
@@ -40,15 +41,6 @@ class Out:
     conn: int
     message: Message
     close: bool = False
-
-
-@dataclass
-class Info:
-    name: str
-    options: TableOptions
-    free_seats: tuple[int, ...]
-    version: str = "1"
-    phase: str = "lobby"
 
 
 @dataclass
@@ -87,9 +79,17 @@ class LobbyTable:
     def tick(self, now: float) -> list[Out]:
         return []
 
-    def info(self) -> Info:
+    def info(self) -> TableInfo:
         free = tuple(s for s in range(4) if s not in self.seats)
-        return Info(self.name, TableOptions(players=4), free)
+        return TableInfo(
+            self.name,
+            TableOptions(players=4),
+            seated=4 - len(free),
+            free_seats=free,
+            version="1",
+            host_fingerprint="",
+            phase="lobby",
+        )
 
     def snapshot(self) -> bytes:
         return repr(sorted(self.seats.items())).encode()

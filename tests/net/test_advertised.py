@@ -70,6 +70,35 @@ async def test_txt_record_tracks_seats_and_is_withdrawn(tmp_path: Path) -> None:
             await server.close()
 
 
+async def test_a_drawn_table_advertises_its_rules_once(tmp_path: Path) -> None:
+    """A 4-player table with drawn partners and dealer: a browser on the LAN reads the rules
+    label that the table gives, each draw named once (protocol/transport.md section 4)."""
+    cert = tls.load_or_create_certificate(tmp_path)
+    server = HostServer(
+        tls.server_context(cert),
+        hosts=LO,
+        fingerprint=cert.fingerprint,
+        advertiser=Advertiser(LO, cooperating=True),
+    )
+    table = HostTable(
+        TableOptions.make(players=4),
+        name=f"drawn-{uuid.uuid4().hex[:8]}",
+        identity=Identity.generate(),
+        draw_partners=True,
+        draw_dealer=True,
+    )
+    hosted = await server.add_table("t", table)
+    try:
+        async with Browser(LO) as browser:
+            assert await browser.wait_for(lambda: hosted.instance in browser.tables, 5)
+            ad = browser.tables[hosted.instance]
+            assert ad.rules == "4p hands:2 exchange drawn-partners drawn-dealer"
+            assert ad.rules == table.info().rules
+            assert (ad.players, ad.seated, ad.free) == (4, 0, 4)
+    finally:
+        await server.close()
+
+
 async def test_the_txt_record_is_made_again_only_when_it_can_change(tmp_path: Path) -> None:
     """After every message the server asks whether the table's TXT changed: it makes the record
     (``table.info()``) only when the phase or the taken seats differ from the last one's."""

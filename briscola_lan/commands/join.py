@@ -24,6 +24,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--hand-order", choices=("sorted", "dealt"), default="sorted",
         help="full-screen client: your hand sorted, or as dealt",
     )  # fmt: skip
+    parser.add_argument(
+        "--hide-points", action="store_true",
+        help="full-screen client: hide the running point count (p shows it)",
+    )  # fmt: skip
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help="full-screen client")
 
 

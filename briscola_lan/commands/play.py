@@ -54,6 +54,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="your hand sorted by suit (the briscola apart) and strength, or as dealt",
     )  # fmt: skip
     parser.add_argument(
+        "--hide-points", action="store_true",
+        help="hide the running point count during a hand (count them in your head); "
+        "p shows it at the table",
+    )  # fmt: skip
+    parser.add_argument(
         "--lang", choices=LANGUAGES, default=None,
         help="the client's language (default: from the locale, LANG=it_IT.UTF-8 is Italian)",
     )  # fmt: skip

@@ -6,7 +6,7 @@ The table screen reads only ``TableModel``; each source of game state gets one s
 from __future__ import annotations
 
 from briscola_lan.rules import Card, Match, SeatView
-from briscola_lan.tui.state import TableModel
+from briscola_lan.tui.state import HandSummary, TableModel
 
 
 def partner_cards_visible(view: SeatView) -> tuple[bool, int]:
@@ -72,3 +72,19 @@ def apply_seat_view(model: TableModel, view: SeatView, match: Match | None = Non
         model.match_winner = match.winner
         model.match_over = match.is_over
     model.changes += 1
+
+
+def taken_by_side(view: SeatView) -> tuple[tuple[Card, ...], ...]:
+    """The cards each side took in the tricks of ``view``, trick by trick (public facts)."""
+    sides: list[list[Card]] = [[] for _ in range(view.options.sides)]
+    for t in view.tricks:
+        sides[view.options.side_of(t.winner)].extend(c for _seat, c in t.plays)
+    return tuple(tuple(cards) for cards in sides)
+
+
+def add_hand_cards(summary: HandSummary, view: SeatView) -> None:
+    """A finished hand's summary completed from its last view: the cards each side took and
+    who drew the face-up briscola (for the match summary)."""
+    summary.taken = taken_by_side(view)
+    summary.upcard = view.upcard
+    summary.upcard_taken_by = view.upcard_taken_by

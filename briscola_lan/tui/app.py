@@ -35,8 +35,10 @@ if TYPE_CHECKING:  # loaded when first used (a hint, a table, the saved games): 
     from briscola_lan.tui.saved import SavedList
 
 
-# A play key this soon after a trick's pause ran out was meant for the trick (seconds): the
-# hand it would act on, with the card just drawn, was not on the screen when it was pressed.
+# A play key acts only on a card the player has seen (seconds): pressed this soon after a
+# trick's pause ran out it was meant for the trick, and this soon after the card under the
+# cursor changed by itself (a card drawn, a new hand, the card just played gone) it was pressed
+# before the player could see what it would play.
 SETTLE = 0.6
 
 
@@ -57,6 +59,8 @@ class ClientConfig:
     ai_level: str = "rules"
     ai_delay: float = 0.6
     trick_pause: float = TRICK_PAUSE  # seconds a completed trick stays on show (0: none)
+    settle: float = SETTLE  # seconds a card stays under the cursor before a key may play it
+    hide_points: bool = False  # the running point count hidden (``p`` shows it again)
     deck: Deck = Deck.FRENCH
     hand_order: HandOrder = HandOrder.SORTED
     interfaces: list[str] | None = None
@@ -79,6 +83,7 @@ class ClientApp(AppLayout):
         self.ui = UiState(ascii_only=config.ascii_only, player_name=config.name)
         self.ui.deck = config.deck
         self.ui.hand_order = config.hand_order
+        self.ui.hide_points = config.hide_points
         self.ui.form.table_name = _("{name}'s table").format(name=config.name)
         self.ui.form.fillers = [config.ai_level] * 3
         self.model = TableModel()
@@ -87,6 +92,10 @@ class ClientApp(AppLayout):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._release: asyncio.TimerHandle | None = None
         self._hand_new_since: float | None = None  # when a trick's pause ran out (loop time)
+        # The card under the cursor, and since when it has been there by itself (None: the
+        # player put it there, with a key).
+        self._slot: tuple[Any, float | None] = (None, None)
+        self._summary_for: int | None = None  # the match whose summary came up by itself
         self.saved_games: SavedList | None = None  # the saved games' screen, once opened
         self.exit_code = 0
         self.app: Application[int] = Application(
@@ -130,8 +139,30 @@ class ClientApp(AppLayout):
             self._hold_trick()
         if self._coach is not None or self.model.started:
             self.coach.observe(self.model)
-        self._clamp_card()
+        self._follow_selection()
+        if self.model.match_over and self._summary_for != id(self.model):
+            self._summary_for = id(self.model)  # the match is over: its summary, once
+            self.ui.show_summary = True
+            self.ui.summary_scroll.home()
         self.app.invalidate()
+
+    def _now(self) -> float:
+        try:
+            return asyncio.get_running_loop().time()
+        except RuntimeError:
+            return 0.0
+
+    def _follow_selection(self) -> None:
+        """The cursor stays on the card it was on as the hand changes (a card drawn, the hand
+        sorted); when the card under it changes all the same, that card is new to the player."""
+        shown = self.shown_hand()
+        card = self._slot[0]
+        if card is not None and card in shown:
+            self.ui.card_index = shown.index(card)
+        self._clamp_card()
+        now = shown[self.ui.card_index] if shown else None
+        if now != card:
+            self._slot = (now, self._now())
 
     def _hold_trick(self) -> None:
         """Keep the completed trick on show for ``trick_pause`` seconds (or until a key)."""
@@ -158,15 +189,27 @@ class ClientApp(AppLayout):
     def look_at_hand(self) -> None:
         """The player moved in the hand: it is on the screen and seen, Enter plays again."""
         self._hand_new_since = None
+        shown = self.shown_hand()
+        self._clamp_card()
+        self._slot = (shown[self.ui.card_index] if shown else None, None)
 
-    def hand_just_shown(self) -> bool:
-        """Whether the hand came on the screen by itself less than ``SETTLE`` seconds ago (the
-        pause of a trick ran out): Enter or Space then plays nothing."""
+    def hand_just_shown(self) -> str | None:
+        """Why Enter or Space must play nothing now, if it must: the hand came on the screen by
+        itself less than ``settle`` seconds ago (a trick's pause ran out), or the card under the
+        cursor changed by itself that recently. None: the key may play."""
+        settle = self.config.settle
+        now = self._now()
         since = self._hand_new_since
-        if since is None:
-            return False
         self._hand_new_since = None
-        return asyncio.get_running_loop().time() - since < SETTLE
+        self._follow_selection()
+        if since is not None and now - since < settle:
+            self._slot = (self._slot[0], None)  # it is on the screen now: the next key plays
+            return _("The trick just cleared: look at your hand, then play.")
+        changed = self._slot[1]
+        if changed is not None and now - changed < settle:
+            self._slot = (self._slot[0], None)  # it is on the screen now: the next key plays
+            return _("Your hand just changed: look at it, then play.")
+        return None
 
     def release_trick(self) -> bool:
         """The held trick goes (time is up, or a key); True if one was on show."""
@@ -205,6 +248,9 @@ class ClientApp(AppLayout):
         self.ui.card_index = 0
         self.ui.show_last_trick = False
         self.ui.show_verify_details = False
+        self.ui.show_summary = False
+        self.ui.show_hint = False
+        self._slot = (None, None)
         self.ui.follow = type(self.ui.follow)()
         self.ui.log_scroll.home()
         self._coach = None  # a new table: a new coach
@@ -272,6 +318,7 @@ class ClientApp(AppLayout):
         self.ui.confirm_quit = False
         self.ui.show_review = False
         self.ui.show_hint = False
+        self.ui.show_summary = False
 
     def play_selected(self) -> None:
         if self.backend is None or not self.model.hand:
@@ -288,13 +335,29 @@ class ClientApp(AppLayout):
         self.backend.play(card)
         self._clamp_card()
 
-    def click_card(self, index: int) -> None:
+    def click_card(self, index: int, card: Any = None) -> None:
+        """A click on the card drawn at ``index`` plays it (``card``: the card drawn there when
+        the screen was drawn; a hand that changed since plays nothing)."""
         if self.ui.screen is Screen.TABLE and index < len(self.model.hand):
             if self.release_trick():
                 return
+            if card is not None and self.shown_hand()[index] != card:
+                self.model.error = _("Your hand just changed: look at it, then play.")
+                self.invalidate()
+                return
             self.ui.card_index = index
+            self.look_at_hand()
             self.play_selected()
             self.invalidate()
+
+    def toggle_summary(self) -> None:
+        """The match summary on or off (every hand so far: points, cards taken)."""
+        self.ui.show_summary = not self.ui.show_summary
+        self.ui.summary_scroll.home()
+
+    def toggle_points(self) -> None:
+        """Hide or show the running point count (for the rest of the session)."""
+        self.ui.hide_points = not self.ui.hide_points
 
     def next_hand(self) -> None:
         if self.backend is not None and self.model.hand_over and not self.model.match_over:
@@ -424,7 +487,10 @@ class ClientApp(AppLayout):
         try:
             await source.start(self.set_lobby)
         except Exception as exc:
-            self.ui.lobby_status = _("Discovery is off: {reason}").format(reason=exc)
+            from briscola_lan.tui.sessionlog import discovery_reason
+
+            reason = discovery_reason(str(exc))
+            self.ui.lobby_status = _("Discovery is off: {reason}").format(reason=reason)
         self.app.invalidate()
 
     async def run_async(self) -> int:

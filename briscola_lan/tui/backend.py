@@ -26,7 +26,7 @@ from briscola_lan.rules import (
     deck_for,
 )
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui.adapters import apply_seat_view
+from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, Verification
 
@@ -253,6 +253,7 @@ class PracticeBackend(TableBackend):
                 ],
             ),
         )
+        add_hand_cards(summary, self.hand.view(self.model.my_seat))
         self.model.hand_results.append(summary)
         self._refresh()
         if self.match.is_over:

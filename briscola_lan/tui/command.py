@@ -83,6 +83,7 @@ def build_config(args: argparse.Namespace) -> ClientConfig:
         trick_pause=max(0.0, getattr(args, "trick_pause", 1.5)),
         deck=parse_deck(deck_name) if deck_name else default_deck(lang),
         hand_order=HandOrder(getattr(args, "hand_order", "sorted")),
+        hide_points=bool(getattr(args, "hide_points", False)),
         interfaces=interfaces,
         games=args.games,
     )
@@ -118,6 +119,7 @@ def run_join(args: argparse.Namespace) -> int:
             lang=getattr(args, "lang", None), deck=getattr(args, "deck", None),
             trick_pause=getattr(args, "trick_pause", 1.5),
             hand_order=getattr(args, "hand_order", "sorted"),
+            hide_points=getattr(args, "hide_points", False),
         )
     )  # fmt: skip
 

@@ -30,8 +30,11 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     lobby = screen_is(Screen.LOBBY)
     form = screen_is(Screen.HOST_FORM)
     at_table = screen_is(Screen.TABLE)
-    table = at_table & Condition(lambda: not ui.show_verify_details and not ui.show_review)
+    table = at_table & Condition(
+        lambda: not ui.show_verify_details and not ui.show_review and not ui.show_summary
+    )
     reviewing = at_table & Condition(lambda: ui.show_review)
+    summing = at_table & Condition(lambda: ui.show_summary)
     held = at_table & Condition(lambda: ui.follow.held is not None)
     learning = screen_is(Screen.LEARN)
     saved_screen = screen_is(Screen.SAVED)
@@ -43,7 +46,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _ctrl_c(event: KeyPressEvent) -> None:
         app.request_quit(to_lobby=False)
 
-    @kb.add("?", filter=~confirming & ~on_name)
+    @kb.add("?", filter=~confirming)  # (a table name cannot hold a "?": it opens the keys)
+    @kb.add("f1", filter=~confirming)
     def _help(event: KeyPressEvent) -> None:
         ui.show_help = not ui.show_help
         ui.help_scroll.home()
@@ -137,7 +141,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     @kb.add(Keys.Any, filter=on_name)
     def _form_type(event: KeyPressEvent) -> None:
         ch = event.data
-        if ch.isprintable() and len(ui.form.table_name) < 40:
+        if ch.isprintable() and ch != "?" and len(ui.form.table_name) < 40:
             ui.form.table_name += ch
 
     @kb.add("backspace", filter=on_name)
@@ -153,17 +157,17 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _card_left(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
-        app.look_at_hand()
         if app.model.hand:
             ui.card_index = (ui.card_index - 1) % len(app.model.hand)
+        app.look_at_hand()
 
     @kb.add("right", filter=table)
     def _card_right(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
-        app.look_at_hand()
         if app.model.hand:
             ui.card_index = (ui.card_index + 1) % len(app.model.hand)
+        app.look_at_hand()
 
     for digit in "123456789":
 
@@ -171,18 +175,20 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         def _card_digit(event: KeyPressEvent) -> None:
             if app.release_trick():
                 return
-            app.look_at_hand()
             i = int(event.data) - 1
             if i < len(app.model.hand):
                 ui.card_index = i
+            app.look_at_hand()
 
     @kb.add("enter", filter=table)
     @kb.add("space", filter=table)
     def _play(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
-        if app.hand_just_shown():  # pressed to clear a trick whose pause just ran out
-            app.model.error = _("The trick just cleared: look at your hand, then play.")
+        why = app.hand_just_shown()  # a card the player has not seen under the cursor
+        if why is not None:
+            app.model.error = why
+            app.model.changes += 1
             return
         if not app.model.hand_over:
             app.play_selected()
@@ -207,11 +213,38 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         app.release_trick()
         app.show_review()
 
+    @kb.add("m", filter=at_table)
+    def _summary(event: KeyPressEvent) -> None:
+        app.release_trick()
+        app.toggle_summary()
+
+    @kb.add("p", filter=table)
+    def _points(event: KeyPressEvent) -> None:
+        app.release_trick()
+        app.toggle_points()
+
+    for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+        @kb.add(key, filter=summing)
+        def _summary_scroll(event: KeyPressEvent, step: int = step) -> None:
+            ui.summary_scroll.by(step)
+
+    @kb.add("n", filter=summing)
+    def _summary_next(event: KeyPressEvent) -> None:
+        ui.show_summary = False
+        app.next_hand()
+
+    @kb.add("r", filter=summing)
+    def _summary_rematch(event: KeyPressEvent) -> None:
+        ui.show_summary = False
+        app.rematch()
+
     @kb.add("o", filter=table)
     def _order(event: KeyPressEvent) -> None:
         app.release_trick()
         order = ui.hand_order
         ui.hand_order = HandOrder.DEALT if order is HandOrder.SORTED else HandOrder.SORTED
+        app.invalidate()  # the cursor stays on its card
 
     @kb.add("f", filter=table)
     def _fill(event: KeyPressEvent) -> None:
@@ -250,6 +283,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
             return
         if ui.show_verify_details:
             ui.show_verify_details = False
+        elif ui.show_summary:
+            ui.show_summary = False
         elif ui.show_review:
             ui.show_review = False
         elif ui.show_hint:

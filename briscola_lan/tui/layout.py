@@ -4,7 +4,8 @@ small callables through which every window reads the app's state at each redraw.
 
 ``AppLayout`` is mixed into ``ClientApp``, which holds that state (``ui``, ``model``, the table
 backend); nothing here changes it. The table's panes take their sizes from the terminal
-(``render.sizes``): larger cards at 100x30, the same divider from one play to the next.
+(``panes.sizes``, measured from what they show): larger cards at 100x30, the same divider
+from one play to the next.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension as D
 
 from briscola_lan.net.files import games_dir
-from briscola_lan.tui import render
+from briscola_lan.tui import panes, render
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
@@ -89,12 +90,21 @@ def _box(title: Callable[[], str] | str, body: AnyContainer, ascii_only: bool, *
 
 
 def fit_keys(text: str, width: int) -> str:
-    """A key-hint line cut to ``width`` between its items (two spaces apart), never in one."""
+    """A key-hint line cut to ``width`` between its items (two spaces apart), never in one.
+
+    Items go from the right, the last one (quit, back) and ``?`` (the keys) kept to the end:
+    every key dropped from the line is one ``?`` lists."""
     if len(text) <= width:
         return text
     items = text.split("  ")
-    while len(items) > 1 and len("  ".join(items)) > width:
-        items.pop(-2 if len(items) > 2 else -1)  # keep the last item (quit) while there is room
+    pinned = {len(items) - 1} | {i for i, item in enumerate(items) if item.startswith("?")}
+    while len("  ".join(items)) > width:
+        droppable = [i for i in range(len(items)) if i not in pinned]
+        if not droppable:
+            break
+        drop = droppable[-1]
+        del items[drop]
+        pinned = {i - 1 if i > drop else i for i in pinned}
     return "  ".join(items)[:width]
 
 
@@ -115,6 +125,7 @@ class AppLayout:
     saved_games: SavedList | None
     _log_control: ScrollControl
     _table_window: Window
+    _sizes_cache: tuple[object, panes.Sizes] | None = None
 
     @property
     @abstractmethod
@@ -122,15 +133,23 @@ class AppLayout:
         """The hint and review coach of the table on the screen."""
 
     @abstractmethod
-    def click_card(self, index: int) -> None:
-        """A click on the card at ``index`` of the shown hand plays it."""
+    def click_card(self, index: int, card: Any = None) -> None:
+        """A click on the card at ``index`` of the shown hand plays it (if ``card`` is still
+        the card there)."""
 
     def _size(self) -> tuple[int, int]:
         size = self.app.output.get_size()
         return size.columns, size.rows
 
-    def _sizes(self) -> render.Sizes:
-        return render.sizes(*self._size(), self.model)
+    def _sizes(self) -> panes.Sizes:
+        """The table's panes for this redraw (measured once per redraw and terminal size)."""
+        key = (self.app.render_counter, self._size(), id(self.model), self.model.changes)
+        cached = self._sizes_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        sizes = panes.sizes(*self._size(), self.model, self.ui)
+        self._sizes_cache = (key, sizes)
+        return sizes
 
     def _layout(self) -> Layout:
         a = self.config.ascii_only
@@ -183,17 +202,33 @@ class AppLayout:
                     ],
                     height=lambda: D.exact(self._sizes().top),
                 ),
-                _box(
-                    lambda: _("Your hand"),
-                    _wrapped(self._hand_text),
-                    a,
-                    height=lambda: D.exact(self._sizes().hand),
+                ConditionalContainer(
+                    _box(
+                        lambda: _("Your hand"),
+                        _wrapped(self._hand_text),
+                        a,
+                        height=lambda: D.exact(max(3, self._sizes().hand)),
+                    ),
+                    filter=Condition(lambda: self._sizes().hand > 0),
                 ),
-                _box(
-                    lambda: render.log_title(ui),
-                    Window(self._log_control),
-                    a,
-                    height=D(min=3, weight=1),
+                # the hint goes beside the hand, in the log's place: the hand stays in view
+                ConditionalContainer(
+                    _box(
+                        lambda: render.log_title(ui),
+                        Window(self._log_control),
+                        a,
+                        height=D(min=3, weight=1),
+                    ),
+                    filter=Condition(lambda: not self._hint_shown()),
+                ),
+                ConditionalContainer(
+                    _box(
+                        lambda: _("Hint (h)"),
+                        _wrapped(self._hint_text),
+                        a,
+                        height=D(min=3, weight=1),
+                    ),
+                    filter=Condition(self._hint_shown),
                 ),
             ]
         )
@@ -254,10 +289,14 @@ class AppLayout:
                 44,
             ),
             panel(
-                lambda: _("Hint (h)"),
-                WrapControl(self._hint_text),
-                lambda: ui.show_hint and on_table() and not ui.show_help,
-                60,
+                lambda: _("Match summary"),
+                ScrollControl(
+                    lambda w: self._summary().summary_lines(self.model, self.ui),
+                    ui.summary_scroll,
+                    more=self._more,
+                ),
+                lambda: ui.show_summary and on_table() and not ui.show_help,
+                80,
             ),
             panel(
                 lambda: _("Review of your plays (w or Esc closes, Up/Down scrolls)"),
@@ -281,6 +320,15 @@ class AppLayout:
             ),
         ]
         return Layout(FloatContainer(body, floats=floats))
+
+    def _hint_shown(self) -> bool:
+        return self.ui.show_hint and self.ui.screen is Screen.TABLE
+
+    def _summary(self) -> ModuleType:
+        """The match summary's module (``tui/summary.py``), loaded when first shown."""
+        from briscola_lan.tui import summary
+
+        return summary
 
     def _more(self, up: bool) -> str:
         return render.more_text(up, self.ui.ascii_only)
@@ -317,7 +365,6 @@ class AppLayout:
 
     def _hints(self, width: int = 200) -> StyleAndTextTuples:
         s = self.ui.screen
-        model = self.model
         if self.ui.confirm_quit:
             text = _("y: yes, leave   n: no, keep playing")
         elif self.ui.show_help:
@@ -325,36 +372,45 @@ class AppLayout:
         elif s is Screen.LOBBY:
             text = _("a: play vs AI  h: host  Enter: join  l: learn  s: saved  ?: keys  q: quit")
         elif s is Screen.HOST_FORM:
-            text = _("Up/Down: field  Left/Right: change  type: name  Enter: start  Esc: back")
+            text = _(
+                "Enter: start  Up/Down: field  Left/Right: change  type: name  ?: keys  Esc: back"
+            )
         elif s is Screen.TABLE:
-            if self.ui.follow.held is not None:
-                text = _("any key: go on  ?: keys  q: quit")
-            elif model.connection == "closed" and not model.started:
-                text = _("not connected  Esc: back to the lobby  q: quit")
-            elif not model.seated and model.connection == "connecting":
-                text = _("connecting...  Esc: back to the lobby  q: quit")
-            elif not model.seated:
-                text = _("not seated  Esc: back to the lobby  q: quit")
-            elif model.waiting and not model.hand_over and model.can_fill_ai:
-                text = _("waiting for players  f: fill open seats with AI  ?: keys  Esc: leave")
-            elif model.waiting and not model.hand_over:
-                text = _("waiting for the table  ?: keys  Esc: leave  q: quit")
-            elif model.hand_over and model.match_over:
-                text = _("match over  r: rematch  w: review  v: verification  Esc: lobby")
-            elif model.hand_over:
-                text = _("n: next hand  w: review  v: verification  l: last trick  ?: keys")
-            else:
-                n = max(1, len(model.hand))
-                if self.backend is not None and not self.backend.hints_allowed():
-                    text = _("Left/Right/1-{n}: card  Enter: play  ?: keys  q: quit").format(n=n)
-                else:
-                    text = _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit")
-                    text = text.format(n=n)
+            text = self._table_hints()
         elif s is Screen.LEARN:
-            text = _("Right/Enter: next  Left: back  Up/Down: scroll  Esc: lobby")
+            text = _("Right/Enter: next  Left: back  Up/Down: scroll  ?: keys  Esc: lobby")
         else:
-            text = _("Up/Down: choose  Enter: verify  PgUp/PgDn: scroll  Esc: back")
+            text = _("Up/Down: choose  Enter: verify  PgUp/PgDn: scroll  ?: keys  Esc: back")
         return [("class:dim", " " + fit_keys(text, width - 1))]
+
+    def _table_hints(self) -> str:
+        """The key line of the table screen, for what is on it now."""
+        model = self.model
+        if self.ui.show_summary:
+            return _("Up/Down: scroll  m or Esc: close  ?: keys  q: quit")
+        if self.ui.follow.held is not None:
+            return _("any key: go on  ?: keys  q: quit")
+        if model.connection == "closed" and not model.started:
+            return _("not connected  Esc: back to the lobby  ?: keys  q: quit")
+        if not model.seated and model.connection == "connecting":
+            return _("connecting...  Esc: back to the lobby  ?: keys  q: quit")
+        if not model.seated:
+            return _("not seated  Esc: back to the lobby  ?: keys  q: quit")
+        if model.waiting and not model.hand_over and model.can_fill_ai:
+            return _("waiting for players  f: fill open seats with AI  ?: keys  Esc: leave")
+        if model.waiting and not model.hand_over:
+            return _("waiting for the table  ?: keys  Esc: leave  q: quit")
+        if model.hand_over and model.match_over:
+            return _(
+                "match over  r: rematch  m: summary  w: review  v: verification  ?: keys  "
+                "Esc: lobby"
+            )
+        if model.hand_over:
+            return _("n: next hand  m: summary  w: review  v: verification  l: last trick  ?: keys")
+        n = max(1, len(model.hand))
+        if self.backend is not None and not self.backend.hints_allowed():
+            return _("Left/Right/1-{n}: card  Enter: play  ?: keys  q: quit").format(n=n)
+        return _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit").format(n=n)
 
     def _lobby_menu(self, width: int) -> StyleAndTextTuples:
         return [
@@ -373,7 +429,7 @@ class AppLayout:
     def _table_text(self, width: int | None = None) -> StyleAndTextTuples:
         sizes = self._sizes()
         return render.table_lines(
-            self.model, self.ui, width, self._own_verdict(), big=sizes.big, compact=sizes.compact
+            self.model, self.ui, width, self._own_verdict(), big=sizes.boxes, compact=sizes.compact
         )
 
     def _own_verdict(self) -> str | None:

@@ -25,11 +25,11 @@ from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import sessionlog
-from briscola_lan.tui.adapters import apply_seat_view
+from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.saved import games_dir, record_hint
-from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel
+from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, player_name
 from briscola_lan.tui.verdicts import own_words, party, status_word, verification
 
 
@@ -493,7 +493,7 @@ class NetBackend(TableBackend):
             return _("You")
         for info in st.seats:
             if info.seat == seat and info.occupied:
-                return info.name
+                return player_name(info.name) if info.ai else info.name
         return self.model.who(seat)
 
     def _named(self, line: str) -> str:
@@ -522,7 +522,7 @@ class NetBackend(TableBackend):
     def _seat_name(self, seat: int) -> str:
         """'Ann (seat 0)' for the log, from the session's seats (see ``_named``)."""
         seats = self.session.state.seats if self.session is not None else ()
-        names = {i.seat: i.name for i in seats if i.occupied}
+        names = {i.seat: player_name(i.name) if i.ai else i.name for i in seats if i.occupied}
         if seat in names:
             return _("{name} (seat {n})").format(name=names[seat], n=seat)
         return _("seat {n}").format(n=seat)
@@ -623,6 +623,8 @@ class NetBackend(TableBackend):
                 and sum(1 for r in self.model.hand_results if r.points) >= opts.base_hands,
                 verification=verification(check, st.deal),
             )
+            if points and st.view is not None and st.hand_number == check.hand:
+                add_hand_cards(summary, st.view)
             self.model.hand_results.append(summary)
             if st.view is not None:
                 apply_seat_view(self.model, st.view)

@@ -9,16 +9,16 @@ and every card or suit name through ``tui.deck``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from briscola_lan.rules import Card, MatchFormat, Rank, Suit
 from briscola_lan.tui import deck as dk
+from briscola_lan.tui import seating
 from briscola_lan.tui.follow import display_order, winning_seat
 from briscola_lan.tui.i18n import _, ngettext
-from briscola_lan.tui.state import HostForm, TableModel, UiState
+from briscola_lan.tui.state import HostForm, TableModel, UiState, level_word
 from briscola_lan.tui.widgets import wrap_words
 
 SUIT_STYLE = dk.SUIT_STYLE
@@ -48,50 +48,6 @@ def suit_text(suit: Suit, ui: UiState) -> str:
 
 def _nl(out: Frag) -> None:
     out.append(("", "\n"))
-
-
-# --- sizes -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Sizes:
-    """How the table screen divides the terminal: fixed per terminal size and table, so that
-    the panes do not move from one play to the next."""
-
-    players_width: int  # the Players pane, frame included
-    top: int  # the Players and Table panes, frames included
-    hand: int  # the hand pane, frame included
-    big: bool  # large cards (and the trick drawn as cards)
-    compact: bool = False  # a short terminal: no spare rows (the sides line goes)
-
-
-BIG_COLUMNS, BIG_ROWS = 90, 28  # from this terminal size on, cards are drawn large
-COMPACT_ROWS = 22  # below this many rows, no spare row anywhere
-
-
-def sizes(columns: int, rows: int, model: TableModel) -> Sizes:
-    """The table screen's panes for a terminal of ``columns`` x ``rows``."""
-    big = columns >= BIG_COLUMNS and rows >= BIG_ROWS
-    compact = rows < COMPACT_ROWS
-    players_width = max(26, min(42, columns * 2 // 5))
-    n = model.players
-    sides = model.options.sides
-    players = n + (1 if n == 4 and not compact else 0) + sides + 1
-    extra = 1 if n == 3 else 0  # the removed 2
-    if model.hand_over:
-        table = 8 + sides
-    elif big:
-        table = 1 + extra + 5 + 2 + 2
-    else:  # the last line may take two rows (a held trick's result), if there is room
-        table = 1 + extra + n + (2 if compact else 3)
-    top = max(players, table) + 2
-    if model.waiting and not model.started:  # a long reason (a refused certificate) in full
-        width = max(20, columns - players_width - 2)
-        need = -(-(len(model.waiting) + len(model.error or "")) // width) + 1
-        top = max(top, min(need + 2, rows - 12))
-    cards = 1 if compact or not model.hand else (5 if big else 3) + 1  # boxes and numbers
-    hand = cards + 2 + (1 if model.partner_shown is not None else 0)
-    return Sizes(players_width, top, hand, big, compact)
 
 
 # --- cards as boxes ------------------------------------------------------------------------------
@@ -160,15 +116,13 @@ def seat_lines(
         return out
     w = width or 36
     infos = sorted(model.seats, key=lambda s: s.seat)
+    held_w = 3 if model.started and not model.hand_over else 0
     rows = []
     for info in infos:
-        tags = []
+        tags = []  # the ones a player needs; the AI's level is dropped first when room is short
         if opts.players == 4:
             tags.append("AB"[opts.side_of(info.seat)])
-        if info.is_ai:
-            level = info.level or "AI"
-            tags.append(level if w >= 30 else level.removeprefix("AI:"))
-        elif info.seat in model.host_plays:
+        if info.seat in model.host_plays and not info.is_ai:
             tags.append(_("host plays"))
         if not info.occupied:
             tags.append(_("open"))
@@ -176,24 +130,37 @@ def seat_lines(
             tags.append(_("away"))  # (a seat the host plays says that instead)
         if model.started and model.dealer == info.seat:
             tags.append("D")
+        level = level_word(info.level.removeprefix("AI:")) if info.is_ai else ""
+        if level and level in model.name_of(info.seat):
+            level = ""  # "AI rules 1" says its level already
         held = ""
-        if model.started and not model.hand_over and info.seat < len(model.hand_sizes):
+        if held_w and info.seat < len(model.hand_sizes):
             held = back * model.hand_sizes[info.seat]
-        rows.append((info, " ".join(tags), held))
-    tags_w = max((len(t) for _i, t, _h in rows), default=0)
-    held_w = 3 if model.started and not model.hand_over else 0
-    # the name takes what is left: "▶0 " + name + " " + tags + " " + cards
-    name_w = max(6, min(16, w - 3 - 1 - tags_w - (1 + held_w if held_w else 0)))
-    for info, tag_text, held in rows:
+        rows.append((info, tags, level, held))
+    # "▶0 " + name + " " + tags + " " + cards: the name whole if anything fits
+    room = w - 3 - (1 + held_w if held_w else 0)
+    you = _(" (you)")
+    name_w = tags_w = 0
+    for with_level, with_you in ((True, True), (False, True), (False, False)):
+        names = [
+            model.name_of(i.seat) + (you if with_you and _mine(model, i.seat) else "")
+            for i, _t, _l, _h in rows
+        ]
+        tag_texts = [" ".join([*t, lv] if with_level and lv else t) for _i, t, lv, _h in rows]
+        name_w = max((len(n) for n in names), default=0)
+        tags_w = max((len(t) for t in tag_texts), default=0)
+        if name_w + (1 + tags_w if tags_w else 0) <= room:
+            break
+    name_w = max(4, min(name_w, room - (1 + tags_w if tags_w else 0)))
+    for (info, _tags, _level, held), name, tag_text in zip(rows, names, tag_texts, strict=True):
         turn = model.started and not model.hand_over and model.to_play == info.seat
-        mine = model.seated and info.seat == model.my_seat
-        name = info.name + (_(" (you)") if mine else "")
-        style = "class:me" if mine else ""
+        style = "class:me" if _mine(model, info.seat) else ""
         if turn:
             style += " class:turn"
         out.append(("class:turn" if turn else "", arrow if turn else " "))
-        out.append((style, f"{info.seat} {name[:name_w]:<{name_w}}"))
-        out.append(("class:dim", f" {tag_text:<{tags_w}}"))
+        out.append((style, f"{info.seat} {fit_name(name, name_w, a):<{name_w}}"))
+        if tags_w:
+            out.append(("class:dim", f" {tag_text:<{tags_w}}"))
         if held_w:
             out.append(("class:dim", f" {held:<{held_w}}"))
         _nl(out)
@@ -206,6 +173,21 @@ def seat_lines(
     return out
 
 
+def _mine(model: TableModel, seat: int) -> bool:
+    return model.seated and seat == model.my_seat
+
+
+def fit_name(name: str, width: int, ascii_only: bool = False) -> str:
+    """``name`` whole if it fits in ``width``, else its start and its end around an ellipsis
+    ("AI r…1"): two names that differ at the end ("AI rules 1", "AI rules 2") stay apart."""
+    if len(name) <= width:
+        return name
+    if width <= 2:
+        return name[:width]
+    tail = min(3, (width - 1) // 2)
+    return name[: width - 1 - tail] + ("~" if ascii_only else "…") + name[-tail:]
+
+
 def _not_seated_text(model: TableModel) -> str:
     """What a network client without a seat is doing: connecting, or why it has no seat."""
     if model.connection == "connecting":
@@ -215,7 +197,7 @@ def _not_seated_text(model: TableModel) -> str:
     return _("You are not seated.")
 
 
-def _side_label(model: TableModel, side: int) -> str:
+def side_label(model: TableModel, side: int) -> str:
     if model.options.players == 4 and not model.seated:
         return "AB"[side]
     if model.options.players == 4:
@@ -231,17 +213,31 @@ def score_lines(model: TableModel, ui: UiState | None = None, width: int | None 
     if not model.known or not model.seated:  # no hand of its own: no per-hand figures
         return out
     w = width or 36
-    wide = w >= 30
-    short = not wide
-    label_w = max(6, min(14, w - (20 if wide else 14)))
-    for side in range(opts.sides):
-        tricks = model.tricks_won[side] if side < len(model.tricks_won) else 0
-        pts = model.points[side] if side < len(model.points) else 0
-        label = _side_label(model, side)
-        figures = (_("tricks {n:>2} pts {p:>3}") if wide else _("{n:>2} tr {p:>3} pts")).format(
-            n=tricks, p=pts
+    hide = ui is not None and ui.hide_points  # the player counts in their head
+    labels = [side_label(model, side) for side in range(opts.sides)]
+    counts = [
+        (
+            model.tricks_won[side] if side < len(model.tricks_won) else 0,
+            model.points[side] if side < len(model.points) else 0,
         )
-        out.append(("", f"{label[:label_w]:<{label_w}} {figures}"))
+        for side in range(opts.sides)
+    ]
+    forms = (
+        (_("tricks {n:>2}"), _("{n:>2} tr")) if hide
+        else (_("tricks {n:>2} pts {p:>3}"), _("{n:>2} tr {p:>3} pts"), _("{p:>3} pts"))
+    )  # fmt: skip
+    longest = max((len(x) for x in labels), default=0)
+    form = forms[-1]  # the first form beside which every name is whole, else the shortest
+    for candidate in forms:
+        if longest + 1 + len(candidate.format(n=0, p=0)) <= w:
+            form = candidate
+            break
+    short = form is not forms[0]
+    label_w = max(4, min(longest, w - 1 - len(form.format(n=0, p=0))))
+    for label, (tricks, pts) in zip(labels, counts, strict=True):
+        figures = form.format(n=tricks, p=pts)
+        out.append(("", f"{fit_name(label, label_w, ui.ascii_only if ui else False):<{label_w}} "
+                        f"{figures}"))  # fmt: skip
         _nl(out)
     out.append(("class:dim", standing_text(model, short)))
     _nl(out)
@@ -262,90 +258,42 @@ def standing_text(model: TableModel, short: bool = False) -> str:
     return text.format(score=score, n=opts.base_hands)
 
 
+def upcard_taker_text(model: TableModel, ui: UiState) -> str:
+    """Who drew the face-up briscola with the stock's last card: '(7♥ taken by Bea)'."""
+    card = card_label(model.upcard, ui) if model.upcard is not None else "?"
+    taker = model.upcard_taken_by
+    if taker is None:
+        return ""
+    if model.seated and taker == model.my_seat:
+        return _("({card} taken by you)").format(card=card)
+    return _("({card} taken by {name})").format(card=card, name=model.name_of(taker))
+
+
 def removed_two_text(model: TableModel, ui: UiState) -> str:
     """At 3 players: which 2 is out of the deck."""
     two = Card(model.options.removed_two, Rank.TWO)
     return _("{card} is out of the deck (39 cards)").format(card=card_label(two, ui))
 
 
-def _trick_tag(model: TableModel, seat: int, winner: int | None, done: bool, a: bool) -> Frag:
-    """What follows a card of the trick: who wins so far (or took it), the partner's mark."""
-    out: Frag = []
-    if seat == winner:
-        arrow = "<" if a else "◀"
-        out.append(("class:good", f" {arrow} " + (_("takes it") if done else _("winning"))))
-    if (
-        model.players == 4
-        and model.seated
-        and seat != model.my_seat
-        and model.options.side_of(seat) == model.options.side_of(model.my_seat)
-    ):
-        out.append(("class:partner", " " + _("partner")))
-    return out
-
-
 def trick_text(
     model: TableModel, ui: UiState, big: bool, compact: bool = False, width: int | None = None
 ) -> Frag:
-    """The trick on the table: the held, completed one, or the current one with who is winning.
-
-    With big cards each column is as wide as the longest name (what ``width`` allows, at least
-    a card's width), so that names are shown whole ("AI rules 1", not "AI rule")."""
-    a = ui.ascii_only
+    """The trick on the table by position (you at the bottom, your partner across, opponents at
+    the sides; ``tui/seating.py``): the held, completed one, or the current one with who is
+    winning so far. ``big`` draws the cards as boxes. Names are always whole."""
     held = ui.follow.held
     plays = held.plays if held is not None else model.trick
     winner = held.winner if held is not None else winning_seat(model.trick, model.trump)
-    out: Frag = []
-    if not plays:
-        out.append(("", _("Trick:") + "  "))
-        out.append(("class:dim", _("new trick, you lead") if model.my_turn else _("new trick")))
-        _nl(out)
-        return out
-    names = {seat: model.who(seat) for seat in range(model.players)}
-    if big:
-        boxes = []
-        for seat, card in plays:
-            style = "class:card.win" if seat == winner else "class:card"
-            boxes.append(card_box(card, ui, True, style))
-        longest = max(len(names[seat]) for seat, _card in plays)
-        room = BIG_CARD_WIDTH if width is None else width // max(1, model.players) - 1
-        cw = max(BIG_CARD_WIDTH, min(longest, room))
-        for row in _boxes_row(boxes, " " * (cw - BIG_CARD_WIDTH + 1)):
-            out.extend(row)
-            _nl(out)
-        for seat, _card in plays:
-            out.append(("class:me" if names[seat] == model.who(model.my_seat) else "",
-                        f"{names[seat][:cw]:<{cw}} "))  # fmt: skip
-        _nl(out)
-        for seat, _card in plays:
-            tag = ""
-            if seat == winner:
-                tag = ("<" if a else "▲") + " " + (_("takes") if held else _("wins"))
-            elif (
-                model.players == 4
-                and model.seated
-                and seat != model.my_seat
-                and (model.options.side_of(seat) == model.options.side_of(model.my_seat))
-            ):
-                tag = _("partner")
-            out.append(("class:good" if seat == winner else "class:partner", f"{tag[:cw]:<{cw}} "))
-        _nl(out)
-    else:
-        width = max(len(n[:12]) for n in names.values())
-        for i, (seat, card) in enumerate(plays):
-            out.append(("", (_("Trick:") + "  ") if i == 0 else " " * (len(_("Trick:")) + 2)))
-            out.append(("", f"{names[seat][:12]:<{width}}  "))
-            out.append(card_frag(card, ui, "class:bold"))
-            out.extend(_trick_tag(model, seat, winner, held is not None, a))
-            _nl(out)
+    draw = seating.box_compass if big else seating.text_compass
+    out = draw(model, ui, plays, winner, done=held is not None, width=width)
     if held is not None:
-        who = model.who(held.winner)
+        mine = model.seated and held.winner == model.my_seat
         text = (
             _("You take the trick: +{points} points")
-            if who == model.who(model.my_seat) and model.seated
+            if mine
             else _("{name} takes the trick: +{points} points")
-        ).format(name=who, points=held.points)
-        out.append(("class:bold", text))
+        )
+        out.append(("class:bold", text.format(name=model.who(held.winner), points=held.points)))
         if not compact:  # a short terminal's key line says it
             out.append(("class:dim", "  " + _("(any key: go on)")))
         _nl(out)
@@ -381,11 +329,10 @@ def table_lines(
         if model.upcard_taken_by is None:
             out.append(card_frag(model.upcard, ui, "class:bold"))
             out.append(("", "  " + _("trump {suit}").format(suit=suit_text(model.trump, ui))))
-        else:
+            out.append(("", "   " + _("Stock: {n}").format(n=model.stock_left)))
+        else:  # the stock is out: who drew the face-up briscola stays on the table
             out.append((SUIT_STYLE[model.trump], suit_text(model.trump, ui)))
-            taken = _("({card} taken)").format(card=card_label(model.upcard, ui))
-            out.append(("class:dim", f"  {taken}"))
-        out.append(("", "   " + _("Stock: {n}").format(n=model.stock_left)))
+            out.append(("class:dim", "  " + upcard_taker_text(model, ui)))
         _nl(out)
     for style, text in trust_lines(model, compact=compact):
         out.append((style, text))
@@ -487,8 +434,9 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
     )
     out.append(("class:bold", title))
     _nl(out)
+    label_w = max((len(side_label(model, side)) for side in range(len(res.points))), default=0)
     for side, pts in enumerate(res.points):
-        out.append(("", f"  {_side_label(model, side)[:16]:<16} "))
+        out.append(("", f"  {side_label(model, side):<{label_w}} "))
         out.append(("", ngettext("{n:>3} point", "{n:>3} points", pts).format(n=pts)))
         _nl(out)
     if not res.points:
@@ -528,7 +476,7 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
 def hand_lines(
     model: TableModel,
     ui: UiState,
-    on_click: Callable[[int], None] | None = None,
+    on_click: Callable[[int, Card], None] | None = None,
     big: bool = False,
     inline: bool = False,
 ) -> Frag:
@@ -547,7 +495,7 @@ def hand_lines(
         drawn = card == ui.follow.drawn
         style = "class:card.selected" if sel else ("class:card.new" if drawn else "class:card")
         box = card_box(card, ui, big, style)
-        handler = _click_handler(on_click, i) if on_click is not None else None
+        handler = _click_handler(on_click, i, card) if on_click is not None else None
         if handler is not None:
             box = [[(f[0], f[1], handler) for f in row] for row in box]
         boxes.append(box)
@@ -577,14 +525,14 @@ def _inline_hand(
     model: TableModel,
     ui: UiState,
     cards: tuple[Card, ...],
-    on_click: Callable[[int], None] | None,
+    on_click: Callable[[int, Card], None] | None,
 ) -> Frag:
     """A short terminal's hand: ``[1 K♦]  2 K♠  3 5♠ new`` on one line."""
     out: Frag = []
     for i, card in enumerate(cards):
         sel = i == ui.card_index and model.my_turn and ui.follow.held is None
         style = "class:card.selected" if sel else ""
-        handler = _click_handler(on_click, i) if on_click is not None else None
+        handler = _click_handler(on_click, i, card) if on_click is not None else None
         parts: Frag = [
             (style, "[" if sel else " "),
             (style, f"{i + 1} "),
@@ -603,10 +551,12 @@ def _inline_hand(
     return out
 
 
-def _click_handler(on_click: Callable[[int], None], index: int) -> Callable[[MouseEvent], None]:
+def _click_handler(
+    on_click: Callable[[int, Card], None], index: int, card: Card
+) -> Callable[[MouseEvent], None]:
     def handler(event: MouseEvent) -> None:
         if event.event_type == MouseEventType.MOUSE_UP:
-            on_click(index)
+            on_click(index, card)
 
     return handler
 
@@ -765,7 +715,11 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
         elif row.startswith("seat"):
             idx = int(row[4:])
             filler = form.fillers[idx - 1]
-            text = _("open for a person") if filler == "open" else f"AI ({filler})"
+            text = (
+                _("open for a person")
+                if filler == "open"
+                else _("AI ({level})").format(level=level_word(filler))
+            )
             label, value = _("Seat {n}").format(n=idx), f"{lt} {text} {gt}"
         else:
             label, value = "", _("[ Start the table ]")
@@ -794,6 +748,8 @@ def help_table() -> list[tuple[str, str]]:
         (_("mouse click"), _("play that card")),
         ("h", _("a hint from the strong AI")),
         ("w", _("review your plays (after a hand)")),
+        ("m", _("the match summary: every hand, the cards taken")),
+        ("p", _("hide/show the running point count")),
         ("o", _("hand sorted / as dealt")),
         ("l", _("show/hide the last trick")),
         (_("PgUp/PgDn"), _("scroll the log (or the wheel)")),
@@ -819,18 +775,45 @@ def help_lobby() -> list[tuple[str, str]]:
     ]
 
 
+def help_form() -> list[tuple[str, str]]:
+    return [
+        (_("Up/Down/Tab"), _("choose a field")),
+        (_("Left/Right/Space"), _("change its value")),
+        (_("type"), _("the table's name (on its row)")),
+        (_("Enter"), _("start the table")),
+        (_("Esc"), _("back to the lobby")),
+    ]
+
+
+def help_pages() -> list[tuple[str, str]]:
+    return [
+        (_("Right/Enter"), _("learn: the next page (the last starts a game)")),
+        (_("Left"), _("learn: the page before")),
+        (_("Up/Down"), _("saved games: choose a game; elsewhere: scroll")),
+        (_("Enter"), _("saved games: check the chosen game")),
+        (_("PgUp/PgDn"), _("scroll")),
+        (_("Esc"), _("back to the lobby")),
+    ]
+
+
 def help_lines(ui: UiState) -> Frag:
+    """Every key of the client, the current screen's first."""
+    sections = [
+        ("table", _("Table keys"), help_table()),
+        ("lobby", _("Lobby keys"), help_lobby()),
+        ("host", _("Host form keys"), help_form()),
+        ("pages", _("Learn mode and saved games"), help_pages()),
+    ]
+    first = {"lobby": "lobby", "host": "host", "table": "table"}.get(str(ui.screen), "pages")
+    sections.sort(key=lambda sec: sec[0] != first)
     out: Frag = []
-    out.append(("class:bold", _("Table keys")))
-    _nl(out)
-    for key, what in help_table():
-        out.append(("", f"  {key:<12} {what}"))
+    for _id, title, keys in sections:
+        out.append(("class:bold", title))
         _nl(out)
-    out.append(("class:bold", _("Lobby keys")))
-    _nl(out)
-    for key, what in help_lobby():
-        out.append(("", f"  {key:<12} {what}"))
-        _nl(out)
+        width = max(12, *(len(k) for k, _w in keys))
+        for key, what in keys:
+            out.append(("", f"  {key:<{width}} {what}"))
+            _nl(out)
     return out
 
 

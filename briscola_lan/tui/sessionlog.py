@@ -1,5 +1,6 @@
 """The client session's log lines (``table.client`` writes them in English, and the host's
-seat events arrive in English too) in the player's language, with names for seat numbers.
+seat events arrive in English too) in the player's language, with names for seat numbers; and
+why discovery is off (``net.discovery`` says it in English) for the lobby.
 
 Each English form has a pattern here and a translated template; ``tests/tui/test_i18n.py``
 checks that every line ``table/client.py`` and ``table/host.py`` can write has a pattern. A line
@@ -12,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from briscola_lan.tui.i18n import N_, _
+from briscola_lan.tui.state import level_word, player_name
 
 Who = Callable[[int], str]  # a seat number as a person reads it: "Ann (seat 0)", "You"
 
@@ -184,6 +186,52 @@ _WORDS = {
 }
 
 
+# Why discovery is off (``net.discovery.DiscoveryError``), in the lobby's status line; the
+# system's own words (an OS error) stay as they come.
+DISCOVERY: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), t)
+    for p, t in (
+        (
+            r"no LAN interface with an IPv4 address was found: connect to a network, or pass "
+            r"--interfaces 127\.0\.0\.1 to play on this machine only",
+            N_(
+                "no LAN interface with an IPv4 address was found: connect to a network, or "
+                "pass --interfaces 127.0.0.1 to play on this machine only"
+            ),
+        ),
+        (
+            r"(?P<where>\S+) takes IP addresses, not (?P<text>.+)",
+            N_("{where} takes IP addresses, not {text}"),
+        ),
+        (
+            r"(?P<where>\S+) needs the addresses of this machine's interfaces, not (?P<text>.+) "
+            r"\(tables are advertised with exactly these addresses\)",
+            N_(
+                "{where} needs the addresses of this machine's interfaces, not {text} (tables "
+                "are advertised with exactly these addresses)"
+            ),
+        ),
+        (
+            r"cannot start mDNS on (?P<where>.+?): (?P<why>.*)\. Pick addresses of this machine "
+            r"with --interfaces\.",
+            N_(
+                "cannot start mDNS on {where}: {why}. Pick addresses of this machine with "
+                "--interfaces."
+            ),
+        ),
+    )
+)
+
+
+def discovery_reason(text: str) -> str:
+    """Why discovery is off, in the player's language (as it came if no pattern knows it)."""
+    for pattern, template in DISCOVERY:
+        m = pattern.fullmatch(text)
+        if m is not None:
+            return _(template).format(**m.groupdict())
+    return text
+
+
 def render(line: str, who: Who, side: Callable[[int], str]) -> str | None:
     """``line`` in the player's language (None if no pattern knows it); ``who`` names a seat,
     ``side`` names a side (``Bea``, ``side A (You + Cid)``)."""
@@ -201,6 +249,12 @@ def render(line: str, who: Who, side: Callable[[int], str]) -> str | None:
                 fields[key] = _(_WORDS[value])
             elif key == "drawn":
                 fields[key] = value.replace(" drew ", " " + _("drew") + " ")
+            elif key == "name":  # the host's AI players by the player's language's name
+                fields[key] = player_name(value)
+            elif key == "names":
+                fields[key] = ", ".join(player_name(n) for n in value.split(", "))
+            elif key == "level":
+                fields[key] = level_word(value)
             else:
                 fields[key] = value
         fields.pop("q", None)

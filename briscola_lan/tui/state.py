@@ -7,6 +7,7 @@ overlays, the lobby list and the host form).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -23,6 +24,23 @@ if TYPE_CHECKING:
 AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
 MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
+# The name a host gives its AI players (table/host.py): "AI rules 1".
+_AI_NAME = re.compile(r"AI (random|rules|strong) (\d+)")
+
+
+def level_word(level: str) -> str:
+    """An AI level as the player reads it (random, rules, strong)."""
+    return {"random": _("random"), "rules": _("rules"), "strong": _("strong")}.get(level, level)
+
+
+def player_name(name: str) -> str:
+    """A player's name as shown: the host's own AI names ("AI rules 1") in the player's
+    language ("IA regole 1"); every other name as the player chose it."""
+    m = _AI_NAME.fullmatch(name)
+    if m is None:
+        return name
+    return _("AI {level} {n}").format(level=level_word(m.group(1)), n=m.group(2))
+
 
 class Screen(StrEnum):
     """The screens of the client."""
@@ -32,6 +50,7 @@ class Screen(StrEnum):
     TABLE = "table"
     LEARN = "learn"
     SAVED = "saved"
+    STATS = "stats"
 
 
 @dataclass(slots=True)
@@ -69,6 +88,9 @@ class HandSummary:
     winner: int | None
     tiebreak: bool = False
     verification: Verification | None = None
+    taken: tuple[tuple[Card, ...], ...] = ()  # the cards each side took (empty: not known)
+    upcard: Card | None = None  # the face-up briscola, and who drew it with the stock's last card
+    upcard_taken_by: int | None = None
 
 
 @dataclass(slots=True)
@@ -136,8 +158,8 @@ class TableModel:
     def name_of(self, seat: int) -> str:
         for info in self.seats:
             if info.seat == seat:
-                return info.name
-        return f"seat {seat}"
+                return player_name(info.name) if info.is_ai else info.name
+        return _("seat {n}").format(n=seat)
 
     def side_name(self, side: int) -> str:
         """A side as a person reads it: 'You', a name, or 'You + Bea' at four players."""
@@ -236,6 +258,8 @@ class UiState:
     show_verify_details: bool = False
     show_hint: bool = False
     show_review: bool = False
+    show_summary: bool = False  # the match summary: every hand's points and the cards taken
+    hide_points: bool = False  # the running point count hidden (remembered for the session)
     last_form: tuple[HostForm, str | None] | None = None  # the table last started from the form
     confirm_quit: bool = False
     quit_to_lobby: bool = False  # what a "yes" in the quit dialog does: lobby, or quit
@@ -249,3 +273,4 @@ class UiState:
     log_scroll: Scroll = field(default_factory=lambda: Scroll(from_end=True))
     help_scroll: Scroll = field(default_factory=Scroll)
     page_scroll: Scroll = field(default_factory=Scroll)  # learn, saved games, hand review
+    summary_scroll: Scroll = field(default_factory=Scroll)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import pyte
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
-from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output import ColorDepth, DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
 
 from briscola_lan.tui.app import ClientApp, ClientConfig
 from briscola_lan.tui.state import LobbyEntry
@@ -23,7 +27,7 @@ def net_config(tmp_path: Path) -> ClientConfig:
 
     cfg = ClientConfig(
         name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, interfaces=["127.0.0.1"],
-        games=tmp_path / "games",
+        games=tmp_path / "games", settle=0.0,
     )  # fmt: skip
     install(cfg)
     cfg.lobby_source = None
@@ -99,7 +103,9 @@ class Driver:
 
 @contextlib.asynccontextmanager
 async def running(config: ClientConfig | None = None) -> AsyncIterator[Driver]:
-    cfg = config or ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
+    cfg = config or ClientConfig(
+        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0
+    )
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         client = ClientApp(cfg)
         client.app.ttimeoutlen = 0.01
@@ -112,6 +118,47 @@ async def running(config: ClientConfig | None = None) -> AsyncIterator[Driver]:
         finally:
             # The body may have quit the app itself (q, y): it is then done or still closing
             # its table, and a second exit() raises "Return value already set".
+            if client.app.is_running and not client.app.is_done:
+                client.app.exit(result=0)
+            await asyncio.wait_for(task, 15)
+
+
+class Screen:
+    """A client drawing into a pyte terminal of a fixed size."""
+
+    def __init__(self, driver: Driver, buf: io.StringIO, size: tuple[int, int]) -> None:
+        self.d, self.buf, self.size = driver, buf, size
+
+    async def lines(self) -> list[str]:
+        """The screen after a redraw of the state as it is now."""
+        app = self.d.client.app
+        before = app.render_counter
+        app.invalidate()
+        await wait_for(lambda: app.render_counter > before, 5, "a redraw")
+        screen = pyte.Screen(*self.size)
+        pyte.Stream(screen).feed(self.buf.getvalue())
+        return [line.rstrip() for line in screen.display]
+
+
+@contextlib.asynccontextmanager
+async def screen_of(size: tuple[int, int], **kw: object) -> AsyncIterator[Screen]:
+    buf = io.StringIO()
+    out = Vt100_Output(
+        buf, lambda: Size(rows=size[1], columns=size[0]), term="xterm",
+        default_color_depth=ColorDepth.DEPTH_1_BIT, enable_cpr=False,
+    )  # fmt: skip
+    base: dict[str, object] = {"name": "Tess", "ai_level": "random", "ai_delay": 0.0,
+                               "trick_pause": 0.0, "settle": 0.0}  # fmt: skip
+    base.update(kw)
+    pipe: PipeInput
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
+        client = ClientApp(ClientConfig(**base))  # type: ignore[arg-type]
+        client.app.ttimeoutlen = 0.01
+        task = asyncio.create_task(client.run_async())
+        try:
+            await wait_for(lambda: client.app.is_running, what="app start")
+            yield Screen(Driver(client, pipe, task), buf, size)
+        finally:
             if client.app.is_running and not client.app.is_done:
                 client.app.exit(result=0)
             await asyncio.wait_for(task, 15)

@@ -118,7 +118,7 @@ async def test_quit_mid_match_asks_first() -> None:
 
 async def test_host_form_three_players_sets_every_option() -> None:
     async with running(
-        ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0)
+        ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     ) as d:
         ui = d.client.ui
         await d.keys("h")
@@ -167,7 +167,7 @@ async def test_host_form_four_players_exchange_and_hands() -> None:
 
 
 async def test_host_form_open_seat_without_network_says_why() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     async with running(cfg) as d:
         ui = d.client.ui
         assert ui.form.fillers == ["rules"] * 3  # the --ai-level is the form's default
@@ -213,7 +213,7 @@ async def test_learn_mode_covers_the_game_then_practice() -> None:
 
 
 async def test_learn_mode_in_the_italian_deck() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0,
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0,
                        deck=Deck.ITALIAN)  # fmt: skip
     async with running(cfg) as d:
         ui = d.client.ui
@@ -275,7 +275,7 @@ async def test_saved_games_screen_lists_and_verifies(tmp_path: Path) -> None:
     (tmp_path / "game1.briscola.json").write_bytes(b"not a transcript")
     (tmp_path / "notes.txt").write_text("not a game")
     cfg = ClientConfig(
-        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, games=tmp_path
+        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0, games=tmp_path
     )
     async with running(cfg) as d:
         await d.keys("s")
@@ -305,6 +305,9 @@ async def test_match_of_one_hand_ends_and_leaves_without_asking() -> None:
             text = "".join(f[1] for f in d.client._table_text(70))
             assert "YOU WIN THE MATCH!" in text or "You lose the match:" in text
             assert "r: rematch" in text
+            assert ui.show_summary  # the match summary comes up by itself at the end
+            await d.keys(ESC)
+            assert not ui.show_summary and ui.screen is Screen.TABLE
             hints = "".join(f[1] for f in d.client._hints(100))
             assert "next hand" not in hints and "match over" in hints and "Esc: lobby" in hints
             await d.keys(ESC)

@@ -51,7 +51,12 @@ def _screen_of(session: ClientSession, games: Path, rows: int, columns: int) -> 
             enable_cpr=False,
         )
         cfg = ClientConfig(
-            name=session.name, ai_level="random", ai_delay=0.0, trick_pause=0.0, ascii_only=True
+            name=session.name,
+            ai_level="random",
+            ai_delay=0.0,
+            trick_pause=0.0,
+            settle=0.0,
+            ascii_only=True,
         )
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
             client = ClientApp(cfg)

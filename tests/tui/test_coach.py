@@ -52,7 +52,7 @@ async def _my_turn(d: Driver) -> None:
 
 
 async def test_the_hint_key_in_practice() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     async with running(cfg) as d:
         await d.keys("a")
         await _my_turn(d)
@@ -68,7 +68,7 @@ async def test_the_hint_key_in_practice() -> None:
 
 
 async def test_the_review_of_a_hand_puts_the_biggest_mistake_first() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     async with running(cfg) as d:
         await d.keys("a")
         c = d.client

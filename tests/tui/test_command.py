@@ -23,3 +23,18 @@ def test_default_name_follows_the_documented_order(monkeypatch: pytest.MonkeyPat
     assert default_name() == "Bea"
     monkeypatch.delenv("BRISCOLA_NAME")
     assert default_name() == "unix"
+
+
+def test_hide_points_on_the_command_line_reaches_the_table() -> None:
+    from briscola_lan.tui.app import ClientApp
+    from briscola_lan.tui.command import build_config
+
+    parser = cli.build_parser("play")
+    args = parser.parse_args(["play", "--hide-points", "--name", "Tess"])
+    config = build_config(args)
+    assert config.hide_points
+    app = ClientApp(config)
+    assert app.ui.hide_points
+    assert not build_config(parser.parse_args(["play", "--name", "Tess"])).hide_points
+    join = cli.build_parser("join").parse_args(["join", "somewhere", "--hide-points"])
+    assert join.hide_points

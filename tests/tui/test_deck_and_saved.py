@@ -53,7 +53,7 @@ def test_the_table_in_the_italian_deck_ascii_mode() -> None:
 
 
 async def test_a_game_in_the_italian_deck_logs_italian_cards() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0,
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0,
                        deck=dk.Deck.ITALIAN, ascii_only=True)  # fmt: skip
     async with running(cfg) as d:
         await d.keys("a")

@@ -29,7 +29,7 @@ async def test_a_completed_trick_stays_until_a_key_then_the_key_does_nothing_els
         c = d.client
         await wait_for(lambda: c.model.my_turn, what="my turn")
         card = c.shown_hand()[0]
-        await d.keys(ENTER)
+        await d.keys("1", ENTER)  # the card chosen (seen), then played
         await wait_for(lambda: c.ui.follow.held is not None, what="the trick held")
         held = c.ui.follow.held
         assert held is not None and card in [x for _, x in held.plays]
@@ -51,7 +51,7 @@ async def test_a_held_trick_clears_by_itself_after_the_pause() -> None:
         await d.keys("a")
         c = d.client
         await wait_for(lambda: c.model.my_turn, what="my turn")
-        await d.keys(ENTER)
+        await d.keys("1", ENTER)
         await wait_for(lambda: c.ui.follow.held is not None, what="the trick held")
         await wait_for(lambda: c.ui.follow.held is None, 10, "the pause to end")
         assert "takes the trick" not in _text(c._table_text(60))
@@ -65,7 +65,7 @@ async def test_a_play_key_just_after_a_tricks_pause_ran_out_plays_nothing() -> N
         await d.keys("a")
         c = d.client
         await wait_for(lambda: c.model.my_turn, what="my turn")
-        await d.keys(ENTER)
+        await d.keys("1", ENTER)
         await wait_for(lambda: c.ui.follow.held is not None, what="the trick held")
         await wait_for(lambda: c.model.my_turn, what="my turn in the next trick")
         c._trick_time_up()  # the pause runs out...
@@ -81,6 +81,7 @@ async def test_a_play_key_just_after_a_tricks_pause_ran_out_plays_nothing() -> N
         await wait_for(lambda: c.model.my_turn, what="my turn again")
         c._trick_time_up()
         c._hand_new_since -= 1.0  # type: ignore[operator]  # the hand has been there a second
+        c._slot = (c._slot[0], None if c._slot[1] is None else c._slot[1] - 1.0)
         hand = c.model.hand
         await d.keys(ENTER)
         await wait_for(lambda: c.model.hand != hand or c.ui.follow.held is not None,

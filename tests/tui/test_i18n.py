@@ -21,7 +21,8 @@ MARKERS = {"_", "N_", "ngettext"}
 # Strings that are English on purpose: the session's English lines the patterns read, and the
 # product's name; everything else a person reads must go through the catalog.
 ENGLISH_ON_PURPOSE = {
-    "sessionlog.py": {"PATTERNS", "_WORDS"},
+    "sessionlog.py": {"PATTERNS", "_WORDS", "DISCOVERY"},
+    "state.py": {"_AI_NAME"},  # the host's AI names, read to show them in the player's language
     "deck.py": {"_ITALIAN_SUITS", "_ITALIAN_FIGURES"},  # the Italian deck's own names
     "netplay.py": {"_SEAT_RE", "_SIDE_WON_RE"},
 }

@@ -25,7 +25,8 @@ def italian() -> Iterator[None]:
 
 def _cfg(**kw: object) -> ClientConfig:
     base: dict[str, object] = {"name": "Anna", "ai_level": "random", "ai_delay": 0.0,
-                               "deck": Deck.ITALIAN, "trick_pause": 0.0}  # fmt: skip
+                               "deck": Deck.ITALIAN, "trick_pause": 0.0,
+                               "settle": 0.0}  # fmt: skip
     base.update(kw)
     return ClientConfig(**base)  # type: ignore[arg-type]
 
@@ -108,3 +109,22 @@ async def test_learn_mode_and_saved_games_in_italian() -> None:
         assert "Bastoni sono la briscola" in trick, trick
         await d.keys("\x1b", "s")
         assert "Nessuna partita salvata" in "\n".join(c.ui.saved_report)
+
+
+def test_ai_players_and_why_discovery_is_off_speak_italian() -> None:
+    from briscola_lan.tui import sessionlog
+    from briscola_lan.tui.state import SeatInfo, TableModel, player_name
+
+    assert player_name("AI rules 1") == "IA regole 1"
+    assert player_name("AI strong 3") == "IA forte 3"
+    assert player_name("AI rules fan") == "AI rules fan"  # a person's own name stays
+    model = TableModel(seats=[SeatInfo(0, "Anna"), SeatInfo(1, "AI random 1", is_ai=True)])
+    assert model.name_of(1) == "IA casuale 1" and model.name_of(0) == "Anna"
+    said = sessionlog.render("the match started: Anna, AI rules 1", str, str)
+    assert said == "la partita è iniziata: Anna, IA regole 1", said
+    reason = sessionlog.discovery_reason(
+        "cannot start mDNS on ['10.9.9.9']: [Errno 19] No such device. Pick addresses of this "
+        "machine with --interfaces."
+    )
+    assert reason.startswith("impossibile avviare mDNS su ['10.9.9.9']: [Errno 19]"), reason
+    assert "Scegli indirizzi di questo computer" in reason

@@ -6,63 +6,12 @@ lobby's discovery message readable in full at 80 columns."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 import re
-from collections.abc import AsyncIterator
 
-import pyte
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Point, Size
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.data_structures import Point
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
-from prompt_toolkit.output import ColorDepth
-from prompt_toolkit.output.vt100 import Vt100_Output
 
-from briscola_lan.tui.app import ClientApp, ClientConfig
-
-from .helpers import Driver, wait_for
-
-
-class Screen:
-    """A client drawing into a pyte terminal of a fixed size."""
-
-    def __init__(self, driver: Driver, buf: io.StringIO, size: tuple[int, int]) -> None:
-        self.d, self.buf, self.size = driver, buf, size
-
-    async def lines(self) -> list[str]:
-        """The screen after a redraw of the state as it is now."""
-        app = self.d.client.app
-        before = app.render_counter
-        app.invalidate()
-        await wait_for(lambda: app.render_counter > before, 5, "a redraw")
-        screen = pyte.Screen(*self.size)
-        pyte.Stream(screen).feed(self.buf.getvalue())
-        return [line.rstrip() for line in screen.display]
-
-
-@contextlib.asynccontextmanager
-async def screen_of(size: tuple[int, int], **kw: object) -> AsyncIterator[Screen]:
-    buf = io.StringIO()
-    out = Vt100_Output(
-        buf, lambda: Size(rows=size[1], columns=size[0]), term="xterm",
-        default_color_depth=ColorDepth.DEPTH_1_BIT, enable_cpr=False,
-    )  # fmt: skip
-    base: dict[str, object] = {"name": "Tess", "ai_level": "random", "ai_delay": 0.0,
-                               "trick_pause": 0.0}  # fmt: skip
-    base.update(kw)
-    pipe: PipeInput
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
-        client = ClientApp(ClientConfig(**base))  # type: ignore[arg-type]
-        client.app.ttimeoutlen = 0.01
-        task = asyncio.create_task(client.run_async())
-        try:
-            await wait_for(lambda: client.app.is_running, what="app start")
-            yield Screen(Driver(client, pipe, task), buf, size)
-        finally:
-            if client.app.is_running and not client.app.is_done:
-                client.app.exit(result=0)
-            await asyncio.wait_for(task, 15)
+from .helpers import Screen, screen_of, wait_for
 
 
 def _divider(lines: list[str]) -> int:
@@ -118,7 +67,8 @@ async def test_cards_grow_at_100x30_and_a_trick_is_drawn_as_cards() -> None:
         table = [ln[ln.index("┐┌") + 2 :] for ln in lines if "┐┌" in ln][:1]
         assert table
         body = "\n".join(lines)
-        assert body.count("┌─────┐") >= 5  # three in the hand, two on the table
+        assert body.count("┌─────┐") == 3  # three large ones in the hand
+        assert body.count("┌────┐") == 2  # the table: a box at each seat's place
         assert re.search(r"takes? the trick: \+\d+ points", body), body
 
 
@@ -139,11 +89,12 @@ async def test_help_scrolls_at_60x20_and_always_says_how_to_close() -> None:
         lines = await s.lines()
         text = "\n".join(lines)
         assert "Esc or ? closes" in text and "more below" in text, text
-        assert "learn the game, then practice" not in text
-        for _ in range(4):
+        assert "Lobby keys" in text and "learn the game, then practice" in text  # this screen's
+        assert "learn: the page before" not in text
+        for _ in range(8):
             await s.d.keys("\x1b[6~")  # PageDown
         text = "\n".join(await s.lines())
-        assert "Esc or ? closes" in text and "learn the game, then practice" in text, text
+        assert "Esc or ? closes" in text and "learn: the page before" in text, text
         await s.d.keys("\x1b")
         assert not s.d.client.ui.show_help
 

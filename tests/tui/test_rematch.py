@@ -48,7 +48,7 @@ def _result(d: Driver) -> str:
 
 
 async def test_rematch_offline_same_players() -> None:
-    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     async with running(cfg) as d:
         await _one_hand_match(d)
         c = d.client

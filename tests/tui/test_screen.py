@@ -39,7 +39,7 @@ async def test_colours_selection_and_mouse_on_the_real_output() -> None:
         default_color_depth=ColorDepth.DEPTH_8_BIT,
         enable_cpr=False,
     )
-    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0)
+    cfg = ClientConfig(name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
         client = ClientApp(cfg)
         client.app.ttimeoutlen = 0.01
@@ -81,7 +81,7 @@ async def test_verification_popup_covers_the_width_at_80x24() -> None:
         enable_cpr=False,
     )
     cfg = ClientConfig(
-        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, ascii_only=True
+        name="Tess", ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0, ascii_only=True
     )
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
         client = ClientApp(cfg)

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.usefixtures("private_dirs")
 
 def _config(tmp_path: Path, name: str) -> ClientConfig:
     cfg = ClientConfig(
-        name=name, ai_level="random", ai_delay=0.0, trick_pause=0.0, interfaces=["127.0.0.1"],
-        games=tmp_path / name, identity=Identity.generate(),
+        name=name, ai_level="random", ai_delay=0.0, trick_pause=0.0, settle=0.0,
+        interfaces=["127.0.0.1"], games=tmp_path / name, identity=Identity.generate(),
     )  # fmt: skip
     install(cfg)
     return cfg

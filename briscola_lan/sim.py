@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.ai import LEVELS, Bot, UnknownLevel, make_bot
+from briscola_lan.choices import CLASSIC, DEAL_MODES
 from briscola_lan.progress import progress, wanted
 from briscola_lan.rules import Card, Hand, Match, MatchFormat, OptionsError, Suit, TableOptions
 from briscola_lan.rules import deck_for as rules_deck_for
@@ -171,8 +172,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--deal",
-        choices=("classic", "blind"),
-        default="classic",
+        choices=DEAL_MODES,
+        default=CLASSIC,
         help="with --save: the deal the protocol uses; blind makes every seat a party that "
         "shuffles and locks the deck (protocol/fairness.md §11; default classic: the seats are "
         "all AI players)",

@@ -71,22 +71,13 @@ def test_every_command_keeps_its_options_in_its_help(command: str) -> None:
     assert len(options) > 1, f"{command} --help lists no options"
 
 
-def test_the_play_options_name_the_ai_levels_there_are() -> None:
-    from briscola_lan.ai import LEVELS
-    from briscola_lan.commands.play import AI_LEVELS
-    from briscola_lan.tui.state import AI_LEVELS as TUI_LEVELS
-
-    assert AI_LEVELS == LEVELS == TUI_LEVELS
-
-
 def test_the_play_options_defaults_are_the_clients_and_the_hosts() -> None:
+    from briscola_lan.choices import AI_PACE
     from briscola_lan.commands import play
     from briscola_lan.net import host_cmd
-    from briscola_lan.table.host import AI_PACE
     from briscola_lan.tui import follow, i18n
     from briscola_lan.tui.deck import Deck
 
-    assert play.AI_PACE == AI_PACE  # one pace for the client's AI players and the host's
     assert play.TRICK_PAUSE == follow.TRICK_PAUSE
     assert tuple(d.value for d in Deck) == play.DECKS
     assert play.LANGUAGES == i18n.LANGUAGES

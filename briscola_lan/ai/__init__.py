@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from briscola_lan.ai.bots import Bot, RandomBot, RuleBot, StrongBot
 from briscola_lan.ai.infer import BotError
-
-LEVELS: tuple[str, ...] = ("random", "rules", "strong")
+from briscola_lan.choices import AI_LEVELS as LEVELS
 
 
 class UnknownLevel(ValueError):

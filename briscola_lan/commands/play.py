@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-# The bot levels, as briscola_lan.ai.LEVELS names them (importing ai/ would cost --help ~90 ms;
-# tests/test_cli_imports.py checks that the two agree), and the same for the AI players' pace
-# (table/host.py AI_PACE), the trick pause (tui/follow.py), the decks and the languages.
-AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
-AI_PACE = 0.6
+from briscola_lan.choices import AI_LEVELS, AI_PACE
+
+# The trick pause (tui/follow.py), the decks and the languages, as the client names them
+# (importing tui/ would cost --help tens of ms; tests/test_cli_imports.py checks that they agree).
 TRICK_PAUSE = 1.5
 DECKS: tuple[str, ...] = ("french", "italian")
 LANGUAGES: tuple[str, ...] = ("en", "it")

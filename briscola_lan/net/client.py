@@ -349,11 +349,6 @@ class TableClient:
                     timer.cancel()
         return bool(predicate())
 
-    async def wait_live(self, timeout: float | None = None) -> bool:
-        """Wait until the host has welcomed this connection and, when it resumed a seat,
-        replayed the seat's messages (its ``ReplayDone``); False on timeout or close."""
-        return await self.wait_for(lambda: self.live, timeout)
-
     def _finished(self) -> bool:
         return self.closed or self.error is not None
 

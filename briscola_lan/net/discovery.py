@@ -391,9 +391,6 @@ class Browser:
                 return False
             await self.wait_change(left)
 
-    async def wait_for_table(self, instance: str, timeout: float) -> bool:
-        return await self.wait_for(lambda: instance in self.tables, timeout)
-
     async def async_close(self) -> None:
         if self.browser is not None:
             await self.browser.async_cancel()

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from briscola_lan.choices import AI_LEVELS, AI_PACE, DEAL_MODES
 from briscola_lan.fairness.identity import IdentityError
 from briscola_lan.net import serving, tls
 from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
@@ -39,8 +40,6 @@ from briscola_lan.net.transport import Heartbeat, heartbeat_option
 from briscola_lan.rules.cards import Suit
 from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
-
-AI_PACE_DEFAULT = 0.6  # table/host.py AI_PACE (not imported here: --help stays light)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -67,12 +66,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_interfaces_option(parser)
     parser.add_argument("--ai", type=int, default=0, metavar="N", help="fill N seats with AIs")
     parser.add_argument(
-        "--ai-level", default="rules", help="AI level for --ai (random, rules, strong)"
+        "--ai-level", default="rules", help=f"AI level for --ai ({', '.join(AI_LEVELS)})"
     )
     parser.add_argument(
-        "--ai-delay", type=float, default=AI_PACE_DEFAULT, metavar="SECONDS",
+        "--ai-delay", type=float, default=AI_PACE, metavar="SECONDS",
         help="the AI players' pace: seconds an AI waits after the last card played, so that "
-        "people can follow (default 0.6, as in the client; 0: at once)",
+        f"people can follow (default {AI_PACE}, as in the client; 0: at once)",
     )  # fmt: skip
     parser.add_argument(
         "--quiet", action="store_true",
@@ -111,7 +110,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--deal",
-        choices=("blind", "classic"),
+        choices=DEAL_MODES,
         default=None,
         help="blind: nobody, the host included, sees a card before the rules show it; classic: "
         "the host's engine knows the deck (both verifiable; default: blind when two or more "

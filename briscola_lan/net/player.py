@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import random
 import statistics
 import sys
 import time
@@ -34,15 +33,10 @@ class MatchFailed(Exception):
 
 
 def make_chooser(level: str, seed: int = 0) -> Chooser:
-    """The AI engineer's bot at ``level``; a seeded random legal card if ``briscola_lan.ai`` is
-    missing."""
-    try:
-        from briscola_lan.ai import make_bot
-    except ImportError:
-        rng = random.Random(seed)
-        return lambda view: rng.choice(view.legal_plays)
-    bot = make_bot(level, seed)
-    return bot.choose
+    """The card choice of the bot at ``level`` (briscola_lan.ai), deterministic for ``seed``."""
+    from briscola_lan.ai import make_bot
+
+    return make_bot(level, seed).choose
 
 
 def new_session(name: str, identity: Any = None) -> Any:

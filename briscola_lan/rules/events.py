@@ -31,13 +31,18 @@ class UpcardTurned:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
+    """``seat`` played ``card``: the engine's fact. On the network the host relays the seat's
+    signed play as ``wire.messages.CardPlayed`` (protocol/SPEC.md), the message of this fact."""
+
     seat: int
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class TrickTaken:
-    """A trick completed: ``plays`` in play order, taken by ``winner`` for ``points``."""
+    """A trick completed: ``plays`` in play order, taken by ``winner`` for ``points``. The host
+    announces only winner and points (``wire.messages.TrickTaken``); a client makes this from
+    the plays it followed and compares."""
 
     winner: int
     plays: tuple[tuple[int, Card], ...]

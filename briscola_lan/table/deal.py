@@ -28,9 +28,7 @@ from briscola_lan.wire.messages import ErrorCode, Message, Record
 if TYPE_CHECKING:
     from briscola_lan.table.seeds import SeedRound
 
-CLASSIC = "classic"
-BLIND = "blind"
-DEAL_MODES = (BLIND, CLASSIC)
+from briscola_lan.choices import BLIND, CLASSIC, DEAL_MODES
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from briscola_lan.choices import AI_LEVELS, default_deal
 from briscola_lan.fairness.context import ContextChain, kind_of
 from briscola_lan.fairness.encoding import (
     DRAW_HAND,
@@ -89,8 +90,6 @@ SNAPSHOT_FORMAT = "briscola-lan-host-state"
 # map; 1 was a pickle
 SNAPSHOT_VERSION = 5
 MAX_NAME = 32
-# The AI levels a table seats (set_ai_seat, protocol/SPEC.md §5): the bots of briscola_lan.ai.
-AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
 
 
 def unknown_level(level: str) -> str | None:
@@ -99,9 +98,6 @@ def unknown_level(level: str) -> str | None:
         return None
     return f"unknown AI level {level[:MAX_NAME]!r}: use one of {', '.join(AI_LEVELS)}"
 
-
-_Seat = Seat
-_Refused = Refused
 
 # The messages a hand's deal (or the draw's seed round) takes, each carrying one statement.
 _DEAL_MESSAGES: frozenset[type[Message]] = frozenset(
@@ -156,11 +152,6 @@ class TableInfo:
         return " ".join([self.options.summary(), *drawn])
 
 
-def default_deal(players: int, ai_seats: int) -> str:
-    """The deal a table uses unless its host says: blind with two or more human seats."""
-    return BLIND if players - ai_seats >= 2 else CLASSIC
-
-
 @dataclass(slots=True)
 class _Conn:
     hello: bool = False
@@ -172,23 +163,12 @@ class _Conn:
     proven: int = 0  # hellos whose proof verified: a second refused one closes the connection
 
 
-class _FirstLegalBot:
-    """Stand-in when no AI package is installed: plays the first legal card."""
-
-    def choose(self, view: SeatView) -> Card:
-        return view.legal_plays[0]
-
-
 def default_bot_factory(level: str, seed: int) -> Bot:
-    try:
-        from briscola_lan.ai import make_bot
-    except ImportError:  # the AI package is optional for the protocol core
-        return _FirstLegalBot()
+    """The bot of ``level`` from briscola_lan.ai (loaded with the first AI seat)."""
+    from briscola_lan.ai import make_bot
+
     bot: Bot = make_bot(level, seed)
     return bot
-
-
-AI_PACE = 0.6  # seconds an AI player waits after the last card: ``host --ai-delay`` default
 
 
 class HostTable:
@@ -226,7 +206,7 @@ class HostTable:
         options.validate()
         if deal is not None and deal not in DEAL_MODES:
             raise ValueError(f"unknown deal {deal!r}: use blind or classic")
-        self.deal_mode = deal or default_deal(options.players, len(ai_seats or {}))
+        self.deal_mode = deal or default_deal(options.players - len(ai_seats or {}))
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
         self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
@@ -243,7 +223,7 @@ class HostTable:
         self.play_timeout = play_timeout  # seconds a person has for a card (two people or more)
         self.turn_since = 0.0  # when the hand started waiting for the card it waits for
         self._turn: tuple[int, int, int | None] | None = None  # (hand, plays, seat) of that wait
-        self.seats = [_Seat() for _ in range(options.players)]
+        self.seats = [Seat() for _ in range(options.players)]
         self.conns: dict[int, _Conn] = {}
         self.phase = Phase.LOBBY
         self.now = 0.0
@@ -295,7 +275,7 @@ class HostTable:
             self.deal.finish_checks(out)
         try:
             self._dispatch(conn, message, out)
-        except _Refused as r:
+        except Refused as r:
             return [Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
@@ -428,7 +408,7 @@ class HostTable:
         out: list[Outgoing] = []
         try:
             self._set_ai(seat, level, out)
-        except _Refused as r:
+        except Refused as r:
             raise ValueError(r.text) from None
         return out
 
@@ -436,7 +416,7 @@ class HostTable:
         out: list[Outgoing] = []
         try:
             self._start_match(out)
-        except _Refused as r:
+        except Refused as r:
             raise ValueError(r.text) from None
         return out
 
@@ -455,11 +435,11 @@ class HostTable:
         c = self.conns[conn]
         if not c.hello:
             if not isinstance(msg, m.Hello):
-                raise _Refused(ErrorCode.HELLO_FIRST, "send Hello first")
+                raise Refused(ErrorCode.HELLO_FIRST, "send Hello first")
             self._hello(conn, c, msg, out)
             return
         if isinstance(msg, m.Hello):
-            raise _Refused(ErrorCode.WRONG_PHASE, "already said hello on this connection")
+            raise Refused(ErrorCode.WRONG_PHASE, "already said hello on this connection")
         if isinstance(msg, m.TakeSeat):
             self._take_seat(conn, c, msg.seat, out)
         elif isinstance(msg, m.LeaveSeat):
@@ -481,7 +461,7 @@ class HostTable:
         elif type(msg) in _DEAL_MESSAGES:
             self._on_deal_message(self._my_seat(c), msg, out)
         else:
-            raise _Refused(ErrorCode.BAD_MESSAGE, f"{type(msg).__name__} is not sent by clients")
+            raise Refused(ErrorCode.BAD_MESSAGE, f"{type(msg).__name__} is not sent by clients")
 
     def _on_deal_message(self, seat_no: int, msg: Message, out: list[Outgoing]) -> None:
         """A statement for the hand's deal (or the draw's seeds): to whoever runs it now."""
@@ -498,26 +478,24 @@ class HostTable:
         if (msg.body, msg.sig) in self.records:  # type: ignore[union-attr]
             return  # sent again by a resumed client after its round was over
         decode(msg.body)  # type: ignore[union-attr]  # a malformed statement says so first
-        raise _Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase")
+        raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase")
 
     def _my_seat(self, c: _Conn) -> int:
         if c.seat is None:
-            raise _Refused(ErrorCode.NOT_SEATED, "take a seat first")
+            raise Refused(ErrorCode.NOT_SEATED, "take a seat first")
         return c.seat
 
     def _need_owner(self, c: _Conn) -> None:
         if self._my_seat(c) != 0:  # not_seated first, then not_allowed (SPEC.md §7)
-            raise _Refused(ErrorCode.NOT_ALLOWED, "only the player in seat 0 manages the table")
+            raise Refused(ErrorCode.NOT_ALLOWED, "only the player in seat 0 manages the table")
 
     def _need_phase(self, *phases: Phase) -> None:
         if self.phase not in phases:
-            raise _Refused(
-                ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase"
-            )
+            raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase")
 
     def _hello(self, conn: int, c: _Conn, msg: m.Hello, out: list[Outgoing]) -> None:
         if msg.version != PROTOCOL_VERSION:
-            raise _Refused(
+            raise Refused(
                 ErrorCode.BAD_VERSION,
                 f"this table speaks protocol version {PROTOCOL_VERSION}, your client speaks "
                 f"{msg.version}: update briscola-lan on the older side",
@@ -525,7 +503,7 @@ class HostTable:
         try:
             check_public_key(msg.public_key)
         except InvalidKey as exc:
-            raise _Refused(
+            raise Refused(
                 ErrorCode.BAD_KEY, f"public_key is not a valid Ed25519 identity key: {exc}"
             ) from None
         self._check_proof(c, msg)
@@ -538,11 +516,11 @@ class HostTable:
                 if s.token is not None and secrets.compare_digest(s.token, msg.resume_token):
                     seat_no = i
             if seat_no is None:
-                raise _Refused(
+                raise Refused(
                     ErrorCode.BAD_TOKEN, "unknown resume token: join as a new player", close=again
                 )
             if self.seats[seat_no].key != msg.public_key:
-                raise _Refused(
+                raise Refused(
                     ErrorCode.BAD_TOKEN, "resume token belongs to another identity", close=again
                 )
         c.hello = True
@@ -586,13 +564,13 @@ class HostTable:
     def _check_proof(self, c: _Conn, msg: m.Hello) -> None:
         """The hello must prove the key: its signature over this connection's challenge."""
         if msg.proof is None:
-            raise _Refused(
+            raise Refused(
                 ErrorCode.BAD_PROOF,
                 "hello has no proof of the identity key: update briscola-lan on the client",
             )
         body = hello_proof(c.nonce, self.identity.public_key, c.channel, msg.public_key)
         if not verify_signature(msg.public_key, body, msg.proof):
-            raise _Refused(
+            raise Refused(
                 ErrorCode.BAD_PROOF,
                 "hello's proof does not verify: it must be signed by the private key of "
                 "public_key, over this connection's challenge and the table's certificate",
@@ -601,26 +579,26 @@ class HostTable:
     def _take_seat(self, conn: int, c: _Conn, seat_no: int, out: list[Outgoing]) -> None:
         self._need_phase(Phase.LOBBY)
         if not 0 <= seat_no < len(self.seats):
-            raise _Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
+            raise Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
         if c.seat == seat_no:  # asked again (SPEC.md §5): answered, nothing changes
             out.append(Outgoing(conn, m.SeatAssigned(seat_no, self.seats[seat_no].token)))
             return
         if self.seats[seat_no].occupied:
-            raise _Refused(ErrorCode.SEAT_TAKEN, f"seat {seat_no} is taken: choose a free seat")
+            raise Refused(ErrorCode.SEAT_TAKEN, f"seat {seat_no} is taken: choose a free seat")
         name, key = self._pending_names.get(conn, ("player", b""))
         if c.seat is None and any(s.occupied and s.key == key for s in self.seats if s.ai is None):
-            raise _Refused(
+            raise Refused(
                 ErrorCode.NOT_ALLOWED, "this identity already holds a seat on another connection"
             )
         if c.seat is not None:  # a move to a free seat: the same player, the same resume token
             old = c.seat
             token = self.seats[old].token
-            self.seats[old] = _Seat()
+            self.seats[old] = Seat()
             event = f"{name} moved from seat {old} to seat {seat_no}"
         else:
             token = self.entropy(16).hex()
             event = f"{name} took seat {seat_no}"
-        self.seats[seat_no] = _Seat(True, name, key, None, None, conn, token)
+        self.seats[seat_no] = Seat(True, name, key, None, None, conn, token)
         c.seat = seat_no
         out.append(Outgoing(conn, m.SeatAssigned(seat_no, token)))
         self._seats_changed(out, event)
@@ -629,7 +607,7 @@ class HostTable:
         self._need_phase(Phase.LOBBY)
         s = self._my_seat(c)
         name = self.seats[s].name
-        self.seats[s] = _Seat()
+        self.seats[s] = Seat()
         conn = next(k for k, v in self.conns.items() if v is c)
         c.seat = None
         out.append(Outgoing(conn, m.SeatAssigned(None, None)))
@@ -637,26 +615,26 @@ class HostTable:
 
     def _put_ai(self, seat_no: int, level: str) -> None:
         ident = Identity.generate(self.entropy(32))
-        self.seats[seat_no] = _Seat(
+        self.seats[seat_no] = Seat(
             True, f"AI {level} {seat_no}", ident.public_key, level, ident, None, None, True
         )
 
     def _set_ai(self, seat_no: int, level: str | None, out: list[Outgoing]) -> None:
         self._need_phase(Phase.LOBBY)
         if not 0 <= seat_no < len(self.seats):
-            raise _Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
+            raise Refused(ErrorCode.NO_SUCH_SEAT, f"seats are 0..{len(self.seats) - 1}")
         seat = self.seats[seat_no]
         if level is None:
             if seat.ai is None:
-                raise _Refused(ErrorCode.NOT_ALLOWED, f"seat {seat_no} has no AI to remove")
-            self.seats[seat_no] = _Seat()
+                raise Refused(ErrorCode.NOT_ALLOWED, f"seat {seat_no} has no AI to remove")
+            self.seats[seat_no] = Seat()
             self._seats_changed(out, f"AI removed from seat {seat_no}")
             return
         if seat.occupied and seat.ai is None:
-            raise _Refused(ErrorCode.SEAT_TAKEN, f"a player sits in seat {seat_no}")
+            raise Refused(ErrorCode.SEAT_TAKEN, f"a player sits in seat {seat_no}")
         problem = unknown_level(level)
         if problem is not None:
-            raise _Refused(ErrorCode.UNKNOWN_LEVEL, problem)
+            raise Refused(ErrorCode.UNKNOWN_LEVEL, problem)
         self._put_ai(seat_no, level)
         self._seats_changed(out, f"AI ({level}) sits in seat {seat_no}")
 
@@ -714,7 +692,7 @@ class HostTable:
         """Refuse a party statement made over another history than the host's (its client was
         behind, or lies): relayed, it would be the host's fault in every other file."""
         if st.context != self.context.expected(st.KIND):  # type: ignore[attr-defined]
-            raise _Refused(
+            raise Refused(
                 ErrorCode.STALE_CONTEXT,
                 f"your {st.KIND} was made over another history than the table's (context)",
             )
@@ -733,10 +711,10 @@ class HostTable:
         self._need_phase(Phase.LOBBY)
         missing = [i for i, s in enumerate(self.seats) if not s.occupied]
         if missing:
-            raise _Refused(ErrorCode.NOT_READY, f"seats {missing} are empty: seat players or AIs")
+            raise Refused(ErrorCode.NOT_READY, f"seats {missing} are empty: seat players or AIs")
         unready = [i for i, s in enumerate(self.seats) if s.ai is None and not s.ready]
         if unready:
-            raise _Refused(ErrorCode.NOT_READY, f"seats {unready} are not ready yet")
+            raise Refused(ErrorCode.NOT_READY, f"seats {unready} are not ready yet")
         self.game_id = self.entropy(16)
         if self.draw_partners or self.draw_dealer:
             self._start_draw(out)
@@ -771,7 +749,7 @@ class HostTable:
         dr = DrawReveal(self.game_id, self.draw_seed, result.cards, result.seating, result.dealer)
         self.broadcast(out, m.DrawRevealed(*self.sign(dr)))
         self.drawing, self.draw_round = False, None
-        moved = [_Seat()] * len(self.seats)
+        moved = [Seat()] * len(self.seats)
         for lobby, new_seat in enumerate(result.seating):
             moved[new_seat] = self.seats[lobby]
         self.seats = moved
@@ -841,7 +819,7 @@ class HostTable:
     def check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None:
         seat = self.seats[seat_no]
         if not verify_signature(seat.key, body, sig):
-            raise _Refused(ErrorCode.BAD_SIGNATURE, "signature does not verify with your key")
+            raise Refused(ErrorCode.BAD_SIGNATURE, "signature does not verify with your key")
 
     def _check_context(self, st: Statement, seat_no: int) -> None:
         refuse_foreign(st, self.game_id, self.hand_number, seat_no)
@@ -884,19 +862,19 @@ class HostTable:
     def _on_ack(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
         st = decode(body)
         if not isinstance(st, Ack):
-            raise _Refused(ErrorCode.BAD_STATEMENT, "AckHand must carry an ack statement")
+            raise Refused(ErrorCode.BAD_STATEMENT, "AckHand must carry an ack statement")
         if self.acks[seat_no] == (body, sig) or self._ack_made_by_host(seat_no, st, body):
             return  # repeated by a resumed client, or answering a replayed message
         self._need_phase(Phase.ACK)
         self._check_context(st, seat_no)
         self.check_sig(seat_no, body, sig)
         if self.acks[seat_no] is not None:
-            raise _Refused(ErrorCode.BAD_STATEMENT, "you already acknowledged this hand")
+            raise Refused(ErrorCode.BAD_STATEMENT, "you already acknowledged this hand")
         if st.chain_hash != self.chain_at_reveal:
             # Either this client was sent a different history (the host's fault, which the
             # client sees when its ack is missing) or it lies: never relay it, so that a seat
             # cannot frame the host with a bogus acknowledgement.
-            raise _Refused(
+            raise Refused(
                 ErrorCode.BAD_STATEMENT,
                 "your transcript hash differs from the host's: the histories differ",
             )
@@ -1071,7 +1049,7 @@ class HostTable:
                 and seat.dropped_at is not None
                 and self.now - seat.dropped_at >= self.grace
             ):
-                self.seats[i] = _Seat()
+                self.seats[i] = Seat()
                 self._seats_changed(out, f"{seat.name} did not come back: seat {i} is free")
 
     def _ai_moves(self, out: list[Outgoing]) -> None:
@@ -1127,7 +1105,7 @@ class _MessageTable:
         return at
 
 
-def _dump_seat(seat: _Seat, messages: _MessageTable) -> dict[str, object]:
+def _dump_seat(seat: Seat, messages: _MessageTable) -> dict[str, object]:
     return {
         "occupied": seat.occupied,
         "name": seat.name,
@@ -1144,9 +1122,9 @@ def _dump_seat(seat: _Seat, messages: _MessageTable) -> dict[str, object]:
     }
 
 
-def _load_seat(f: Fields, now: float, messages: list[Message]) -> _Seat:
+def _load_seat(f: Fields, now: float, messages: list[Message]) -> Seat:
     private = f.opt_bytes("ai_private_key")
-    seat = _Seat(
+    seat = Seat(
         occupied=f.get_bool("occupied"),
         name=f.get_str("name"),
         key=f.get_bytes("key"),
@@ -1298,7 +1276,6 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
 
 
 __all__ = [
-    "AI_LEVELS",
     "HostTable",
     "Outgoing",
     "Phase",

@@ -42,10 +42,6 @@ class SelfPlayResult:
             out.append((f"seat{seat}", list(c.records)))
         return out
 
-    @property
-    def host_records(self) -> list[tuple[bytes, bytes]]:
-        return self.host.records
-
 
 class Wire:
     """In-memory connections: every message crosses as frame bytes through a FrameDecoder."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from prompt_toolkit.application import Application
 from prompt_toolkit.output import ColorDepth
 
+from briscola_lan.choices import AI_PACE
 from briscola_lan.net.files import games_dir
 from briscola_lan.rules import OptionsError
 from briscola_lan.tui.deck import Deck
@@ -57,7 +58,7 @@ class ClientConfig:
     name: str = "Player"
     ascii_only: bool = False
     ai_level: str = "rules"
-    ai_delay: float = 0.6
+    ai_delay: float = AI_PACE
     trick_pause: float = TRICK_PAUSE  # seconds a completed trick stays on show (0: none)
     settle: float = SETTLE  # seconds a card stays under the cursor before a key may play it
     hide_points: bool = False  # the running point count hidden (``p`` shows it again)

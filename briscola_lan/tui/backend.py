@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from typing import Protocol
 
+from briscola_lan.choices import AI_PACE
 from briscola_lan.rules import (
     Card,
     Hand,
@@ -37,20 +38,10 @@ class Chooser(Protocol):
     def choose(self, view: SeatView) -> Card: ...
 
 
-class RandomChooser:
-    """A fallback bot: any legal card, drawn with ``secrets`` (never predictable)."""
-
-    def choose(self, view: SeatView) -> Card:
-        legal = view.legal_plays
-        return legal[secrets.randbelow(len(legal))]
-
-
 def make_chooser(level: str, seed: int | None = None) -> Chooser:
-    """A bot of the given level from ``briscola_lan.ai``, or a random chooser if that is absent."""
-    try:
-        from briscola_lan.ai import make_bot  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return RandomChooser()
+    """A bot of the given level from ``briscola_lan.ai`` (a fresh random seed when None)."""
+    from briscola_lan.ai import make_bot
+
     bot: Chooser = make_bot(level, seed if seed is not None else secrets.randbits(32))
     return bot
 
@@ -141,7 +132,7 @@ class PracticeBackend(TableBackend):
         name: str,
         bot_levels: list[str],
         *,
-        delay: float = 0.6,
+        delay: float = AI_PACE,
         ascii_only: bool = False,
         deck: dk.Deck = dk.Deck.FRENCH,
         title: str | None = None,

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from briscola_lan.choices import AI_PACE
+
 if TYPE_CHECKING:
     from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
@@ -115,7 +117,7 @@ def run_join(args: argparse.Namespace) -> int:
     config = build_config(
         argparse.Namespace(
             name=name, ascii=getattr(args, "ascii", False), interfaces=interfaces,
-            ai_level="rules", ai_delay=0.6, games=getattr(args, "games", None),
+            ai_level="rules", ai_delay=AI_PACE, games=getattr(args, "games", None),
             lang=getattr(args, "lang", None), deck=getattr(args, "deck", None),
             trick_pause=getattr(args, "trick_pause", 1.5),
             hand_order=getattr(args, "hand_order", "sorted"),

@@ -9,11 +9,12 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
+from briscola_lan.choices import AI_LEVELS
 from briscola_lan.rules import MatchFormat, Suit
 from briscola_lan.tui import render
 from briscola_lan.tui.follow import HandOrder
 from briscola_lan.tui.i18n import _
-from briscola_lan.tui.state import AI_LEVELS, HostForm, Screen
+from briscola_lan.tui.state import HostForm, Screen
 
 if TYPE_CHECKING:
     from briscola_lan.tui.app import ClientApp

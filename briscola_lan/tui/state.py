@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from briscola_lan.choices import default_deal
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import Follow, HandOrder
@@ -21,7 +22,6 @@ from briscola_lan.tui.widgets import Scroll
 if TYPE_CHECKING:
     from briscola_lan.rules import TrickTaken
 
-AI_LEVELS: tuple[str, ...] = ("random", "rules", "strong")
 MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
 # The name a host gives its AI players (table/host.py): "AI rules 1".
@@ -235,10 +235,8 @@ class HostForm:
 
     def deal_mode(self) -> str:
         """The deal the table will use: the one chosen, else blind with two or more people."""
-        if self.deal:
-            return self.deal
         people = 1 + sum(1 for f in self.seat_fillers() if f == "open")
-        return "blind" if people >= 2 else "classic"
+        return self.deal or default_deal(people)
 
 
 @dataclass(slots=True)

@@ -285,7 +285,8 @@ class UpcardTurned:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
-    """A seat's signed play, relayed, with the opening (position, salt) of the card."""
+    """A seat's signed play, relayed, with the opening (position, salt) of the card: the message
+    of the engine's ``rules.events.CardPlayed``."""
 
     body: bytes
     sig: bytes
@@ -295,6 +296,9 @@ class CardPlayed:
 
 @dataclass(frozen=True, slots=True)
 class TrickTaken:
+    """A trick's winner and points, as the host announces them; a client compares them with the
+    ``rules.events.TrickTaken`` it makes from the plays."""
+
     winner: int
     points: int
 

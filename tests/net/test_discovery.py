@@ -43,7 +43,7 @@ async def test_advertise_find_update_and_unregister() -> None:
         assert ad.rules == "4p hands:2 exchange"
         assert ad.address == "127.0.0.1:4321"
         async with Browser(LOOPBACK) as browser:
-            assert await browser.wait_for_table(instance, 5.0)
+            assert await browser.wait_for(lambda: instance in browser.tables, 5.0)
             browser.reset_change()
             await adv.async_update("t1", _txt(name, 1))
             ok = await browser.wait_for(lambda: browser.tables[instance].free == 1, 5.0)

@@ -36,7 +36,7 @@ NOT_REPLAYED = (
 async def _lobby(port: int, fp: str) -> list[TableClient]:
     clients = [await connect(Target("127.0.0.1", port, None, fp), f"p{i}") for i in range(2)]
     for i, c in enumerate(clients):
-        assert await c.wait_live(5)
+        assert await c.wait_for(lambda c=c: c.live, 5)  # type: ignore[misc]  # welcomed
         c.send(*c.session.take_seat(i))
         assert await c.wait_for(lambda c=c, i=i: c.session.state.seat == i, 5)  # type: ignore[misc]
         c.send(*c.session.ready())

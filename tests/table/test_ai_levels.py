@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from briscola_lan.ai import LEVELS
+from briscola_lan.choices import AI_LEVELS
 from briscola_lan.fairness import verify_records
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net.host_cmd import parse_ai_seats
 from briscola_lan.net.table_spec import HostError, TableSpec, make_table
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import ClientSession
-from briscola_lan.table.host import AI_LEVELS, HostTable, Phase, SnapshotError
+from briscola_lan.table.host import HostTable, Phase, SnapshotError
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
-from briscola_lan.tui.state import AI_LEVELS as FORM_LEVELS
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import FrameDecoder
 from tests.table.helpers import counter_entropy
@@ -43,10 +42,6 @@ def _sent(wire: Wire, msgs: list[m.Message]) -> list[m.Message]:
     wire.send_to_host(0, msgs)
     wire.pump()
     return [msg for i, r in wire.received.items() for msg in r[before[i] :]]
-
-
-def test_the_levels_are_the_ones_the_bots_and_the_host_form_know() -> None:
-    assert AI_LEVELS == LEVELS == FORM_LEVELS == ("random", "rules", "strong")
 
 
 @pytest.mark.parametrize("level", ["easy", "Rules", "strong:200", "", "rules "])

@@ -4,13 +4,14 @@ dealer, and (after a draw) that it seats the players where the draw put them (§
 
 from __future__ import annotations
 
+from briscola_lan.choices import AI_LEVELS as BOT_LEVELS
 from briscola_lan.fairness.draw import DrawResult
 from briscola_lan.fairness.identity import verify_signature
 from briscola_lan.fairness.statements import DrawStart, MatchStart
 from briscola_lan.rules.errors import OptionsError
 from briscola_lan.rules.options import MatchFormat, TableOptions
 
-AI_LEVELS = ("", "random", "rules", "strong")  # "" is a human seat (fairness.md §8, valid options)
+AI_LEVELS = ("", *BOT_LEVELS)  # "" is a human seat (fairness.md §8, valid options)
 
 
 def options_of(ms: MatchStart) -> TableOptions:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # loaded when first used (a hint, a table, the saved games): 
     from briscola_lan.tui.backend import TableBackend
     from briscola_lan.tui.coach import Coach
     from briscola_lan.tui.saved import SavedList
+    from briscola_lan.tui.statsview import StatsView
 
 
 # A play key acts only on a card the player has seen (seconds): pressed this soon after a
@@ -98,6 +99,7 @@ class ClientApp(AppLayout):
         self._slot: tuple[Any, float | None] = (None, None)
         self._summary_for: int | None = None  # the match whose summary came up by itself
         self.saved_games: SavedList | None = None  # the saved games' screen, once opened
+        self.stats_view: StatsView | None = None  # the statistics screen, once opened
         self.exit_code = 0
         self.app: Application[int] = Application(
             layout=self._layout(),
@@ -141,11 +143,19 @@ class ClientApp(AppLayout):
         if self._coach is not None or self.model.started:
             self.coach.observe(self.model)
         self._follow_selection()
-        if self.model.match_over and self._summary_for != id(self.model):
-            self._summary_for = id(self.model)  # the match is over: its summary, once
+        self._summary_at_the_end()
+        self.app.invalidate()
+
+    def _summary_at_the_end(self) -> None:
+        """The match is over and its last trick seen: its summary comes up, once."""
+        if (
+            self.model.match_over
+            and self.ui.follow.held is None
+            and self._summary_for != id(self.model)
+        ):
+            self._summary_for = id(self.model)
             self.ui.show_summary = True
             self.ui.summary_scroll.home()
-        self.app.invalidate()
 
     def _now(self) -> float:
         try:
@@ -220,6 +230,7 @@ class ClientApp(AppLayout):
         was = self.ui.follow.release()
         if was:
             self._clamp_card()
+            self._summary_at_the_end()
             self.app.invalidate()
         return was
 
@@ -438,17 +449,46 @@ class ClientApp(AppLayout):
             self.ui.lobby_status = _("No table to join yet: press a to play against AI, h to host.")
             return
         entry = self.ui.lobby[self.ui.lobby_index]
+        if entry.phase == "over":
+            self.ui.lobby_status = _("The match at {table} is over: choose another table.").format(
+                table=entry.name
+            )
+            return
         if self.config.join_factory is None:
             self.ui.lobby_status = _("Joining needs the network client, which this build lacks.")
             return
         self.open_table(self.config.join_factory(entry, self.config))
 
+    def move_in_lobby(self, step: int) -> None:
+        """The cursor to the next table up or down that can be joined (a finished one is
+        passed over); it stays where it is when there is none."""
+        lobby = self.ui.lobby
+        i = self.ui.lobby_index
+        for _n in range(len(lobby)):
+            i = (i + step) % len(lobby)
+            if lobby[i].phase != "over":
+                self.ui.lobby_index = i
+                return
+
     def set_lobby(self, entries: list[LobbyEntry]) -> None:
-        """Replace the lobby list (called by discovery as tables appear, fill up and vanish)."""
-        current = self.ui.lobby[self.ui.lobby_index].key if self.ui.lobby else None
-        self.ui.lobby = list(entries)
-        keys = [e.key for e in entries]
-        self.ui.lobby_index = keys.index(current) if current in keys else 0
+        """Replace the lobby list (called by discovery as tables appear, fill up and vanish).
+
+        The rows stay put under the cursor: the tables already listed keep their order, a new
+        one comes at the end, and the cursor stays on its table (or, when that one is gone, on
+        the row where it was); it never rests on a finished table while another can be joined."""
+        old = self.ui.lobby
+        current = old[self.ui.lobby_index].key if old else None
+        by_key = {e.key: e for e in entries}
+        kept = [by_key[e.key] for e in old if e.key in by_key]
+        known = {e.key for e in kept}
+        self.ui.lobby = kept + [e for e in entries if e.key not in known]
+        keys = [e.key for e in self.ui.lobby]
+        if current in keys:
+            self.ui.lobby_index = keys.index(current)
+        else:
+            self.ui.lobby_index = min(self.ui.lobby_index, max(0, len(keys) - 1))
+        if self.ui.lobby and self.ui.lobby[self.ui.lobby_index].phase == "over":
+            self.move_in_lobby(1)
         n = len(entries)
         self.ui.lobby_status = ngettext(
             "{n} table found. Updating live.", "{n} tables found. Updating live.", n
@@ -468,6 +508,22 @@ class ClientApp(AppLayout):
         self.ui.screen = Screen.SAVED
         self.saved_games = saved.SavedList([Path(p) for p in self.ui.saved_files])
         self._spawn(self.saved_games.fill(self.app.invalidate))
+
+    def open_stats(self) -> None:
+        """The statistics screen: the saved games are verified in a thread meanwhile."""
+        from briscola_lan.tui.statsview import StatsView
+
+        directory = self.config.games or games_dir()
+        if self.config.identity is not None:
+            me = [self.config.identity.public_key]
+        else:
+            from briscola_lan.stats_read import my_keys
+
+            me = my_keys()
+        self.ui.page_scroll.home()
+        self.ui.screen = Screen.STATS
+        self.stats_view = StatsView(directory, me)
+        self._spawn(self.stats_view.fill(self.app.invalidate))
 
     def verify_selected_saved(self) -> None:
         if not self.ui.saved_files:

@@ -165,7 +165,10 @@ class PracticeBackend(TableBackend):
         return dk.card_label(card, self.deck, self.ascii_only)
 
     async def start(self) -> None:
-        self.model.add_log(_("Practice table: {rules}").format(rules=self.options.summary()))
+        from briscola_lan.tui.render import rules_text
+
+        rules = rules_text(self.options.summary(), self.deck, self.ascii_only)
+        self.model.add_log(_("Practice table: {rules}").format(rules=rules))
         self._deal()
 
     def _deal(self) -> None:

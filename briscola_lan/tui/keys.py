@@ -76,13 +76,11 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     # lobby
     @kb.add("up", filter=lobby)
     def _lobby_up(event: KeyPressEvent) -> None:
-        if ui.lobby:
-            ui.lobby_index = (ui.lobby_index - 1) % len(ui.lobby)
+        app.move_in_lobby(-1)
 
     @kb.add("down", filter=lobby)
     def _lobby_down(event: KeyPressEvent) -> None:
-        if ui.lobby:
-            ui.lobby_index = (ui.lobby_index + 1) % len(ui.lobby)
+        app.move_in_lobby(1)
 
     @kb.add("enter", filter=lobby)
     def _lobby_join(event: KeyPressEvent) -> None:
@@ -106,6 +104,10 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     @kb.add("s", filter=lobby)
     def _lobby_saved(event: KeyPressEvent) -> None:
         app.open_saved()
+
+    @kb.add("t", filter=lobby)
+    def _lobby_stats(event: KeyPressEvent) -> None:
+        app.open_stats()
 
     @kb.add("q", filter=lobby)
     @kb.add("escape", filter=lobby)
@@ -345,6 +347,18 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         @kb.add(key, filter=saved_screen)
         def _saved_scroll(event: KeyPressEvent, step: int = step) -> None:
             ui.page_scroll.by(step)
+
+    stats_screen = screen_is(Screen.STATS)
+    for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+        @kb.add(key, filter=stats_screen)
+        def _stats_scroll(event: KeyPressEvent, step: int = step) -> None:
+            ui.page_scroll.by(step)
+
+    @kb.add("escape", filter=stats_screen)
+    @kb.add("q", filter=stats_screen)
+    def _stats_back(event: KeyPressEvent) -> None:
+        ui.screen = Screen.LOBBY
 
     @kb.add("enter", filter=saved_screen)
     def _saved_verify(event: KeyPressEvent) -> None:

@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # loaded when first used (a hint, a table, learn mode): not f
     from briscola_lan.tui.backend import TableBackend
     from briscola_lan.tui.coach import Coach
     from briscola_lan.tui.saved import SavedList
+    from briscola_lan.tui.statsview import StatsView
 
 
 def _learn() -> ModuleType:
@@ -123,6 +124,7 @@ class AppLayout:
     backend: TableBackend | None
     app: Application[int]
     saved_games: SavedList | None
+    stats_view: StatsView | None
     _log_control: ScrollControl
     _table_window: Window
     _sizes_cache: tuple[object, panes.Sizes] | None = None
@@ -223,7 +225,7 @@ class AppLayout:
                 ),
                 ConditionalContainer(
                     _box(
-                        lambda: _("Hint (h)"),
+                        lambda: _("Hint (h; Esc closes)"),
                         _wrapped(self._hint_text),
                         a,
                         height=D(min=3, weight=1),
@@ -244,6 +246,11 @@ class AppLayout:
             Window(ScrollControl(self._saved_text, ui.page_scroll, more=self._more)),
             a,
         )
+        stats_box = _box(
+            lambda: _("Your statistics, from the saved games that verify"),
+            Window(ScrollControl(self._stats_text, ui.page_scroll, more=self._more)),
+            a,
+        )
         body = HSplit(
             [
                 title_bar,
@@ -252,6 +259,7 @@ class AppLayout:
                 ConditionalContainer(table, filter=on(Screen.TABLE)),
                 ConditionalContainer(learn_box, filter=on(Screen.LEARN)),
                 ConditionalContainer(saved_box, filter=on(Screen.SAVED)),
+                ConditionalContainer(stats_box, filter=on(Screen.STATS)),
                 hint_bar,
             ]
         )
@@ -266,9 +274,12 @@ class AppLayout:
                 _box(title, Window(control, style="class:panel"), a, width=w),
                 filter=Condition(cond),
             )
-            if w >= 60:  # wide panels span the screen: no table text peeks out at their sides
-                return Float(box, left=0, right=0)
-            return Float(box)
+            # A panel that scrolls keeps the title and the keys line in view; a wide one spans
+            # the screen, so that no table text peeks out at its sides.
+            top = bottom = 1 if isinstance(control, ScrollControl) else None
+            if w >= 60:
+                return Float(box, left=0, right=0, top=top, bottom=bottom)
+            return Float(box, top=top, bottom=bottom)
 
         def on_table() -> bool:
             return ui.screen is Screen.TABLE
@@ -277,7 +288,7 @@ class AppLayout:
             panel(
                 render.help_title,
                 ScrollControl(
-                    lambda w: render.help_lines(self.ui), ui.help_scroll, more=self._more
+                    lambda w: render.help_lines(self.ui, w), ui.help_scroll, more=self._more
                 ),
                 lambda: ui.show_help,
                 50,
@@ -291,7 +302,7 @@ class AppLayout:
             panel(
                 lambda: _("Match summary"),
                 ScrollControl(
-                    lambda w: self._summary().summary_lines(self.model, self.ui),
+                    lambda w: self._summary().summary_lines(self.model, self.ui, w),
                     ui.summary_scroll,
                     more=self._more,
                 ),
@@ -357,6 +368,7 @@ class AppLayout:
             Screen.HOST_FORM: _("Host a table"),
             Screen.LEARN: _("Learn"),
             Screen.SAVED: _("Saved games"),
+            Screen.STATS: _("Statistics"),
         }
         sep = " - " if self.ui.ascii_only else " · "
         return [
@@ -370,7 +382,10 @@ class AppLayout:
         elif self.ui.show_help:
             text = _("Up/Down/PgUp/PgDn: scroll  Esc or ?: close")
         elif s is Screen.LOBBY:
-            text = _("a: play vs AI  h: host  Enter: join  l: learn  s: saved  ?: keys  q: quit")
+            text = _(
+                "a: play vs AI  h: host  Enter: join  l: learn  s: saved  t: stats  ?: keys  "
+                "q: quit"
+            )
         elif s is Screen.HOST_FORM:
             text = _(
                 "Enter: start  Up/Down: field  Left/Right: change  type: name  ?: keys  Esc: back"
@@ -379,6 +394,8 @@ class AppLayout:
             text = self._table_hints()
         elif s is Screen.LEARN:
             text = _("Right/Enter: next  Left: back  Up/Down: scroll  ?: keys  Esc: lobby")
+        elif s is Screen.STATS:
+            text = _("Up/Down/PgUp/PgDn: scroll  ?: keys  Esc: back")
         else:
             text = _("Up/Down: choose  Enter: verify  PgUp/PgDn: scroll  ?: keys  Esc: back")
         return [("class:dim", " " + fit_keys(text, width - 1))]
@@ -417,8 +434,9 @@ class AppLayout:
             ("class:bold", " a "), ("", _("Play against AI now (on this machine)") + "\n"),
             ("class:bold", " h "), ("", _("Host a table on the network") + "\n"),
             ("class:bold", " " + _("Enter") + " "), ("", _("Join the selected table") + "\n"),
-            ("class:bold", " l "), ("", _("Learn the game, then practice") + "   "),
-            ("class:bold", " s "), ("", _("Saved games")),
+            ("class:bold", " l "), ("", _("Learn the game, then practice") + "\n"),
+            ("class:bold", " s "), ("", _("Saved games") + "   "),
+            ("class:bold", " t "), ("", _("Your statistics")),
         ]  # fmt: skip
 
     def _players_text(self, width: int = 36) -> StyleAndTextTuples:
@@ -454,7 +472,7 @@ class AppLayout:
         )
 
     def _hint_text(self, width: int = 0) -> StyleAndTextTuples:
-        return [("", self.coach.hint_text), ("class:dim", "\n" + _("Esc closes."))]
+        return [("", self.coach.hint_text)]
 
     def _last_trick_text(self, width: int = 0) -> StyleAndTextTuples:
         lt = self.model.last_trick
@@ -494,6 +512,11 @@ class AppLayout:
             out.append(("", line + "\n"))
         out.append(("class:dim", _("Esc or v to close.")))
         return out
+
+    def _stats_text(self, width: int) -> StyleAndTextTuples:
+        from briscola_lan.tui import statsview
+
+        return statsview.stats_lines(self.stats_view, self.ui, width)
 
     def _saved_text(self, width: int) -> StyleAndTextTuples:
         from briscola_lan.tui import saved

@@ -24,7 +24,7 @@ from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui import sessionlog
+from briscola_lan.tui import render, sessionlog
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
 from briscola_lan.tui.i18n import _
@@ -512,6 +512,10 @@ class NetBackend(TableBackend):
 
         return _SEAT_RE.sub(name, line)
 
+    def _rules(self, summary: str) -> str:
+        """A table's rules label in the player's language and deck."""
+        return render.rules_text(summary, self.deck, self.ascii_only)
+
     def _plain(self, text: str) -> str:
         """Messages from the network layer in ASCII mode: no ellipsis or other Unicode."""
         if not self.ascii_only:
@@ -552,7 +556,7 @@ class NetBackend(TableBackend):
         """Copy new session log lines and finished tricks, in order (called per message)."""
         for line in st.log[self._log_seen :]:
             if line != "connection lost" and not line.startswith("error (bad_token)"):
-                said = sessionlog.render(line, self._seat_name, self._side_name)
+                said = sessionlog.render(line, self._seat_name, self._side_name, self._rules)
                 if said is None:  # a line no pattern knows: as it came, with names
                     said = self._named(self._sided(line))
                 self.model.add_log(self._plain(said))

@@ -8,6 +8,7 @@ and every card or suit name through ``tui.deck``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -17,9 +18,9 @@ from briscola_lan.rules import Card, MatchFormat, Rank, Suit
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import seating
 from briscola_lan.tui.follow import display_order, winning_seat
-from briscola_lan.tui.i18n import _, ngettext
+from briscola_lan.tui.i18n import N_, _, ngettext
 from briscola_lan.tui.state import HostForm, TableModel, UiState, level_word
-from briscola_lan.tui.widgets import wrap_words
+from briscola_lan.tui.widgets import hang, split_lines, wrap_words
 
 SUIT_STYLE = dk.SUIT_STYLE
 
@@ -44,6 +45,32 @@ def cards_text(cards: tuple[Card, ...] | list[Card], ui: UiState) -> str:
 
 def suit_text(suit: Suit, ui: UiState) -> str:
     return dk.suit_text(suit, ui.deck, ui.ascii_only)
+
+
+_RULE_WORDS = {
+    "exchange": N_("exchange"),
+    "no-exchange": N_("no-exchange"),
+    "drawn-partners": N_("drawn-partners"),
+    "drawn-dealer": N_("drawn-dealer"),
+}
+
+
+def rules_text(summary: str, deck: dk.Deck, ascii_only: bool = False) -> str:
+    """A table's short rules label (``4p hands:2 exchange``, as ``TableOptions.summary`` and
+    the TXT record write it) in the player's language; a word it does not know stays."""
+    out = []
+    for word in summary.split():
+        if m := re.fullmatch(r"(\d)p", word):
+            out.append(_("{n}p").format(n=m[1]))
+        elif m := re.fullmatch(r"(hands|points):(\d+)", word):
+            text = _("hands:{n}") if m[1] == "hands" else _("points:{n}")
+            out.append(text.format(n=m[2]))
+        elif m := re.fullmatch(r"no-2([dhsc])", word):
+            two = Card(Suit.parse(m[1]), Rank.TWO)
+            out.append(_("no-{card}").format(card=dk.card_label(two, deck, ascii_only)))
+        else:
+            out.append(_(_RULE_WORDS[word]) if word in _RULE_WORDS else word)
+    return " ".join(out)
 
 
 def _nl(out: Frag) -> None:
@@ -239,6 +266,7 @@ def score_lines(model: TableModel, ui: UiState | None = None, width: int | None 
         out.append(("", f"{fit_name(label, label_w, ui.ascii_only if ui else False):<{label_w}} "
                         f"{figures}"))  # fmt: skip
         _nl(out)
+    short = short or len(standing_text(model)) > w
     out.append(("class:dim", standing_text(model, short)))
     _nl(out)
     return out
@@ -332,7 +360,11 @@ def table_lines(
             out.append(("", "   " + _("Stock: {n}").format(n=model.stock_left)))
         else:  # the stock is out: who drew the face-up briscola stays on the table
             out.append((SUIT_STYLE[model.trump], suit_text(model.trump, ui)))
-            out.append(("class:dim", "  " + upcard_taker_text(model, ui)))
+            taker = upcard_taker_text(model, ui)
+            head = len(_("Briscola:")) + 1 + len(suit_text(model.trump, ui))
+            # on a line of its own rather than broken in two
+            out.append(("", "\n" if width and head + 2 + len(taker) > width else "  "))
+            out.append(("class:dim", taker))
         _nl(out)
     for style, text in trust_lines(model, compact=compact):
         out.append((style, text))
@@ -502,6 +534,8 @@ def hand_lines(
         num = f"[{i + 1}]" if sel else f" {i + 1} "
         new = _("new") if drawn else ""
         cell = f" {num}{new}"
+        if len(cell) > width:  # a longer word for "new" ("nuova"): whole, under its card
+            cell = f"{num.rstrip()}{new}" if sel else f"{num.strip():>2} {new}"
         numbers.append(("class:turn" if sel else "class:dim", f"{cell[:width]:<{width}}"))
     out: Frag = []
     for row in _boxes_row(boxes, " " if big else "  "):
@@ -600,7 +634,8 @@ def title_text(model: TableModel, ui: UiState, width: int = 200) -> Frag:
     hand = _("Hand {n}").format(n=model.hand_number + 1) if model.started else _("Waiting")
     sep = " - " if ui.ascii_only else " · "
     style = "class:title" + (" class:error" if model.connection == "reconnecting" else "")
-    facts = f"{model.options.summary()}{sep}" if model.known else ""
+    rules = rules_text(model.options.summary(), ui.deck, ui.ascii_only)
+    facts = f"{rules}{sep}" if model.known else ""
     if model.known and model.deal:
         facts += (_("blind deal") if model.deal == "blind" else _("classic deal")) + sep
     if model.known and model.seated:
@@ -618,29 +653,55 @@ def title_text(model: TableModel, ui: UiState, width: int = 200) -> Frag:
 
 
 def lobby_lines(ui: UiState, width: int | None = None) -> Frag:
+    """The tables found: name, host, rules, deal and seats, in columns fitted to the width (the
+    host's address goes first when room is short); a finished table is dim, its match over."""
     out: Frag = []
     if not ui.lobby:
         out.append(("class:dim", _("No tables found yet. They appear here as they are announced.")))
         _nl(out)
         return wrap_words(out, width)
     w = width or 78
-    name_w = max(10, min(20, w - 56))
-    head = f"  {_('TABLE'):<{name_w}} {_('HOST'):<14} {_('RULES'):<20} {_('DEAL'):<7} {_('SEATS')}"
-    out.append(("class:dim", head[:w]))
-    _nl(out)
-    for i, entry in enumerate(ui.lobby):
-        sel = i == ui.lobby_index
-        style = "class:selected" if sel else ""
-        mark = ">" if sel else " "
-        full = " " + _("FULL") if entry.open_seats <= 0 else ""
-        if entry.phase not in ("", "lobby"):
-            full = " " + (_("playing") if entry.phase != "over" else _("over"))
+    rows = []
+    for entry in ui.lobby:
+        state = ""
+        if entry.phase == "over":
+            state = _("over")
+        elif entry.phase not in ("", "lobby"):
+            state = _("playing")
+        elif entry.open_seats <= 0:
+            state = _("FULL")
+        seats = f"{entry.seated}/{entry.players}" + (f" {state}" if state else "")
         deal = _("blind") if entry.deal == "blind" else _("classic")
-        line = (
-            f"{mark} {entry.name[:name_w]:<{name_w}} {entry.host[:14]:<14} "
-            f"{entry.summary[:20]:<20} {deal[:7]:<7} {entry.seated}/{entry.players}{full}"
+        rows.append((entry, rules_text(entry.summary, ui.deck, ui.ascii_only), deal, seats))
+    heads = (_("TABLE"), _("HOST"), _("RULES"), _("DEAL"), _("SEATS"))
+    rules_w = max(len(heads[2]), *(len(r[1]) for r in rows))
+    deal_w = max(len(heads[3]), *(len(r[2]) for r in rows))
+    seats_w = max(len(heads[4]), *(len(r[3]) for r in rows))
+    host_w = max(len(heads[1]), *(len(r[0].host) for r in rows))
+    fixed = 2 + 1 + rules_w + 1 + deal_w + 1 + seats_w
+    with_host = w - fixed - host_w - 1 >= 12
+    if not with_host:
+        host_w = 0
+    name_w = max(8, w - fixed - (host_w + 1 if host_w else 0))
+    name_w = min(name_w, max(len(heads[0]), *(len(r[0].name) for r in rows)))
+    if name_w + fixed > w:  # still too narrow: the rules give way, cut
+        rules_w = max(len(heads[2]), w - 2 - name_w - 1 - deal_w - 1 - seats_w - 1)
+
+    def line(mark: str, cells: tuple[str, str, str, str, str]) -> str:
+        name, host, rules, deal, seats = cells
+        host_part = f" {host[:host_w]:<{host_w}}" if host_w else ""
+        return (
+            f"{mark} {fit_name(name, name_w, ui.ascii_only):<{name_w}}{host_part} "
+            f"{rules[:rules_w]:<{rules_w}} {deal[:deal_w]:<{deal_w}} {seats}"
         )
-        out.append((style, line[:w]))
+
+    out.append(("class:dim", line(" ", heads)[:w]))
+    _nl(out)
+    for i, (entry, rules, deal, seats) in enumerate(rows):
+        sel = i == ui.lobby_index
+        style = "class:selected" if sel else ("class:dim" if entry.phase == "over" else "")
+        text = line(">" if sel else " ", (entry.name, entry.host, rules, deal, seats))
+        out.append((style, text[:w]))
         _nl(out)
     return out
 
@@ -675,12 +736,10 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
     rows = form_rows(form)
     form.row = min(form.row, len(rows) - 1)
     lt, gt = "<", ">"
-    label_w = 22 if (width or 80) >= 70 else 16
-    labels = [_("Draw first dealer"), _("Hints for players"), _("Match format")]
-    label_w = min(30, max(label_w, *(len(x) for x in labels)))
+    w = width or 80
+    lines: list[tuple[bool, str, str]] = []
     for i, row in enumerate(rows):
         sel = i == form.row
-        style = "class:selected" if sel else ""
         if row == "name":
             label, value = _("Table name"), form.table_name + ("_" if sel else "")
         elif row == "players":
@@ -723,9 +782,25 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
             label, value = _("Seat {n}").format(n=idx), f"{lt} {text} {gt}"
         else:
             label, value = "", _("[ Start the table ]")
+        lines.append((sel, label, value))
+    # the labels in a column as wide as the longest (at most half the width); a value too long
+    # for its line goes on under itself, never under the labels
+    label_w = min(max(len(label) for _s, label, _v in lines), max(8, (w - 4) // 2))
+    indent = 2 + label_w + 1
+    for sel, name, value in lines:
+        style = "class:selected" if sel else ""
         mark = ">" if sel else " "
-        out.append((style, f"{mark} {label:<{label_w}} {value}"))
-        _nl(out)
+        label = name
+        if len(name) > label_w:  # a label wider than its column: on a line of its own
+            out.append((style, f"{mark} {name}"))
+            _nl(out)
+            label = ""
+        parts = split_lines(wrap_words([(style, value)], max(8, w - indent)))
+        for n, part in enumerate(parts):
+            head = f"{mark} {label:<{label_w}} " if n == 0 else " " * indent
+            out.append((style if n == 0 else "", head))
+            out.extend(part)
+            _nl(out)
     if form.players == 3:
         out.append(
             (
@@ -771,6 +846,7 @@ def help_lobby() -> list[tuple[str, str]]:
         ("h", _("host a table")),
         ("l", _("learn the game, then practice")),
         ("s", _("saved games")),
+        ("t", _("your statistics")),
         ("q", _("quit")),
     ]
 
@@ -796,13 +872,13 @@ def help_pages() -> list[tuple[str, str]]:
     ]
 
 
-def help_lines(ui: UiState) -> Frag:
+def help_lines(ui: UiState, width: int | None = None) -> Frag:
     """Every key of the client, the current screen's first."""
     sections = [
         ("table", _("Table keys"), help_table()),
         ("lobby", _("Lobby keys"), help_lobby()),
         ("host", _("Host form keys"), help_form()),
-        ("pages", _("Learn mode and saved games"), help_pages()),
+        ("pages", _("Learn mode, saved games and statistics"), help_pages()),
     ]
     first = {"lobby": "lobby", "host": "host", "table": "table"}.get(str(ui.screen), "pages")
     sections.sort(key=lambda sec: sec[0] != first)
@@ -810,10 +886,9 @@ def help_lines(ui: UiState) -> Frag:
     for _id, title, keys in sections:
         out.append(("class:bold", title))
         _nl(out)
-        width = max(12, *(len(k) for k, _w in keys))
+        key_w = max(12, *(len(k) for k, _w in keys))
         for key, what in keys:
-            out.append(("", f"  {key:<{width}} {what}"))
-            _nl(out)
+            out.extend(hang([("", f"  {key:<{key_w}} ")], [("", what)], width))
     return out
 
 

@@ -26,7 +26,8 @@ from briscola_lan.rules import Card, MatchFormat
 from briscola_lan.rules.match import hand_winner
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.i18n import _, ngettext
-from briscola_lan.tui.state import UiState
+from briscola_lan.tui.render import rules_text
+from briscola_lan.tui.state import UiState, player_name
 
 __all__ = [
     "SavedGame",
@@ -151,7 +152,10 @@ def _winner_text(rep: MatchReport) -> str:
     if rep.options is None or rep.winner is None:
         return "?"
     seats = [s for s in range(rep.options.players) if rep.options.side_of(s) == rep.winner]
-    names = [rep.names[s] if s < len(rep.names) else _("seat {n}").format(n=s) for s in seats]
+    names = [
+        player_name(rep.names[s]) if s < len(rep.names) else _("seat {n}").format(n=s)
+        for s in seats
+    ]
     return " + ".join(names)
 
 
@@ -161,12 +165,14 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
     if rep.options is not None:
         lines.append(
             _("table '{table}' ({rules}), host key {key}").format(
-                table=rep.table_name, rules=rep.options.summary(), key=rep.host_fingerprint
+                table=rep.table_name,
+                rules=rules_text(rep.options.summary(), deck),
+                key=rep.host_fingerprint,
             )
         )
         lines.append(
             ngettext("players: {names}; {n} record", "players: {names}; {n} records", rep.records)
-            .format(names=", ".join(rep.names), n=rep.records)
+            .format(names=", ".join(map(player_name, rep.names)), n=rep.records)
         )  # fmt: skip
     d = rep.draw
     if d is not None:
@@ -197,7 +203,11 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
             lines.append("  " + _fault_text(h.fault))
         for hand, seat, ai, _at in rep.takeovers:
             if hand == h.hand:
-                who = rep.names[seat] if seat < len(rep.names) else _("seat {n}").format(n=seat)
+                who = (
+                    player_name(rep.names[seat])
+                    if seat < len(rep.names)
+                    else _("seat {n}").format(n=seat)
+                )
                 lines.append(
                     "  "
                     + (
@@ -283,7 +293,7 @@ def summarize(path: Path) -> SavedGame:
         game.table = path.name
         return game
     game.table = rep.table_name
-    game.players = ", ".join(rep.names)
+    game.players = ", ".join(map(player_name, rep.names))
     game.status = _verdict_word(rep.verdict)
     game.score = score_text(rep)
     if rep.match_over and rep.winner is not None:
@@ -343,8 +353,11 @@ def browser_lines(ui: UiState, games: SavedList | None, width: int) -> Frag:
             text = (
                 f"{mark} {g.when}  {g.table[:18]:<18}{who}  {g.result}{score}  [{g.status}]{hints}"
             )
-        out.append(("class:selected" if sel else "", text[:width]))
-        out.append(("", "\n"))
+            if len(text) > width:  # a narrow screen: the result on a line of its own
+                text = f"{mark} {g.when}  [{g.status}]  {g.table}\n    {g.result}{score}{hints}"
+        for line in text.split("\n"):
+            out.append(("class:selected" if sel else "", line[:width]))
+            out.append(("", "\n"))
     if ui.saved_files and games is not None:
         sel_path = Path(ui.saved_files[ui.saved_index])
         g = games.games.get(sel_path)

@@ -232,9 +232,11 @@ def discovery_reason(text: str) -> str:
     return text
 
 
-def render(line: str, who: Who, side: Callable[[int], str]) -> str | None:
+def render(
+    line: str, who: Who, side: Callable[[int], str], rules: Callable[[str], str] = str
+) -> str | None:
     """``line`` in the player's language (None if no pattern knows it); ``who`` names a seat,
-    ``side`` names a side (``Bea``, ``side A (You + Cid)``)."""
+    ``side`` names a side (``Bea``, ``side A (You + Cid)``), ``rules`` a table's rules label."""
     for pattern, template in PATTERNS:
         m = pattern.fullmatch(line)
         if m is None:
@@ -255,6 +257,8 @@ def render(line: str, who: Who, side: Callable[[int], str]) -> str | None:
                 fields[key] = ", ".join(player_name(n) for n in value.split(", "))
             elif key == "level":
                 fields[key] = level_word(value)
+            elif key == "rules":
+                fields[key] = rules(value)
             else:
                 fields[key] = value
         fields.pop("q", None)

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
-# The name a host gives its AI players (table/host.py): "AI rules 1".
-_AI_NAME = re.compile(r"AI (random|rules|strong) (\d+)")
+# The name a host gives its AI players (table/host.py): "AI rules 1"; "AI rules" in statistics.
+_AI_NAME = re.compile(r"AI (random|rules|strong)(?: (\d+))?")
 
 
 def level_word(level: str) -> str:
@@ -39,6 +39,8 @@ def player_name(name: str) -> str:
     m = _AI_NAME.fullmatch(name)
     if m is None:
         return name
+    if m.group(2) is None:
+        return _("AI {level}").format(level=level_word(m.group(1)))
     return _("AI {level} {n}").format(level=level_word(m.group(1)), n=m.group(2))
 
 

@@ -10,6 +10,7 @@ from briscola_lan.rules import Card
 from briscola_lan.tui import render
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import HandSummary, TableModel, UiState
+from briscola_lan.tui.widgets import hang
 
 Frag = StyleAndTextTuples
 
@@ -26,7 +27,7 @@ def _taken(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: (int(c.suit), int(c.rank))))
 
 
-def _hand(model: TableModel, ui: UiState, res: HandSummary) -> Frag:
+def _hand(model: TableModel, ui: UiState, res: HandSummary, width: int | None) -> Frag:
     out: Frag = []
     title = (_("Hand {n} (tie-break)") if res.tiebreak else _("Hand {n}")).format(n=res.number + 1)
     out.append(("class:bold", title))
@@ -49,13 +50,16 @@ def _hand(model: TableModel, ui: UiState, res: HandSummary) -> Frag:
         cards = res.taken[side] if side < len(res.taken) else None
         out.append(("class:bold", f"  {side_label(model, side)}: "))
         out.append(("", ngettext("{n} point", "{n} points", pts).format(n=pts)))
-        if cards is not None:
-            out.append(("", ", " + ngettext("{n} card", "{n} cards", len(cards)).format(
-                n=len(cards)) + ":"))  # fmt: skip
-            for card in _taken(cards):
-                out.append(("", " "))
-                out.append(render.card_frag(card, ui))
-        out.append(("", "\n"))
+        if cards is None:
+            out.append(("", "\n"))
+            continue
+        out.append(("", ", " + ngettext("{n} card", "{n} cards", len(cards)).format(
+            n=len(cards)) + ":\n"))  # fmt: skip
+        body: Frag = []
+        for card in _taken(cards):
+            body.append(render.card_frag(card, ui))
+            body.append(("", " "))
+        out.extend(hang([("", "    ")], body, width))
     v = res.verification
     if v is not None and v.ok is not None:
         check = _("Deal verified") if v.ok else _("Deal check FAILED:") + " " + v.summary
@@ -63,14 +67,14 @@ def _hand(model: TableModel, ui: UiState, res: HandSummary) -> Frag:
     return out
 
 
-def summary_lines(model: TableModel, ui: UiState) -> Frag:
+def summary_lines(model: TableModel, ui: UiState, width: int | None = None) -> Frag:
     """The whole summary, hand by hand, then the standing (or the match's result)."""
     out: Frag = []
     if model.match_over:
         style, text = render.match_result_text(model)
         out.append((style, text + "\n"))
     for res in model.hand_results:
-        out.extend(_hand(model, ui, res))
+        out.extend(_hand(model, ui, res, width))
     if not model.hand_results:
         out.append(("class:dim", _("No hand has been played to the end yet.") + "\n"))
     if model.started and not model.match_over and not model.hand_over:

@@ -56,6 +56,20 @@ def wrap_words(frags: Frag, width: int | None) -> Frag:
     return out
 
 
+def hang(head: Frag, body: Frag, width: int | None) -> Frag:
+    """``head`` then ``body`` on one line; the body, broken between words, goes on under
+    itself (a hanging indent as wide as the head), never back under the head."""
+    indent = sum(len(f[1]) for f in head)
+    out: Frag = list(head)
+    room = (width - indent) if width else None
+    for n, line in enumerate(split_lines(wrap_words(body, room if room and room >= 8 else None))):
+        if n:
+            out.append(("", "\n" + " " * indent))
+        out.extend(line)
+    out.append(("", "\n"))
+    return out
+
+
 def _with_text(frag: OneStyleAndTextTuple, text: str) -> OneStyleAndTextTuple:
     """The same fragment (style, mouse handler) with other text."""
     if len(frag) == 3:

@@ -35,6 +35,7 @@ def net_config(tmp_path: Path) -> ClientConfig:
 
 
 RIGHT = "\x1b[C"
+PGDN = "\x1b[6~"
 LEFT = "\x1b[D"
 UP = "\x1b[A"
 DOWN = "\x1b[B"
@@ -141,7 +142,9 @@ class Screen:
 
 
 @contextlib.asynccontextmanager
-async def screen_of(size: tuple[int, int], **kw: object) -> AsyncIterator[Screen]:
+async def screen_of(
+    size: tuple[int, int], config: ClientConfig | None = None, **kw: object
+) -> AsyncIterator[Screen]:
     buf = io.StringIO()
     out = Vt100_Output(
         buf, lambda: Size(rows=size[1], columns=size[0]), term="xterm",
@@ -152,7 +155,7 @@ async def screen_of(size: tuple[int, int], **kw: object) -> AsyncIterator[Screen
     base.update(kw)
     pipe: PipeInput
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=out):
-        client = ClientApp(ClientConfig(**base))  # type: ignore[arg-type]
+        client = ClientApp(config or ClientConfig(**base))  # type: ignore[arg-type]
         client.app.ttimeoutlen = 0.01
         task = asyncio.create_task(client.run_async())
         try:

@@ -250,23 +250,41 @@ async def test_last_trick_help_and_log() -> None:
 
 
 async def test_lobby_updates_live_and_keeps_selection() -> None:
+    """Tables come and go without moving the rows under the cursor: those listed keep their
+    order, a new one comes last, the cursor stays on its table; a finished table is passed over
+    by the cursor and refused by Enter."""
     async with running() as d:
         c = d.client
 
-        def entry(key: str, seated: int) -> LobbyEntry:
-            return LobbyEntry(key, f"Table {key}", "host", "2p hands:2", seated, 2, 2 - seated)
+        def entry(key: str, seated: int, phase: str = "lobby") -> LobbyEntry:
+            return LobbyEntry(key, f"Table {key}", "host", "2p hands:2", seated, 2, 2 - seated,
+                              phase=phase)  # fmt: skip
 
-        c.set_lobby([entry("a", 1), entry("b", 1)])
+        def keys() -> list[str]:
+            return [e.key for e in c.ui.lobby]
+
+        c.set_lobby([entry("b", 1), entry("d", 1)])
         await d.keys(DOWN)
-        assert c.ui.lobby[c.ui.lobby_index].key == "b"
-        c.set_lobby([entry("c", 0), entry("a", 2), entry("b", 2)])  # a table appears, both fill
-        assert c.ui.lobby[c.ui.lobby_index].key == "b"
+        assert c.ui.lobby[c.ui.lobby_index].key == "d"
+        # a table appears before them in name order, and both fill: nothing moves
+        c.set_lobby([entry("a", 0), entry("b", 2), entry("d", 2)])
+        assert keys() == ["b", "d", "a"] and c.ui.lobby[c.ui.lobby_index].key == "d"
         lines = "".join(f[1] for f in render.lobby_lines(c.ui))
-        assert "FULL" in lines and "Table c" in lines
-        c.ui.lobby[1].phase = "play"
-        assert "Table a" in next(ln for ln in _lines(render.lobby_lines(c.ui)) if "playing" in ln)
-        c.set_lobby([entry("c", 0)])  # they vanish
-        assert c.ui.lobby_index == 0 and len(c.ui.lobby) == 1
+        assert "FULL" in lines and "Table a" in lines
+        c.ui.lobby[0].phase = "play"
+        assert "Table b" in next(ln for ln in _lines(render.lobby_lines(c.ui)) if "playing" in ln)
+        # the table under the cursor finishes its match: the cursor moves on to one to join
+        c.set_lobby([entry("a", 0), entry("b", 2), entry("d", 2, "over")])
+        assert keys() == ["b", "d", "a"] and c.ui.lobby[c.ui.lobby_index].key == "a"
+        await d.keys(DOWN)  # round to the top
+        assert c.ui.lobby[c.ui.lobby_index].key == "b"
+        await d.keys(DOWN)  # past the finished table
+        assert c.ui.lobby[c.ui.lobby_index].key == "a"
+        c.ui.lobby_index = 1  # (a finished table chosen all the same) is refused
+        await d.keys(ENTER)
+        assert "is over" in c.ui.lobby_status and c.ui.screen is Screen.LOBBY
+        c.set_lobby([entry("a", 0)])  # they vanish
+        assert c.ui.lobby_index == 0 and keys() == ["a"]
         await d.keys(ENTER)
         assert "network client" in c.ui.lobby_status
 

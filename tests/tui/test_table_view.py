@@ -199,14 +199,14 @@ async def test_the_hint_sits_beside_the_hand_at_80x24() -> None:
         await wait_for(lambda: c.coach.hint_card is not None, 30, "the hint")
         lines = await s.lines()
         text = "\n".join(lines)
-        assert "Hint (h)" in text and c.coach.hint_text.split(":")[0] in text, text
+        assert "Hint (h;" in text and c.coach.hint_text.split(":")[0] in text, text
         hand_row = next(i for i, ln in enumerate(lines) if "Your hand" in ln)
-        hint_row = next(i for i, ln in enumerate(lines) if "Hint (h)" in ln)
+        hint_row = next(i for i, ln in enumerate(lines) if "Hint (h;" in ln)
         assert hint_row > hand_row
         for card in c.shown_hand():  # every card of the hand still in view
             assert card.label() in "\n".join(lines[hand_row:hint_row]), text
         await s.d.keys("\x1b")
-        assert "Hint (h)" not in "\n".join(await s.lines())
+        assert "Hint (h;" not in "\n".join(await s.lines())
 
 
 def test_a_card_box_compass_fits_its_width_with_long_names() -> None:

@@ -195,7 +195,7 @@ def test_follow_the_play_hint_and_review_at_100x30(
     assert screen.count("┌─────┐") == 3 or screen.count("┌─────┐") == 4, screen  # large cards
     t.keys("h")
     hint = t.wait_for(r"Play [AKQJ2-7][♦♥♠♣]: ", 30)
-    assert "Hint (h)" in hint
+    assert "Hint (h;" in hint
     t.keys("Escape")
     t.keys("1", "Enter")  # a card chosen, then played
     held = t.wait_for(r"takes? the trick: \+\d+ points", 10)
@@ -237,7 +237,7 @@ def test_the_client_in_italian_with_the_italian_deck(
     t.wait_for(r"Tocca a te")
     t.keys("h")
     hint = t.wait_for(r"Gioca [A32RCF4-7][◉Ʊ⚔⚚]: ", 30)
-    assert "Suggerimento (h)" in hint
+    assert "Suggerimento (h;" in hint
     t.keys("Escape")
     seen: list[str] = []
     end = time.monotonic() + 90

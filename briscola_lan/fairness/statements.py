@@ -271,6 +271,17 @@ class MatchStart(Statement):
 
 
 @dataclass(frozen=True, slots=True)
+class MatchOptions(Statement):
+    """The table options match-start has no field for, as ``name=value`` texts sorted by name;
+    right after match-start, and only when one differs from its default (fairness.md §12.1)."""
+
+    KIND: ClassVar[str] = "match-options"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "strs")
+    game_id: bytes
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DrawStart(Statement):
     """Opens a match that draws partners and/or the first dealer: lobby seats, host commitment."""
 
@@ -377,6 +388,22 @@ class Play(Statement):
     context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
     index: int
     card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Signal(Statement):
+    """A seat's signal to its partner, sealed so that only the two of them read it, made when
+    ``index`` cards of the hand were played (fairness.md §12)."""
+
+    KIND: ClassVar[str] = "signal"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
+    index: int
+    sealed: int  # the signal's value XOR its pad (fairness.signals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -685,6 +712,7 @@ KINDS: dict[bytes, type[Statement]] = {
     DOMAIN + b"st/" + cls.KIND.encode("ascii"): cls
     for cls in (
         MatchStart,
+        MatchOptions,
         DrawStart,
         DrawReveal,
         HostCommit,
@@ -694,6 +722,7 @@ KINDS: dict[bytes, type[Statement]] = {
         Deal,
         Upcard,
         Play,
+        Signal,
         Exchange,
         Takeover,
         HostReveal,

@@ -60,6 +60,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-exchange", action="store_true", help="4 players: no partner hand exchange"
     )
     parser.add_argument(
+        "--signals",
+        action="store_true",
+        help="4 players: partners may signal to each other (the traditional segni; default: "
+        "strict play, no signals)",
+    )
+    parser.add_argument(
         "--removed-two", default="d", help="3 players: the 2 removed (d h s c or a suit name)"
     )
     parser.add_argument("--port", type=int, default=0, help="TCP port (0: any free port)")
@@ -225,6 +231,7 @@ def parse_options(args: argparse.Namespace) -> TableOptions:
             hands_to_win=args.hands_to_win,
             partner_exchange=not args.no_exchange,
             removed_two=Suit.parse(args.removed_two),
+            signals=args.signals,
         )
     except (OptionsError, ValueError) as exc:
         raise HostError(str(exc)) from exc

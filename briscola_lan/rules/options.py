@@ -51,6 +51,7 @@ class TableOptions:
     hands_to_win: int = 2
     partner_exchange: bool = True
     removed_two: Suit = Suit.COINS
+    signals: bool = False  # partners may signal to each other (4 players; off in strict play)
 
     def __post_init__(self) -> None:
         # Plain strings and ints (from the CLI or the wire) are accepted for the enum fields.
@@ -58,6 +59,8 @@ class TableOptions:
         object.__setattr__(self, "removed_two", _suit(self.removed_two))
         if self.partner_exchange in (0, 1) and not isinstance(self.partner_exchange, bool):
             object.__setattr__(self, "partner_exchange", bool(self.partner_exchange))
+        if self.signals in (0, 1) and not isinstance(self.signals, bool):
+            object.__setattr__(self, "signals", bool(self.signals))
         self.validate()
         if self.match_format is MatchFormat.POINTS:
             object.__setattr__(self, "hands_to_win", 2)
@@ -65,6 +68,7 @@ class TableOptions:
             object.__setattr__(self, "removed_two", Suit.COINS)
         if self.players != 4:
             object.__setattr__(self, "partner_exchange", True)
+            object.__setattr__(self, "signals", False)
 
     @staticmethod
     def make(
@@ -74,6 +78,7 @@ class TableOptions:
         hands_to_win: int = 2,
         partner_exchange: bool = True,
         removed_two: Suit | int = Suit.COINS,
+        signals: bool = False,
     ) -> TableOptions:
         """Options from keywords; a format may be given by name and the removed 2 by suit number."""
         return TableOptions(
@@ -82,6 +87,7 @@ class TableOptions:
             hands_to_win=hands_to_win,
             partner_exchange=partner_exchange,
             removed_two=_suit(removed_two),
+            signals=signals,
         )
 
     def validate(self) -> None:
@@ -102,6 +108,8 @@ class TableOptions:
             raise OptionsError(f"partner_exchange must be on or off, not {self.partner_exchange!r}")
         if not isinstance(self.removed_two, Suit):
             raise OptionsError(f"removed_two must be a suit, not {self.removed_two!r}")
+        if not isinstance(self.signals, bool):
+            raise OptionsError(f"signals must be allowed or not, not {self.signals!r}")
 
     @property
     def deck_size(self) -> int:
@@ -137,6 +145,8 @@ class TableOptions:
             parts.append(f"points:{self.base_hands}")
         if self.players == 4:
             parts.append("exchange" if self.partner_exchange else "no-exchange")
+            if self.signals:
+                parts.append("signals")
         if self.players == 3:
             parts.append(f"no-2{self.removed_two.letter}")
         return " ".join(parts)
@@ -154,13 +164,18 @@ class TableOptions:
         return f"side {label} ({' + '.join(who)}, seats {'+'.join(map(str, seats))})"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The options as the wire writes them (protocol/SPEC.md ``table-options``): an option
+        newer than the first five only when it is not at its default."""
+        out: dict[str, Any] = {
             "players": self.players,
             "match_format": str(self.match_format),
             "hands_to_win": self.hands_to_win,
             "partner_exchange": self.partner_exchange,
             "removed_two": int(self.removed_two),
         }
+        if self.signals:
+            out["signals"] = True
+        return out
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> TableOptions:
@@ -170,6 +185,9 @@ class TableOptions:
             hands_to_win = int(data.get("hands_to_win", 2))
             partner_exchange = bool(data.get("partner_exchange", True))
             removed_two = Suit(int(data.get("removed_two", 0)))
+            signals = data.get("signals", False)
+            if not isinstance(signals, bool):
+                raise ValueError(f"signals must be true or false, not {signals!r}")
         except (KeyError, ValueError, TypeError) as exc:
             raise OptionsError(f"bad table options {data!r}: {exc}") from exc
         return TableOptions(
@@ -178,6 +196,7 @@ class TableOptions:
             hands_to_win=hands_to_win,
             partner_exchange=partner_exchange,
             removed_two=removed_two,
+            signals=signals,
         )
 
 
@@ -191,16 +210,19 @@ def all_variants() -> list[TableOptions]:
             hands = range(1, 6) if fmt is MatchFormat.HANDS else (2,)
             exchanges = (True, False) if players == 4 else (True,)
             twos = tuple(Suit) if players == 3 else (Suit.COINS,)
+            signals = (False, True) if players == 4 else (False,)
             for n in hands:
                 for ex in exchanges:
                     for two in twos:
-                        out.append(
-                            TableOptions.make(
-                                players=players,
-                                match_format=fmt,
-                                hands_to_win=n,
-                                partner_exchange=ex,
-                                removed_two=two,
+                        for sig in signals:
+                            out.append(
+                                TableOptions.make(
+                                    players=players,
+                                    match_format=fmt,
+                                    hands_to_win=n,
+                                    partner_exchange=ex,
+                                    removed_two=two,
+                                    signals=sig,
+                                )
                             )
-                        )
     return out

@@ -17,10 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from briscola_lan.fairness import match_options
 from briscola_lan.fairness.blind_hand import BlindHand
 from briscola_lan.fairness.blind_party import BlindParty
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, seed_commitment
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
+from briscola_lan.fairness.signals import pad, partners_point, seal, unseal
 from briscola_lan.fairness.statements import (
     Abort,
     Ack,
@@ -36,12 +38,14 @@ from briscola_lan.fairness.statements import (
     HostCommit,
     HostReveal,
     MatchEnd,
+    MatchOptions,
     MatchStart,
     Opening,
     Play,
     Present,
     SeedCommit,
     SeedReveal,
+    Signal,
     Statement,
     StatementError,
     Takeover,
@@ -63,6 +67,7 @@ from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.rules.schedule import PublicSchedule
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import CodecError, pack_state, unpack_state
 from briscola_lan.wire.messages import PROTOCOL_VERSION, Message, Record, SeatInfo
@@ -158,6 +163,7 @@ class ClientState:
     taken_over: bool = False  # the host's AI plays this seat (seat_taken_over), until handed back
     host_plays: tuple[int, ...] = ()  # the seats the host plays now: AI seats, taken over, left out
     deal: str = "classic"  # the table's deal: "blind" or "classic" (from the welcome)
+    signals: list[SignalSeen] = field(default_factory=list)  # this hand's signals (§12)
 
     @property
     def verification(self) -> HandCheck | None:
@@ -175,6 +181,17 @@ class ClientState:
     @view.setter
     def view(self, value: SeatView | None) -> None:
         self._view, self._view_of = value, None
+
+
+@dataclass(frozen=True, slots=True)
+class SignalSeen:
+    """A signal of the hand in progress as this seat saw it: who made it and when; its value
+    when this seat can read it (its own, or its partner's), else None."""
+
+    seat: int
+    index: int  # plays made when it was made: trick ``index // 4``
+    value: SignalValue | None
+    mine: bool  # made by this seat
 
 
 class _Tracker:
@@ -519,6 +536,30 @@ class ClientSession:
         )
         return [self._signed(m.PlayCard, st)]
 
+    def signal(self, value: SignalValue) -> list[Message]:
+        """A signed signal of ``value`` to this seat's partner (fairness.md §12), sealed so that
+        only the partner reads it. ValueError when no signal can be made now."""
+        s, ms = self.state, self._ms
+        view = s.view
+        opts = s.options
+        if ms is None or s.seat is None or view is None or opts is None or not opts.signals:
+            raise ValueError("no signal now: the table does not allow them or no hand is played")
+        partner = opts.partner_of(s.seat)
+        assert partner is not None
+        index = len(view.played_cards)
+        if any(x.mine and x.index // 4 == index // 4 for x in s.signals):
+            raise ValueError("you already signalled in this trick")
+        point = partners_point(self.identity.private_bytes(), ms.seat_keys[partner])
+        st = Signal(
+            ms.game_id,
+            s.hand_number,
+            s.seat,
+            self._checker.context_for(Signal.KIND),
+            index,
+            seal(value, pad(ms.game_id, s.hand_number, s.seat, index, point)),
+        )
+        return [self._signed(m.SendSignal, st)]
+
     def connection_lost(self) -> None:
         """The transport is gone. A hand or draw in progress stays in progress: a host that
         left has proved nothing against itself (it may come back and go on), and one that never
@@ -772,6 +813,37 @@ class ClientSession:
             self._fail(Fault(0, "match-start", HOST, "my seat is listed with another key"))
         self.state.log.append("the match started: " + ", ".join(st.names))
 
+    def _on_OptionsSet(self, msg: m.OptionsSet, out: list[Message]) -> None:
+        """The options match-start has no field for (fairness.md §12.1)."""
+        st = self._record((msg.body, msg.sig))
+        s = self.state
+        if not isinstance(st, MatchOptions) or s.options is None:
+            return
+        try:
+            s.options = match_options.apply(s.options, st.options)
+        except ValueError:
+            return  # the checker named the host
+        if self._ms is not None:
+            self._match = Match(s.options, self._ms.first_dealer)
+        if s.options.signals:
+            self.state.log.append("partners may signal to each other at this table")
+
+    def _on_SignalMade(self, msg: m.SignalMade, out: list[Message]) -> None:
+        """A seat's signal: read when it is this seat's partner's (or its own)."""
+        st = self._record((msg.body, msg.sig))
+        s, ms = self.state, self._ms
+        if not isinstance(st, Signal) or ms is None or s.options is None:
+            return
+        me = s.seat
+        value = None
+        if me is not None and st.seat in (me, s.options.partner_of(me)):
+            other = s.options.partner_of(st.seat) if st.seat == me else st.seat
+            assert other is not None
+            point = partners_point(self.identity.private_bytes(), ms.seat_keys[other])
+            value = unseal(st.sealed, pad(ms.game_id, st.hand, st.seat, st.index, point))
+        s.signals.append(SignalSeen(st.seat, st.index, value, st.seat == me))
+        s.log.append(f"seat {st.seat} signalled")
+
     def _on_HandStarted(self, msg: m.HandStarted, out: list[Message]) -> None:
         ms = self._ms
         st = decode(msg.body)
@@ -782,10 +854,12 @@ class ClientSession:
             self._fail(Fault(len(self.records), "hand-start", HOST, "not a host commitment"))
             return
         self.state.checks.append(HandCheck(st.hand))
+        self.state.signals = []
         self._record((msg.body, msg.sig))
         self.state.hand_number = st.hand
         self.state.last_trick = None
-        self._tracker, self._shown = _Tracker(options_of(ms), st.dealer, self.state.seat), None
+        opts = self.state.options or options_of(ms)  # with its match-options, if any
+        self._tracker, self._shown = _Tracker(opts, st.dealer, self.state.seat), None
         self.state.log.append(f"hand {st.hand + 1} started, seat {st.dealer} deals")
         seat = self.state.seat
         if seat is None or self._mine_host_played(seat):
@@ -810,6 +884,7 @@ class ClientSession:
         ms = self._ms
         assert ms is not None
         self.state.checks.append(HandCheck(st.hand))
+        self.state.signals = []
         self._record(rec)
         s = self.state
         s.hand_number, s.last_trick, s.deal = st.hand, None, "blind"

@@ -23,6 +23,7 @@ from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.wire.messages import ErrorCode, Message, Record
 
 if TYPE_CHECKING:
@@ -202,6 +203,11 @@ class Deal(ABC):
     @abstractmethod
     def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
         """The host plays ``card`` for a seat it plays (an AI, or a player it took over)."""
+
+    def signal_schedule(self) -> PublicSchedule | None:
+        """The hand's public schedule while its cards may be signalled about (fairness.md
+        §12.4: dealt, the upcard turned, not ended), else None."""
+        return None
 
     def rebase(self, delta: float) -> None:  # noqa: B027
         """The table's clock moved by ``delta`` seconds without the deal (the host was down):

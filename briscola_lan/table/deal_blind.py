@@ -39,6 +39,7 @@ from briscola_lan.fairness.statements import (
 )
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.table.deal import (
     BLIND,
     Checks,
@@ -249,6 +250,12 @@ class BlindDeal(Deal):
     @property
     def plays_so_far(self) -> int:
         return 0 if self.bh is None else len(self.bh.plays)
+
+    def signal_schedule(self) -> PublicSchedule | None:
+        bh = self.bh
+        if bh is None or bh.sched.trump is None or bh.expected() not in ("shares", "show", "play"):
+            return None
+        return bh.sched
 
     def view(self, seat_no: int) -> SeatView | None:
         if self.host_party is None:

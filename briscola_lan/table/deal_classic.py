@@ -29,6 +29,7 @@ from briscola_lan.rules.errors import IllegalPlay, NotYourTurn
 from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import Hand, SeatView
+from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.table.deal import (
     CLASSIC,
     Deal,
@@ -91,6 +92,12 @@ class ClassicDeal(Deal):
         if self.hand is None or self.table.phase is Phase.COMMIT:
             return 0
         return len(self.hand.plays)
+
+    def signal_schedule(self) -> PublicSchedule | None:
+        hand = self.hand
+        if hand is None or self.table.phase is not Phase.PLAY or hand.is_terminal:
+            return None
+        return hand.public
 
     def view(self, seat_no: int) -> SeatView | None:
         if self.hand is None or self.table.phase is not Phase.PLAY:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from briscola_lan.choices import AI_LEVELS, default_deal
+from briscola_lan.fairness import match_options
 from briscola_lan.fairness.context import ContextChain, kind_of
 from briscola_lan.fairness.encoding import (
     DRAW_HAND,
@@ -45,6 +46,7 @@ from briscola_lan.fairness.statements import (
     DrawReveal,
     DrawStart,
     MatchEnd,
+    MatchOptions,
     MatchStart,
     Receipt,
     Statement,
@@ -74,6 +76,7 @@ from briscola_lan.table.deal import (
 from briscola_lan.table.deal_blind import BlindDeal
 from briscola_lan.table.deal_classic import ClassicDeal
 from briscola_lan.table.seeds import SeedRound
+from briscola_lan.table.signals import HostSignals
 from briscola_lan.table.snapshot import Fields, SnapshotError, opt_records, record
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import (
@@ -247,6 +250,7 @@ class HostTable:
         # is not held back by those signatures; what it is given is not returned by ``receive``
         # or ``tick`` again.
         self.on_relay: Callable[[list[Outgoing]], None] | None = None
+        self.signals = HostSignals(self)  # partners' signals (fairness.md §12)
         self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()
         for seat, level in (ai_seats or {}).items():
@@ -399,6 +403,7 @@ class HostTable:
         table._bots = {}
         table.conns = {}
         table.on_relay = None
+        table.signals = HostSignals(table)  # read again from the transcript when asked
         table._rebase = True
         return table
 
@@ -456,6 +461,8 @@ class HostTable:
         elif isinstance(msg, m.StartMatch):
             self._need_owner(c)
             self._start_match(out)
+        elif isinstance(msg, m.SendSignal):
+            self.signals.receive(self._my_seat(c), msg.body, msg.sig, out)
         elif isinstance(msg, m.AckHand):
             self._on_ack(self._my_seat(c), msg.body, msg.sig, out)
         elif type(msg) in _DEAL_MESSAGES:
@@ -781,6 +788,9 @@ class HostTable:
         body, sig = self.sign(ms)
         self.match = Match(o, first_dealer)
         self.broadcast(out, m.MatchStarted(body, sig))
+        extra = match_options.texts(o)
+        if extra:  # the options match-start has no field for (fairness.md §12.1)
+            self.broadcast(out, m.OptionsSet(*self.sign(MatchOptions(self.game_id, extra))))
         self._start_hand(out)
 
     def seed_round(
@@ -957,6 +967,7 @@ class HostTable:
         if isinstance(deal, ClassicDeal):
             self._classic_takeovers(deal, out)
         if self.phase is Phase.PLAY:
+            self.signals.tick(out)  # an AI seat signals before it plays
             self._ai_moves(out)
         if self.phase is Phase.ACK:
             if self.now >= self.deadline:

@@ -47,6 +47,11 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"the match started: (?P<names>.*)", N_("the match started: {names}")),
         (
+            r"partners may signal to each other at this table",
+            N_("partners may signal to each other at this table"),
+        ),
+        (r"seat (?P<seat>\d+) signalled", N_("{seat} signalled")),
+        (
             r"hand (?P<n>\d+) started, seat (?P<seat>\d+) deals",
             N_("hand {n} started, {seat} deals"),
         ),

@@ -96,6 +96,14 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
+class SendSignal:
+    """A seat's signed ``signal`` to its partner (fairness.md §12), sealed for the partner."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class AckHand:
     """The seat's signature over its transcript chain hash at the end of a hand."""
 
@@ -295,6 +303,23 @@ class CardPlayed:
 
 
 @dataclass(frozen=True, slots=True)
+class SignalMade:
+    """A seat's signed ``signal``, relayed to everyone (only its partner can read it)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class OptionsSet:
+    """The host's signed ``match-options``, right after ``MatchStarted`` when a table option
+    differs from its default (fairness.md §12.1)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class TrickTaken:
     """A trick's winner and points, as the host announces them; a client compares them with the
     ``rules.events.TrickTaken`` it makes from the plays."""
@@ -476,6 +501,7 @@ Message = (
     | CommitSeed
     | RevealSeed
     | PlayCard
+    | SendSignal
     | AckHand
     | Challenge
     | Welcome
@@ -492,6 +518,8 @@ Message = (
     | CardsDealt
     | UpcardTurned
     | CardPlayed
+    | SignalMade
+    | OptionsSet
     | TrickTaken
     | PartnerShown
     | SeatTakenOver
@@ -534,6 +562,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "commit_seed": CommitSeed,
     "reveal_seed": RevealSeed,
     "play_card": PlayCard,
+    "send_signal": SendSignal,
     "ack_hand": AckHand,
     "challenge": Challenge,
     "welcome": Welcome,
@@ -543,6 +572,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "draw_started": DrawStarted,
     "draw_revealed": DrawRevealed,
     "match_started": MatchStarted,
+    "options_set": OptionsSet,
     "hand_started": HandStarted,
     "seeds_committed": SeedsCommitted,
     "seeds_revealed": SeedsRevealed,
@@ -550,6 +580,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "cards_dealt": CardsDealt,
     "upcard_turned": UpcardTurned,
     "card_played": CardPlayed,
+    "signal_made": SignalMade,
     "trick_taken": TrickTaken,
     "partner_shown": PartnerShown,
     "seat_taken_over": SeatTakenOver,
@@ -593,6 +624,7 @@ CLIENT_MESSAGES: frozenset[type[Message]] = frozenset(
         CommitSeed,
         RevealSeed,
         PlayCard,
+        SendSignal,
         AckHand,
         JoinHand,
         ShuffleDeck,

@@ -37,6 +37,7 @@ from briscola_lan.fairness.statements import (
     HostCommit,
     HostReveal,
     MatchEnd,
+    MatchOptions,
     MatchStart,
     Opening,
     Play,
@@ -45,6 +46,7 @@ from briscola_lan.fairness.statements import (
     SeedCommit,
     SeedReveal,
     Show,
+    Signal,
     Statement,
     Takeover,
     Upcard,
@@ -106,6 +108,12 @@ def present(seat: int) -> tuple[bytes, bytes]:
     return signed(Present(GAME, 1, seat, fixed("context/present")), SEATS[seat])
 
 
+def signal(seat: int, index: int) -> tuple[bytes, bytes]:
+    """A seat's signal (fairness.md §12), sealed with a made-up value: its bytes are the point."""
+    st = Signal(GAME, 0, seat, fixed(f"context/signal/{index}"), index, 0x5EA1ED + seat)
+    return signed(st, SEATS[seat])
+
+
 def ack(seat: int) -> tuple[bytes, bytes]:
     return signed(Ack(GAME, 0, seat, fixed("chain-hash")), SEATS[seat])
 
@@ -132,6 +140,9 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
         "reveal_seed": [reveal(0, 1)],
         "play_card": [signed(Play(GAME, 0, 1, fixed("context/play"), 0, DECK[3]), SEATS[1])],
         "ack_hand": [ack(1)],
+        "send_signal": [signal(1, 5)],
+        "options_set": [signed(MatchOptions(GAME, ("signals=allowed",)))],
+        "signal_made": [signal(1, 5), signal(3, 6)],
         "draw_started": [
             signed(DrawStart(GAME, 4, 1, 1, HOST.public_key, lobby_keys, NAMES, draw_commit))
         ],
@@ -294,6 +305,18 @@ def _other_examples() -> dict[str, list[m.Message]]:
                 True,
                 False,
                 deal="blind",
+            ),
+            m.Welcome(
+                2,
+                "Circolo dei Segni",
+                TableOptions.make(players=4, signals=True),
+                HOST.public_key,
+                seats4,
+                None,
+                None,
+                False,
+                True,
+                deal="classic",
             ),
         ],
         "error": [m.Error("not_your_turn", "it is seat 1's turn")],

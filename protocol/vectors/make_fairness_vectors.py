@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from briscola_lan.fairness import blind, proofs
+from briscola_lan.fairness import blind, proofs, signals
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.encoding import (
     DRAW_HAND,
@@ -49,6 +49,7 @@ from briscola_lan.fairness.statements import (
     HostCommit,
     HostReveal,
     MatchEnd,
+    MatchOptions,
     MatchStart,
     Opening,
     Overdue,
@@ -58,6 +59,7 @@ from briscola_lan.fairness.statements import (
     SeedCommit,
     SeedReveal,
     Show,
+    Signal,
     Statement,
     Takeover,
     Upcard,
@@ -332,6 +334,7 @@ def generated() -> dict[str, bytes]:
         }
     )
     vectors.extend(blind_vectors(game_id))
+    vectors.extend(signal_vectors(game_id))
     out = {
         "description": "Fairness vectors: see protocol/fairness.md. Hex strings are lower case.",
         "vectors": vectors,
@@ -705,7 +708,42 @@ def signed_statement_examples(game_id: bytes) -> list[Statement]:
         Evidence(game_id, 0, 1, bad.encode(), bad_sig),
         MatchEnd(game_id, 3, 0, (2, 1), (190, 170)),
         *blind_statement_examples(game_id),
+        MatchOptions(game_id, ("signals=allowed",)),
+        Signal(game_id, 0, 1, fixed("context/signal"), 5, 0x5EA1ED),
     ]
+
+
+def signal_vectors(game_id: bytes) -> list[dict[str, Any]]:
+    """Signals between partners (fairness.md §12.3): the partners' point from either side, the
+    pad, and a sealed value for each signal."""
+    sender, partner = fixed("signal-seat-1"), fixed("signal-seat-3")
+    point = signals.partners_point(sender, Identity(partner).public_key)
+    assert point == signals.partners_point(partner, Identity(sender).public_key)
+    out: list[dict[str, Any]] = []
+    for value, (hand, seat, index) in zip(
+        signals.SignalValue,
+        ((0, 1, 0), (0, 1, 5), (1, 1, 9), (2, 3, 12), (2, 3, 17), (3, 1, 38)),
+        strict=True,
+    ):
+        pad = signals.pad(game_id, hand, seat, index, point)
+        out.append(
+            {
+                "kind": "signal",
+                "game_id": game_id.hex(),
+                "sender_private_key": sender.hex(),
+                "partner_private_key": partner.hex(),
+                "sender_key": Identity(sender).public_key.hex(),
+                "partner_key": Identity(partner).public_key.hex(),
+                "point": point.hex(),
+                "hand": hand,
+                "seat": seat,
+                "index": index,
+                "pad": pad,
+                "value": int(value),
+                "sealed": signals.seal(value, pad),
+            }
+        )
+    return out
 
 
 def _jsonable(v: Any) -> Any:

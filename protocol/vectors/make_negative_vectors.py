@@ -8,7 +8,8 @@ written here from the rules, not read from a verifier. Run from the repo root:
 ``python protocol/vectors/make_negative_vectors.py``.
 
 The harness (the honest matches, the editor, the registry) is negative_harness.py; the cases,
-one function each, are in the negative_classic*.py and negative_blind*.py modules, taken in the
+one function each, are in the negative_classic*.py, negative_blind*.py and negative_signals.py
+modules, taken in the
 order of ``MODULES`` (the order of negative.json).
 """
 
@@ -26,6 +27,7 @@ import negative_blind_call  # noqa: E402
 import negative_classic  # noqa: E402
 import negative_classic_edges  # noqa: E402
 import negative_classic_match  # noqa: E402
+import negative_signals  # noqa: E402
 from negative_harness import HONEST, Case, Run  # noqa: E402
 
 from briscola_lan.fairness.transcript import dumps  # noqa: E402
@@ -38,6 +40,7 @@ MODULES = (
     negative_classic_edges,
     negative_blind,
     negative_blind_call,
+    negative_signals,
 )
 
 

@@ -39,6 +39,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.rules import TableOptions
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import Wire, play_out
@@ -419,6 +420,53 @@ def honest_blind_2p_ai() -> Run:
     )
 
 
+def honest_signals(label: str, deal: str) -> Run:
+    """4 players at a table that allows signals (fairness.md §12), one hand: persons in seats 0
+    to 2, an AI in seat 3. Seat 0 signals in every trick, seat 1 in the first; the AI signals
+    once, truthfully; seat 2 never."""
+    run = table(
+        TableOptions.make(players=4, hands_to_win=1, signals=True),
+        label,
+        deal=deal,
+        ai_seats={3: "rules"},
+    )
+    wire = run.wire
+    pump = wire.pump
+    values = list(SignalValue)
+
+    def signalling_pump() -> None:
+        pump()
+        for seat, c in enumerate(run.clients[:2]):
+            view = c.state.view
+            if view is None or (seat == 1 and view.played_cards):
+                continue
+            index = len(view.played_cards)
+            if index >= 40 or any(x.mine and x.index // 4 == index // 4 for x in c.state.signals):
+                continue
+            try:
+                msgs = c.signal(values[(index // 4 + seat) % len(values)])
+            except ValueError:
+                continue
+            wire.send_to_host(seat, msgs)
+            pump()
+
+    wire.pump = signalling_pump  # type: ignore[method-assign]
+    wire.send_to_host(0, run.clients[0].start())
+    wire.pump()
+    play_out(wire, [first_legal] * 3)
+    return run
+
+
+@cache
+def honest_4p_signals() -> Run:
+    return honest_signals("4p-signals", "classic")
+
+
+@cache
+def honest_blind_4p_signals() -> Run:
+    return honest_signals("blind-4p-signals", "blind")
+
+
 HONEST = (
     honest_2p,
     honest_4p,
@@ -430,6 +478,8 @@ HONEST = (
     honest_blind_4p,
     honest_blind_2p_long,
     honest_blind_2p_ai,
+    honest_4p_signals,
+    honest_blind_4p_signals,
 )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from briscola_lan.fairness import blind, proofs
+from briscola_lan.fairness import blind, proofs, signals
 from briscola_lan.fairness.draw import draw
 from briscola_lan.fairness.drbg import HmacDrbg
 from briscola_lan.fairness.encoding import (
@@ -125,6 +125,17 @@ def test_vector(vec: dict[str, Any]) -> None:
             assert rep.draw is not None and rep.draw.verified
             assert list(rep.draw.seating) == vec["draw_seating"]
             assert rep.draw.dealer == vec["draw_dealer"]
+    elif kind == "signal":
+        sender, partner = h(vec["sender_private_key"]), h(vec["partner_private_key"])
+        assert Identity(sender).public_key.hex() == vec["sender_key"]
+        assert Identity(partner).public_key.hex() == vec["partner_key"]
+        point = signals.partners_point(sender, h(vec["partner_key"]))
+        assert point == signals.partners_point(partner, h(vec["sender_key"]))  # either side
+        assert point.hex() == vec["point"]
+        pad = signals.pad(h(vec["game_id"]), vec["hand"], vec["seat"], vec["index"], point)
+        assert pad == vec["pad"]
+        assert signals.seal(vec["value"], pad) == vec["sealed"]
+        assert signals.unseal(vec["sealed"], pad) == vec["value"]
     elif kind.startswith("blind_"):
         check_blind_vector(vec)
     else:
@@ -325,6 +336,7 @@ def test_all_kinds_present() -> None:
         "deal",
         "draw",
         "signed_statement",
+        "signal",
         "hello_proof",
         "public_key",
         "signature",

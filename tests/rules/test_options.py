@@ -96,8 +96,10 @@ def test_defaults_and_every_variant_keep_their_wire_values() -> None:
             hands_to_win=d["hands_to_win"],
             partner_exchange=d["partner_exchange"],
             removed_two=d["removed_two"],
+            signals=d.get("signals", False),  # written only when on
         )
         assert again == opts and again.to_dict() == d
+        assert ("signals" in d) is opts.signals
 
 
 def test_plain_names_and_numbers_are_read_for_the_enum_fields() -> None:

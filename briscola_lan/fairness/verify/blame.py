@@ -26,6 +26,7 @@ from briscola_lan.fairness.statements import (
     SeedReveal,
     Shares,
     Show,
+    Signal,
     Statement,
 )
 from briscola_lan.fairness.verify.report import HOST, Fault, Violation
@@ -51,6 +52,8 @@ def receipt_index(st: Statement) -> int:
         return st.index
     if isinstance(st, Shares):
         return st.window
+    if isinstance(st, Signal):
+        return st.index // 4  # its trick: a seat signals at most once a trick (§12)
     return 0
 
 

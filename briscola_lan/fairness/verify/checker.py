@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from briscola_lan.fairness import match_options
 from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, Presence
 from briscola_lan.fairness.classic_hand import ClassicFault, ClassicHand, SeedRound
 from briscola_lan.fairness.context import ContextChain
@@ -40,6 +41,7 @@ from briscola_lan.fairness.statements import (
     KeyReveal,
     LockPass,
     MatchEnd,
+    MatchOptions,
     MatchStart,
     Overdue,
     Play,
@@ -50,6 +52,7 @@ from briscola_lan.fairness.statements import (
     Shares,
     Show,
     ShufflePass,
+    Signal,
     Statement,
     StatementError,
     Takeover,
@@ -80,6 +83,7 @@ from briscola_lan.fairness.verify.report import (
     Waiting,
     party_name,
 )
+from briscola_lan.fairness.verify.signals import SignalCheck
 from briscola_lan.fairness.verify.signatures import Signatures, seat_word
 from briscola_lan.fairness.verify.start import drawn_seats_problem, match_start_problem, options_of
 from briscola_lan.rules.hand import Hand
@@ -155,6 +159,8 @@ class TranscriptChecker:
         self._evidence: tuple[int, int] | None = None  # (record, seat): an abort must follow
         # hand -> (its blind state, its report): hands whose key reveals were named overdue
         self._late: dict[int, tuple[BlindHand, HandReport]] = {}
+        self._signals = SignalCheck()  # partners' signals (§12)
+        self._options_due = False  # the record after match-start may be its match-options
 
     # --- public API ---------------------------------------------------------------------------
 
@@ -442,6 +448,10 @@ class TranscriptChecker:
             return
         if isinstance(st, MatchStart):
             raise self._fail(st, HOST, "a second match-start in one transcript")
+        options_due, self._options_due = self._options_due, False
+        if isinstance(st, MatchOptions):
+            self._match_options(st, body, sig, options_due)
+            return
         if isinstance(st, DrawReveal):
             raise self._fail(st, HOST, "a draw-reveal after the match started")
         late = self._late.get(getattr(st, "hand", -1))
@@ -500,6 +510,21 @@ class TranscriptChecker:
         self.report.host_fingerprint = fingerprint(st.host_key)
         self.report.options = opts
         self.report.names = st.names
+        self._options_due = True
+
+    def _match_options(self, st: MatchOptions, body: bytes, sig: bytes, due: bool) -> None:
+        """The options match-start has no field for (§12.1), right after it."""
+        if not due:
+            raise self._fail(st, HOST, "match-options must come right after match-start")
+        self._check_signature(st, body, sig)
+        assert self._ms is not None and self._options is not None
+        try:
+            opts = match_options.apply(self._options, st.options)
+        except ValueError as exc:
+            raise self._fail(st, HOST, f"bad table options: {exc}") from None
+        self.context.published(st.KIND, body)
+        self._options = self.report.options = opts
+        self._match = Match(opts, self._ms.first_dealer)
 
     # --- the draw (protocol/fairness.md §7a) ---------------------------------------------------
 
@@ -619,7 +644,7 @@ class TranscriptChecker:
             inner = decode(st.statement)
         except StatementError as exc:
             raise self._fail(st, HOST, f"the statement inside is not valid: {exc}") from exc
-        if not isinstance(inner, (SeedCommit, SeedReveal, Play, Ack, *BLIND_PARTY_KINDS)):
+        if not isinstance(inner, (SeedCommit, SeedReveal, Play, Ack, Signal, *BLIND_PARTY_KINDS)):
             raise self._fail(st, HOST, f"a {inner.KIND} is not a statement a seat sends")
         if foreign(inner, st.game_id, hand, st.seat) is not None:
             raise self._fail(st, HOST, "the statement inside is of another game, hand or seat")
@@ -680,6 +705,8 @@ class TranscriptChecker:
             and inner.seat not in h.presence.present
         ):
             raise self._fail(st, HOST, left_out(inner.seat, self.index, st.time))
+        if isinstance(inner, Signal):
+            self._signals.on_receipt(inner)
         self._receipts.add(key, Receipted(self.index, inner, st.time))
         self.report.receipts += 1
 
@@ -851,6 +878,14 @@ class TranscriptChecker:
         assert match is not None
         h.revealed = True
         h.end_due = match.is_over
+        missing = self._signals.withheld(h.number)
+        if missing is not None:
+            raise self._fail(
+                None,
+                HOST,
+                f"the host received seat {missing[0]}'s signal in trick {missing[1] + 1} (its "
+                "receipt) and never published it in the hand",
+            )
         rep = self.report.hands[-1]
         rep.status, rep.points = "verified", points
         self.report.winner = match.winner
@@ -1118,6 +1153,32 @@ class TranscriptChecker:
             )
         b.on_play(st, self.index)
 
+    def _on_signal(self, st: Signal) -> None:
+        """A seat's signal to its partner (§12): allowed, made by a seat that plays for itself,
+        at the moment the hand is at, once a trick. Its sealed value only the partners read."""
+        h = self._need_hand(st)
+        assert self._options is not None
+        sched = None
+        host_plays = False
+        if h.classic is not None:
+            c = h.classic
+            sched = c.sched if c.upcard is not None and not h.revealed else None
+            host_plays = st.seat in self._taken_over
+        elif h.blind is not None:
+            b = h.blind
+            sched = b.sched if b.sched.trump is not None and not h.revealed else None
+            host_plays = self._seat_host_plays(h, st.seat)
+        problem = self._signals.problem(self._options, st, sched, host_plays)
+        if problem is not None:
+            raise self._fail(st, HOST, problem)
+
+    def _seat_host_plays(self, h: _Hand, seat: int) -> bool:
+        """The host plays a person's seat in this blind hand (left out of its parties)."""
+        assert self._ms is not None
+        if self._ms.ai_levels[seat]:
+            return False
+        return h.blind is not None and seat not in h.blind.parties
+
     def _on_blind_end(self, st: BlindEnd) -> None:
         """The hand's result, fixed by its proved plays (§11.8): every card played once, each
         proved at its position, so its points follow from the public cards alone."""
@@ -1165,6 +1226,7 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     KeyReveal: TranscriptChecker._on_key_reveal,
     BlindEnd: TranscriptChecker._on_blind_end,
     Overdue: TranscriptChecker._on_overdue,
+    Signal: TranscriptChecker._on_signal,
 }  # a statement of the match (after match-start) -> its check
 
 # The records of a hand in progress, by mode: each mode's kinds are refused in the other's hands.
@@ -1201,6 +1263,7 @@ _SLOTTED = frozenset(
         Show,
         Complaint,
         KeyReveal,
+        Signal,
     }
 )
 _HAND_KINDS = _CLASSIC_KINDS | _BLIND_KINDS | {HostReveal, Evidence}

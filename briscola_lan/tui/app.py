@@ -22,6 +22,7 @@ from prompt_toolkit.output import ColorDepth
 from briscola_lan.choices import AI_PACE
 from briscola_lan.net.files import games_dir
 from briscola_lan.rules import OptionsError
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
 from briscola_lan.tui.i18n import _, ngettext
@@ -376,6 +377,24 @@ class ClientApp(AppLayout):
             self.ui.show_verify_details = False
             self.ui.show_review = False
             self.backend.next_hand()
+
+    def start_signal(self) -> None:
+        """g at a table that allows signals: choose what to tell the partner (1-6, Esc)."""
+        model = self.model
+        if not model.options.signals or model.players != 4:
+            model.error = _("This table does not allow signals between partners.")
+        elif not model.started or model.hand_over or model.trump is None:
+            model.error = _("No signal now: signals are made while the cards are played.")
+        else:
+            model.error = None
+            self.ui.signalling = True
+
+    def send_signal(self, number: int) -> None:
+        """The signal numbered ``number`` (1-6, as the chooser lists them) to the partner."""
+        self.ui.signalling = False
+        values = list(SignalValue)
+        if self.backend is not None and 1 <= number <= len(values):
+            self.backend.signal(values[number - 1])
 
     def ask_hint(self) -> None:
         """The strong AI's card for my position, with a one-line reason (in a thread)."""

@@ -26,6 +26,7 @@ from briscola_lan.rules import (
     TrickTaken,
     deck_for,
 )
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.i18n import _
@@ -69,6 +70,12 @@ class TableBackend:
     def play(self, card: Card) -> None:
         """Play one of my cards (errors go to ``model.error``)."""
         raise NotImplementedError
+
+    def signal(self, value: SignalValue) -> None:
+        """Signal ``value`` to my partner (a table that allows signals; errors go to
+        ``model.error``)."""
+        self.model.error = _("There are no signals at this table.")
+        self.notify()
 
     def next_hand(self) -> None:
         """Acknowledge the end of a hand and go on to the next one."""

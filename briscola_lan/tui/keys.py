@@ -34,6 +34,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     table = at_table & Condition(
         lambda: not ui.show_verify_details and not ui.show_review and not ui.show_summary
     )
+    signalling = at_table & Condition(lambda: ui.signalling)
+    choosing = table & ~signalling  # a card key acts on the hand, unless a signal is chosen
     reviewing = at_table & Condition(lambda: ui.show_review)
     summing = at_table & Condition(lambda: ui.show_summary)
     held = at_table & Condition(lambda: ui.follow.held is not None)
@@ -174,7 +176,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     for digit in "123456789":
 
-        @kb.add(digit, filter=table)
+        @kb.add(digit, filter=choosing)
         def _card_digit(event: KeyPressEvent) -> None:
             if app.release_trick():
                 return
@@ -183,8 +185,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
                 ui.card_index = i
             app.look_at_hand()
 
-    @kb.add("enter", filter=table)
-    @kb.add("space", filter=table)
+    @kb.add("enter", filter=choosing)
+    @kb.add("space", filter=choosing)
     def _play(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
@@ -205,6 +207,22 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _rematch(event: KeyPressEvent) -> None:
         app.release_trick()
         app.rematch()
+
+    @kb.add("g", filter=choosing)
+    def _signal(event: KeyPressEvent) -> None:
+        app.release_trick()
+        app.start_signal()
+
+    for digit in "123456":
+
+        @kb.add(digit, filter=signalling)
+        def _signal_digit(event: KeyPressEvent) -> None:
+            app.send_signal(int(event.data))
+
+    @kb.add("escape", filter=signalling)
+    @kb.add("g", filter=signalling)
+    def _no_signal(event: KeyPressEvent) -> None:
+        ui.signalling = False
 
     @kb.add("h", filter=table)
     def _hint(event: KeyPressEvent) -> None:
@@ -280,7 +298,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         app.release_trick()
         ui.show_verify_details = not ui.show_verify_details and app.model.hand_over
 
-    @kb.add("escape", filter=at_table)
+    @kb.add("escape", filter=at_table & ~signalling)
     def _table_escape(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
@@ -386,6 +404,8 @@ def change_form(form: HostForm, delta: int) -> None:
         form.hands_to_win = (form.hands_to_win - 1 + delta) % 5 + 1
     elif row == "exchange":
         form.partner_exchange = not form.partner_exchange
+    elif row == "signals":
+        form.signals = not form.signals
     elif row == "two":
         form.removed_two = Suit((int(form.removed_two) + delta) % 4)
     elif row == "drawp":

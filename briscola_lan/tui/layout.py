@@ -424,7 +424,17 @@ class AppLayout:
             )
         if model.hand_over:
             return _("n: next hand  m: summary  w: review  v: verification  l: last trick  ?: keys")
+        if self.ui.signalling:
+            return _("1-6: the signal to your partner  Esc: no signal")
         n = max(1, len(model.hand))
+        if model.options.signals and model.players == 4:
+            if self.backend is not None and not self.backend.hints_allowed():
+                return _("Left/Right/1-{n}: card  Enter: play  g: signal  ?: keys  q: quit").format(
+                    n=n
+                )
+            return _(
+                "Left/Right/1-{n}: card  Enter: play  g: signal  h: hint  ?: keys  q: quit"
+            ).format(n=n)
         if self.backend is not None and not self.backend.hints_allowed():
             return _("Left/Right/1-{n}: card  Enter: play  ?: keys  q: quit").format(n=n)
         return _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit").format(n=n)

@@ -22,6 +22,7 @@ from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
 from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import render, sessionlog
@@ -29,7 +30,7 @@ from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.saved import games_dir, record_hint
-from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, player_name
+from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel, player_name
 from briscola_lan.tui.verdicts import own_words, party, status_word, verification
 
 
@@ -275,6 +276,22 @@ class NetBackend(TableBackend):
                     self.model.error = _("Not connected: the card was not sent, try again shortly.")
         self.notify()
 
+    def signal(self, value: SignalValue) -> None:
+        self.model.error = None
+        if self.client is None or self.session is None:
+            self.model.error = _("not connected yet")
+        elif self.session.state.taken_over:
+            self.model.error = _("The host plays your seat: it makes no signal.")
+        else:
+            try:
+                msgs = self.session.signal(value)
+            except ValueError as exc:
+                self.model.error = _signal_refusal(str(exc))
+            else:
+                if not self.client.send(*msgs):
+                    self.model.error = _("Not connected: the signal was not sent, try again.")
+        self.notify()
+
     def fill_open_seats(self) -> None:
         """Ask the host to seat an AI player (``ai_level``) in every open seat; the table
         starts once every seat is taken. Only the player in seat 0 manages a table."""
@@ -425,6 +442,7 @@ class NetBackend(TableBackend):
         model.known = st.options is not None
         model.deal = st.deal
         model.host_plays = st.host_plays
+        model.signals = tuple(SignalNote(x.seat, x.index // 4 + 1, x.value) for x in st.signals)
         model.title = st.table_name or model.title
         model.seated = st.seat is not None
         if st.seat is not None:
@@ -669,3 +687,10 @@ class NetBackend(TableBackend):
 
 _SEAT_RE = re.compile(r"\bseat (\d+)\b")
 _SIDE_WON_RE = re.compile(r"side (\d+) won the match")
+
+
+def _signal_refusal(why: str) -> str:
+    """Why the session would not make a signal, in the player's words."""
+    if "already signalled" in why:
+        return _("You already signalled in this trick.")
+    return _("No signal now: signals are made while the cards are played.")

@@ -15,6 +15,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from briscola_lan.rules import Card, MatchFormat, Rank, Suit
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import seating
 from briscola_lan.tui.follow import display_order, winning_seat
@@ -52,6 +53,7 @@ _RULE_WORDS = {
     "no-exchange": N_("no-exchange"),
     "drawn-partners": N_("drawn-partners"),
     "drawn-dealer": N_("drawn-dealer"),
+    "signals": N_("signals"),
 }
 
 
@@ -373,6 +375,7 @@ def table_lines(
         out.append(("class:dim", removed_two_text(model, ui)))
         _nl(out)
     out.extend(trick_text(model, ui, big, compact, width))
+    out.extend(signal_lines(model, ui))
     if held:
         pass
     elif model.connection == "reconnecting":
@@ -715,6 +718,7 @@ def form_rows(form: HostForm) -> list[str]:
         rows.append("hands")
     if form.players == 4:
         rows.append("exchange")
+        rows.append("signals")
     if form.players == 3:
         rows.append("two")
     if form.players == 4:
@@ -755,6 +759,8 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
             label, value = _("Hands to win"), f"{lt} {form.hands_to_win} {gt}"
         elif row == "exchange":
             label, value = _("Partner exchange"), f"{lt} {_on_off(form.partner_exchange)} {gt}"
+        elif row == "signals":
+            label, value = _("Partners' signals"), f"{lt} {_on_off(form.signals)} {gt}"
         elif row == "two":
             two = card_label(Card(form.removed_two, Rank.TWO), ui)
             label, value = _("2 removed (39 cards)"), f"{lt} {two} {gt}"
@@ -815,6 +821,53 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
     return wrap_words(out, width)
 
 
+def signal_text(value: SignalValue) -> str:
+    """What a signal says, as the player reads it (docs/rules.md, "Signals between partners")."""
+    return {
+        SignalValue.ACE_OF_TRUMPS: _("the ace of trumps"),
+        SignalValue.THREE_OF_TRUMPS: _("the three of trumps"),
+        SignalValue.TRUMP_FIGURE: _("a trump figure (king, knight or jack)"),
+        SignalValue.SMALL_TRUMP: _("a small trump (7 down to 2)"),
+        SignalValue.CARICO: _("a carico (an ace or a three, not trumps)"),
+        SignalValue.NOTHING: _("nothing of value"),
+    }[value]
+
+
+def signal_lines(model: TableModel, ui: UiState) -> Frag:
+    """At a table that allows signals: what the partner (and I) signalled this hand, and the
+    choice of a signal while the player makes one."""
+    out: Frag = []
+    if not model.options.signals or model.players != 4:
+        return out
+    me = model.my_seat
+    partner = model.options.partner_of(me)
+    for who, label in ((partner, _("Partner's signal")), (me, _("Your signal"))):
+        last = next((x for x in reversed(model.signals) if x.seat == who), None)
+        if last is not None and last.value is not None:
+            text = _("{what} (trick {n})").format(what=signal_text(last.value), n=last.trick)
+            out.append(("class:partner" if who == partner else "class:dim", f"{label}: {text}"))
+            _nl(out)
+    if ui.signalling:  # short, so that the six fit in two lines of a small table pane
+        out.append(("class:bold", _("Signal to your partner (Esc: no signal):")))
+        for i, value in enumerate(SignalValue, 1):
+            out.append(("class:bold", f" {i} "))
+            out.append(("", signal_word(value) + " "))
+        _nl(out)
+    return out
+
+
+def signal_word(value: SignalValue) -> str:
+    """A signal in a word or two, for the choice of one."""
+    return {
+        SignalValue.ACE_OF_TRUMPS: _("ace of trumps"),
+        SignalValue.THREE_OF_TRUMPS: _("three of trumps"),
+        SignalValue.TRUMP_FIGURE: _("trump figure"),
+        SignalValue.SMALL_TRUMP: _("small trump"),
+        SignalValue.CARICO: _("carico"),
+        SignalValue.NOTHING: _("nothing"),
+    }[value]
+
+
 def help_table() -> list[tuple[str, str]]:
     return [
         (_("Left/Right"), _("choose a card")),
@@ -822,6 +875,7 @@ def help_table() -> list[tuple[str, str]]:
         (_("Enter"), _("play the chosen card")),
         (_("mouse click"), _("play that card")),
         ("h", _("a hint from the strong AI")),
+        ("g", _("a signal to your partner (4 players, where the table allows them)")),
         ("w", _("review your plays (after a hand)")),
         ("m", _("the match summary: every hand, the cards taken")),
         ("p", _("hide/show the running point count")),

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from briscola_lan.choices import default_deal
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions
+from briscola_lan.rules.signals import SignalValue
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import Follow, HandOrder
 from briscola_lan.tui.i18n import _
@@ -53,6 +54,16 @@ class Screen(StrEnum):
     LEARN = "learn"
     SAVED = "saved"
     STATS = "stats"
+
+
+@dataclass(frozen=True, slots=True)
+class SignalNote:
+    """A signal of the hand in progress: who made it, in which trick (from 1), and what it
+    said when this seat can read it (its own or its partner's; None: an opponent's)."""
+
+    seat: int
+    trick: int
+    value: SignalValue | None
 
 
 @dataclass(slots=True)
@@ -134,6 +145,7 @@ class TableModel:
     known: bool = True  # False until the table's rules are known (before the host's welcome)
     deal: str = ""  # the table's deal, "blind" or "classic", once known
     host_plays: tuple[int, ...] = ()  # the seats the host plays this hand (its AI, a seat away)
+    signals: tuple[SignalNote, ...] = ()  # this hand's signals, as this seat saw them
     live: bool = True  # False while the host replays a resumed seat's messages (no turn then)
     changes: int = 0
 
@@ -208,6 +220,7 @@ class HostForm:
     hands_to_win: int = 2
     partner_exchange: bool = True
     removed_two: Suit = Suit.COINS
+    signals: bool = False  # 4 players: partners may signal to each other (strict play: off)
     draw_partners: bool = False  # 4 players: partnerships drawn (verifiably) before the match
     draw_dealer: bool = False  # the first dealer drawn (verifiably) before the match
     # "blind" (nobody, the host included, sees a card before the rules show it) or "classic";
@@ -229,6 +242,7 @@ class HostForm:
             hands_to_win=self.hands_to_win,
             partner_exchange=self.partner_exchange,
             removed_two=self.removed_two,
+            signals=self.signals,
         )
 
     def seat_fillers(self) -> list[str]:
@@ -259,6 +273,7 @@ class UiState:
     show_hint: bool = False
     show_review: bool = False
     show_summary: bool = False  # the match summary: every hand's points and the cards taken
+    signalling: bool = False  # choosing a signal for the partner (g, then 1-6 or Esc)
     hide_points: bool = False  # the running point count hidden (remembered for the session)
     last_form: tuple[HostForm, str | None] | None = None  # the table last started from the form
     confirm_quit: bool = False

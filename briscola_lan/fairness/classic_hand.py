@@ -171,17 +171,30 @@ class ClassicHand:
             return True
         return self.exchange_due and seat not in self.exchange_seen
 
+    def can_play(self, seat: int) -> bool:
+        """Whether the seat is to play now from its whole hand: what ``view(seat).my_turn``
+        says, without building the view."""
+        return self.to_play == seat and self._whole(seat) is not None
+
     def held(self, seat: int) -> tuple[Card, ...] | None:
         """The seat's cards in hand, if its deals are held (in the order dealt)."""
         cards = self.cards.get(seat)
         return None if cards is None else tuple(cards)
 
+    def _whole(self, seat: int) -> list[Card] | None:
+        """The seat's cards once the upcard is turned, when they are all it holds: none the
+        schedule owes it is on its way (nor missing, past a fault a follower plays on from)."""
+        cards = self.cards.get(seat)
+        if cards is None or self.upcard is None or self.cards_on_their_way(seat):
+            return None
+        return cards if len(cards) == self.sched.hand_sizes[seat] else None
+
     def view(self, seat: int) -> SeatView | None:
         """What the seat sees, when its cards are held: None before the upcard and while cards
         the schedule owes it are on their way (a turn is never offered from a hand missing one).
         """
-        cards = self.cards.get(seat)
-        if cards is None or self.upcard is None or self.cards_on_their_way(seat):
+        cards = self._whole(seat)
+        if cards is None or self.upcard is None:
             return None
         upcard = Card.from_code(self.upcard[1].opening.card)
         partner = self.options.partner_of(seat)
@@ -243,7 +256,10 @@ class ClassicHand:
         """A record of another kind ends the deals the schedule made: all of them are here."""
         if self.window is None:
             return
-        seen = set(self.window_seen)
+        seen, exchanged = set(self.window_seen), set(self.exchange_seen)
+        due = self.exchange_due
+        # Closed whatever it held (a follower past a fault goes on with the next records).
+        self.window, self.window_seen, self.exchange_due, self.exchange_seen = None, [], False, []
         if self.recipients is None:
             if not seen:
                 raise ClassicFault(HOST_PARTY, "the initial deal is missing: no seat was dealt to")
@@ -253,11 +269,10 @@ class ClassicHand:
             raise ClassicFault(
                 HOST_PARTY, f"seat {missing[0]} was not sent the cards the schedule deals it now"
             )
-        if self.exchange_due and set(self.exchange_seen) != self.recipients:
+        if due and exchanged != self.recipients:
             raise ClassicFault(
                 HOST_PARTY, "the partner exchange is missing at the end of the stock"
             )
-        self.window, self.window_seen, self.exchange_due, self.exchange_seen = None, [], False, []
 
     def _window_seat(self, st: Deal | Exchange) -> None:
         if self.window is None:

@@ -20,8 +20,10 @@ from datetime import UTC, datetime
 from briscola_lan.fairness import match_options
 from briscola_lan.fairness.blind_hand import BlindHand
 from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.classic_hand import ClassicHand
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, seed_commitment
 from briscola_lan.fairness.identity import Identity, fingerprint, verify_signature
+from briscola_lan.fairness.predicates import seed_opens
 from briscola_lan.fairness.signals import pad, partners_point, seal, unseal
 from briscola_lan.fairness.statements import (
     Abort,
@@ -30,7 +32,6 @@ from briscola_lan.fairness.statements import (
     BlindPlay,
     BlindStart,
     Deal,
-    DeckCommit,
     DrawReveal,
     DrawStart,
     Evidence,
@@ -49,7 +50,6 @@ from briscola_lan.fairness.statements import (
     Statement,
     StatementError,
     Takeover,
-    Upcard,
     decode,
     hello_proof,
 )
@@ -58,7 +58,6 @@ from briscola_lan.fairness.verify import (
     Fault,
     TranscriptChecker,
     Violation,
-    opening_matches,
     options_of,
 )
 from briscola_lan.rules.cards import Card
@@ -66,7 +65,6 @@ from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import CodecError, pack_state, unpack_state
@@ -82,7 +80,12 @@ class SecretsError(ValueError):
 
 @dataclass(slots=True)
 class HandCheck:
-    """Verification of one hand as this client sees it."""
+    """Verification of one hand as this client sees it.
+
+    ``status`` and ``fault`` are the verdict of this client's file, as the checker has it (the
+    offline verifier reaches the same on the same records); ``live`` is the first thing only a
+    live client could see go wrong (fairness.md §8.10: a play's opening, an announced trick or
+    match winner, a message for another seat), shown apart: it never changes the verdict."""
 
     hand: int
     status: str = "in progress"  # "in progress", "verified", "failed", "aborted"
@@ -90,14 +93,17 @@ class HandCheck:
     acks_match: bool | None = None  # every seat acknowledged the same history
     # Said to this player when the host blames its seat: what its own record shows.
     own_verdict: str | None = None
+    live: Fault | None = None  # seen live only; not part of the file's verdict
 
     @property
     def summary(self) -> str:
         if self.own_verdict is not None:
-            return f"hand {self.hand + 1}: {self.status} — {self.own_verdict}"
-        if self.fault is not None:
-            return f"hand {self.hand + 1}: {self.status} — {self.fault.describe()}"
-        return f"hand {self.hand + 1}: {self.status}"
+            text = f"hand {self.hand + 1}: {self.status} — {self.own_verdict}"
+        elif self.fault is not None:
+            text = f"hand {self.hand + 1}: {self.status} — {self.fault.describe()}"
+        else:
+            text = f"hand {self.hand + 1}: {self.status}"
+        return text if self.live is None else f"{text}; {live_words(self.live)}"
 
 
 @dataclass(slots=True)
@@ -115,17 +121,25 @@ class DrawCheck:
     fault: Fault | None = None
     # Said to this player when the host blames its lobby seat: what its own record shows.
     own_verdict: str | None = None
+    live: Fault | None = None  # seen live only (as ``HandCheck.live``)
 
     @property
     def summary(self) -> str:
         if self.own_verdict is not None:
-            return f"draw: {self.status} — {self.own_verdict}"
-        if self.fault is not None:
-            return f"draw: {self.status} — {self.fault.describe()}"
-        if not self.cards:
-            return f"draw: {self.status}"
-        drawn = ", ".join(f"{n} {c}" for n, c in zip(self.names, self.cards, strict=True))
-        return f"draw: {self.status} — {drawn}"
+            text = f"draw: {self.status} — {self.own_verdict}"
+        elif self.fault is not None:
+            text = f"draw: {self.status} — {self.fault.describe()}"
+        elif not self.cards:
+            text = f"draw: {self.status}"
+        else:
+            drawn = ", ".join(f"{n} {c}" for n, c in zip(self.names, self.cards, strict=True))
+            text = f"draw: {self.status} — {drawn}"
+        return text if self.live is None else f"{text}; {live_words(self.live)}"
+
+
+def live_words(fault: Fault) -> str:
+    """A live-only finding as the log and the summaries write it (never the file's verdict)."""
+    return f"live check failed (the saved file cannot show it): {fault.describe()}"
 
 
 @dataclass(slots=True)
@@ -194,163 +208,6 @@ class SignalSeen:
     mine: bool  # made by this seat
 
 
-class _Tracker:
-    """The public mirror of one hand: what every seat may know, plus this seat's own cards.
-
-    Who plays, who takes each trick and which position each seat draws come from the rules'
-    public schedule (``rules.schedule.PublicSchedule``); this adds the seat's own cards, the
-    played positions, the tricks and points, and what the seat still waits for."""
-
-    def __init__(self, options: TableOptions, dealer: int, seat: int | None) -> None:
-        n = options.players
-        self.options, self.dealer, self.seat, self.n = options, dealer, seat, n
-        self.sched = PublicSchedule(options, dealer)
-        self.hand: list[Card] = []
-        self.my_positions: dict[int, int] = {}  # card code -> position
-        self.commitments: tuple[bytes, ...] = ()
-        self.deck_size = options.deck_size
-        self._upcard: Card | None = None
-        self.upcard_taken_by: int | None = None
-        self.to_play: int | None = None  # nobody until the upcard is turned
-        self.tricks: list[RulesTrickTaken] = []
-        self.points = [0] * options.sides
-        self.played_positions: set[int] = set()
-        self.expected: dict[int, list[int]] = {}  # seat -> positions it must receive next
-        if seat is not None:
-            self.expected[seat] = list(self.sched.initial[seat])
-        self.partner_shown: tuple[Card, ...] | None = None
-        self.exchange_trick: int | None = None
-        self.exchange_due = False
-
-    @property
-    def upcard(self) -> Card | None:
-        return self._upcard
-
-    @upcard.setter
-    def upcard(self, card: Card | None) -> None:
-        self._upcard = card
-        self.sched.trump = card.suit if card is not None else None
-
-    @property
-    def leader(self) -> int:
-        return self.sched.leader
-
-    @property
-    def trick(self) -> list[tuple[int, Card]]:
-        return self.sched.trick
-
-    @property
-    def hand_sizes(self) -> list[int]:
-        return self.sched.hand_sizes
-
-    @property
-    def dealt(self) -> dict[int, int]:
-        """Position -> the seat the public schedule gave it so far."""
-        return self.sched.dealt
-
-    @property
-    def stock_left(self) -> int:
-        return self.sched.stock_left
-
-    @property
-    def cards_on_their_way(self) -> bool:
-        """Whether this seat still waits for cards the schedule owes it: its deal, the card it
-        draws after a trick, or (4 players) its partner's hand at the end of the stock.
-
-        The host relays a trick's last card before it signs the draws that follow, so for a
-        moment the trick is taken and the next player known while the draw is not here yet.
-        """
-        if self.seat is None:
-            return False
-        return bool(self.expected.get(self.seat)) or self.exchange_due
-
-    def view(self) -> SeatView | None:
-        """This seat's view; None before the deal and while its cards are on their way.
-
-        A view is only ever the whole of what the seat holds: a turn offered from a hand that
-        lacks a card being drawn would let a player (or a bot's search) choose from it.
-        """
-        if self.seat is None or self.upcard is None or self.cards_on_their_way:
-            return None
-        return SeatView(
-            seat=self.seat,
-            options=self.options,
-            dealer=self.dealer,
-            hand=tuple(self.hand),
-            trump=self.upcard.suit,
-            upcard=self.upcard,
-            upcard_taken_by=self.upcard_taken_by,
-            stock_left=self.stock_left,
-            trick=tuple(self.trick),
-            leader=self.leader,
-            to_play=self.to_play,
-            tricks=tuple(self.tricks),
-            hand_sizes=tuple(self.hand_sizes),
-            points=tuple(self.points),
-            partner_shown=self.partner_shown,
-            partner_exchange_trick=self.exchange_trick,
-        )
-
-    def receive_cards(self, deal: Deal) -> str | None:
-        """Take my dealt cards; a problem description if they break the schedule."""
-        want = self.expected.get(deal.seat, [])
-        got = [o.position for o in deal.openings]
-        if deal.seat != self.seat or got != want:
-            return f"dealt positions {got}, but the schedule gives seat {deal.seat} {want}"
-        self.expected[deal.seat] = []
-        for o in deal.openings:
-            card = Card.from_code(o.card)
-            self.hand.append(card)
-            self.my_positions[o.card] = o.position
-        return None
-
-    def play(
-        self, seat: int, card: Card, position: int
-    ) -> tuple[str | None, RulesTrickTaken | None]:
-        if self.upcard is None or seat != self.to_play:
-            return f"seat {seat} played out of turn", None
-        if self.dealt.get(position) != seat or position in self.played_positions:
-            return f"position {position} is not a card seat {seat} holds", None
-        if self.expected.get(seat):
-            return f"seat {seat} played before receiving its cards", None
-        if seat == self.seat:
-            if card not in self.hand:
-                return "the host played a card I do not hold", None
-            self.hand.remove(card)
-        self.played_positions.add(position)
-        cards = (*self.trick, (seat, card))
-        outcome = self.sched.play(seat, card)
-        self.to_play = self.sched.to_play
-        if outcome is None:
-            return None, None
-        taken = RulesTrickTaken(outcome.winner, cards, outcome.points)
-        self.tricks.append(taken)
-        self.points[self.options.side_of(outcome.winner)] += outcome.points
-        for s, pos in outcome.draws:
-            if pos == self.sched.upcard_position:
-                self.upcard_taken_by = s
-            if s == self.seat:
-                self.expected.setdefault(s, []).append(pos)
-        if outcome.exchange:
-            self.exchange_due = True
-            self.exchange_trick = len(self.tricks)
-        return None, taken
-
-    def partner(self, ex: Exchange) -> str | None:
-        """Take the partner's shown hand; a problem description if it is not that hand."""
-        # The exchange came, true or not: the seat waits no more (a false one is the host's
-        # fault, recorded by the caller; the seat's own hand is whole and play goes on).
-        due, self.exchange_due = self.exchange_due, False
-        if ex.seat != self.seat or ex.partner != self.options.partner_of(ex.seat):
-            return "exchange addressed to the wrong seats"
-        held = {p for p, s in self.dealt.items() if s == ex.partner} - self.played_positions
-        shown = {o.position for o in ex.openings}
-        if not due or shown != held or len(ex.openings) != len(shown):
-            return f"shown cards are not the cards seat {ex.partner} holds"
-        self.partner_shown = tuple(Card.from_code(o.card) for o in ex.openings)
-        return None
-
-
 class ClientSession:
     """One player's side of the protocol, without I/O."""
 
@@ -374,10 +231,9 @@ class ClientSession:
         self.state = ClientState()
         self.records: list[Record] = []
         self.host_key = b""
-        self._checker = TranscriptChecker(defer_signatures=True)
+        self._checker = TranscriptChecker(defer_signatures=True, follow=True)
         self._match: Match | None = None
         self._ms: MatchStart | None = None
-        self._tracker: _Tracker | None = None
         self._seeds: dict[tuple[bytes, int], bytes] = {}  # (game id, hand) -> my seed
         # The game that is over (its seeds forgotten): a replay of it draws no seed again.
         self._over: bytes | None = None
@@ -523,15 +379,15 @@ class ClientSession:
             seat = self.state.seat
             assert seat is not None
             return [self._signed(m.PlayCard, self._blind.play(seat, card.code))]
-        t, ms = self._tracker, self._ms
-        if t is None or ms is None or self.state.seat is None:
+        c, ms = self._classic, self._ms
+        if c is None or ms is None or self.state.seat is None:
             raise ValueError("no hand in progress: there is nothing to play")
         st = Play(
             ms.game_id,
             self.state.hand_number,
             self.state.seat,
             self._checker.context_for(Play.KIND),
-            sum(len(x.plays) for x in t.tricks) + len(t.trick),
+            len(c.plays),
             card.code,
         )
         return [self._signed(m.PlayCard, st)]
@@ -581,14 +437,14 @@ class ClientSession:
         if self._blind is not None:
             view = self.state.view  # a blind seat's view: its cards, opened
             return view is not None and view.my_turn
-        t = self._tracker
-        return (
-            t is not None
-            and t.seat is not None
-            and t.to_play == t.seat
-            and t.upcard is not None
-            and not t.cards_on_their_way
-        )
+        c, seat = self._classic, self.state.seat
+        return c is not None and seat is not None and c.can_play(seat)
+
+    @property
+    def _classic(self) -> ClassicHand | None:
+        """The classic hand being followed (the checker's machine; the last one until the next
+        hand starts, so that the final table stays on screen)."""
+        return self._checker.classic
 
     # --- incoming ------------------------------------------------------------------------------
 
@@ -611,7 +467,7 @@ class ClientSession:
             self.on_change(self.state)
 
     def _refresh(self) -> None:
-        t, s, party = self._tracker, self.state, self._shown
+        c, s, party = self._classic, self.state, self._shown
         ms = self._ms
         if ms is not None:
             ai = {i for i, level in enumerate(ms.ai_levels) if level}
@@ -622,8 +478,10 @@ class ClientSession:
             seat = s.seat
             if seat is not None:
                 make = lambda: party.view(seat)  # noqa: E731
-        elif t is not None:
-            make = t.view
+        elif c is not None:
+            seat = s.seat
+            if seat is not None:
+                make = lambda: c.view(seat)  # noqa: E731
         s._view, s._view_of = None, make  # built when read
         self._changed()
 
@@ -633,17 +491,24 @@ class ClientSession:
         self._checker.known_good(self.identity.public_key, body, sig)  # it comes back, receipted
         return cls(body, sig)
 
-    def _fail(self, fault: Fault) -> None:
-        """Record a fault this session found itself; a queued bad signature on an earlier record
-        is reported first (the checker's deferred signatures are checked before any blame)."""
+    def _live(self, fault: Fault) -> None:
+        """Something only this live client saw go wrong (fairness.md §8.10): told, and kept beside
+        the verdict of the hand (or the draw) in progress, the first one each; the verdict, which
+        is the file's, stays as the checker has it. The queued signatures are checked first,
+        as before any failure is told (fairness.md §8.10): a forged record is named at once."""
         if self._checker.pending_signatures:
             try:
                 self._checker.flush()
             except Violation as v:
                 self._fail_now(v.fault)
-        self._fail_now(fault)
+        d = self.state.draw
+        check = d if self._drawing and d is not None else self.state.verification
+        if check is not None and check.live is None:
+            check.live = fault
+        self.state.log.append(live_words(fault))
 
     def _fail_now(self, fault: Fault) -> None:
+        """The checker found a fault: the verdict of the draw or hand in progress."""
         d = self.state.draw
         if self._drawing and d is not None:
             if d.fault is None:
@@ -656,7 +521,8 @@ class ClientSession:
         self.state.log.append(f"verification failed: {fault.describe()}")
 
     def _record(self, rec: Record) -> Statement | None:
-        """Keep a record and run it through the checker; None if it broke verification."""
+        """Keep a record and run it through the checker; the statement (past a fault too, so
+        that the game can be followed), or None if the bytes are no statement."""
         self.records.append(rec)
         try:
             self._checker.add(*rec)
@@ -666,11 +532,7 @@ class ClientSession:
                 self._fail_now(v.fault)
         if self._checker.last_statement is not None:
             return self._checker.last_statement
-        try:  # keep following the game (the UI shows the failure) while the bytes make sense
-            return decode(rec[0])
-        except StatementError as exc:
-            self._fail(Fault(len(self.records) - 1, "record", HOST, str(exc)))
-            return None
+        return None  # not a statement: the checker named the fault
 
     # lobby -------------------------------------------------------------------------------------
 
@@ -690,7 +552,7 @@ class ClientSession:
         self._blind_sent = set()  # a new connection: what is still owed is sent again
         s.hints = msg.hints
         if self.host_key and msg.host_key != self.host_key:
-            self._fail(Fault(None, "welcome", HOST, "the host's identity key changed"))
+            self._live(Fault(None, "welcome", HOST, "the host's identity key changed"))
         self.host_key = msg.host_key
         s.host_fingerprint = fingerprint(msg.host_key)
         if msg.seat is not None:
@@ -704,8 +566,8 @@ class ClientSession:
         self._changed()
 
     def _reset_match(self) -> None:
-        self.records, self._checker = [], TranscriptChecker(defer_signatures=True)
-        self._tracker, self._match, self._ms = None, None, None
+        self.records, self._checker = [], TranscriptChecker(defer_signatures=True, follow=True)
+        self._match, self._ms = None, None
         self._blind, self._shown = None, None
         self._blind_hand = None
         self.state.checks = []
@@ -750,8 +612,10 @@ class ClientSession:
         self._reset_match()
         self._drawing = True
         st = self._record((msg.body, msg.sig))
-        if not isinstance(st, DrawStart) or st.host_key != self.host_key:
-            self._fail(Fault(0, "draw-start", HOST, "draw-start not signed by this table's host"))
+        if not isinstance(st, DrawStart):
+            return  # the checker named the fault
+        if st.host_key != self.host_key:
+            self._live(Fault(0, "draw-start", HOST, "draw-start not signed by this table's host"))
             return
         me = self.identity.public_key
         lobby = st.seat_keys.index(me) if me in st.seat_keys else None
@@ -765,7 +629,7 @@ class ClientSession:
         s.log.append(f"drawing cards for {what}")
         if lobby is None:
             if s.seat is not None:
-                self._fail(Fault(0, "draw-start", HOST, "my seat is listed with another key"))
+                self._live(Fault(0, "draw-start", HOST, "my seat is listed with another key"))
             return
         seed = self._seed_for(st.game_id, DRAW_HAND)
         if seed is None:
@@ -797,8 +661,10 @@ class ClientSession:
             self._reset_match()
         self._drawing = False
         st = self._record((msg.body, msg.sig))
-        if not isinstance(st, MatchStart) or st.host_key != self.host_key:
-            self._fail(Fault(0, "match-start", HOST, "match-start not signed by this table's host"))
+        if not isinstance(st, MatchStart):
+            return  # the checker named the fault
+        if st.host_key != self.host_key:
+            self._live(Fault(0, "match-start", HOST, "match-start not signed by this table's host"))
             return
         if not verify_signature(st.host_key, msg.body, msg.sig):
             return
@@ -810,7 +676,7 @@ class ClientSession:
         s.match_over, s.match_aborted, s.winner = False, False, None
         s.hands_won = s.total_points = (0,) * opts.sides
         if s.seat is not None and st.seat_keys[s.seat] != self.identity.public_key:
-            self._fail(Fault(0, "match-start", HOST, "my seat is listed with another key"))
+            self._live(Fault(0, "match-start", HOST, "my seat is listed with another key"))
         self.state.log.append("the match started: " + ", ".join(st.names))
 
     def _on_OptionsSet(self, msg: m.OptionsSet, out: list[Message]) -> None:
@@ -846,20 +712,22 @@ class ClientSession:
 
     def _on_HandStarted(self, msg: m.HandStarted, out: list[Message]) -> None:
         ms = self._ms
-        st = decode(msg.body)
+        try:
+            st: Statement | None = decode(msg.body)
+        except StatementError:
+            st = None
         if isinstance(st, BlindStart) and ms is not None:
             self._blind_hand_started(st, (msg.body, msg.sig), out)
             return
         if not isinstance(st, HostCommit) or ms is None:
-            self._fail(Fault(len(self.records), "hand-start", HOST, "not a host commitment"))
+            self._live(Fault(len(self.records), "hand-start", HOST, "not a host commitment"))
             return
         self.state.checks.append(HandCheck(st.hand))
         self.state.signals = []
         self._record((msg.body, msg.sig))
         self.state.hand_number = st.hand
         self.state.last_trick = None
-        opts = self.state.options or options_of(ms)  # with its match-options, if any
-        self._tracker, self._shown = _Tracker(opts, st.dealer, self.state.seat), None
+        self._shown = None
         self.state.log.append(f"hand {st.hand + 1} started, seat {st.dealer} deals")
         seat = self.state.seat
         if seat is None or self._mine_host_played(seat):
@@ -888,7 +756,7 @@ class ClientSession:
         self._record(rec)
         s = self.state
         s.hand_number, s.last_trick, s.deal = st.hand, None, "blind"
-        self._tracker, self._blind, self._shown = None, None, None
+        self._blind, self._shown = None, None
         self._blind_hand = None
         s.taken_over = False
         s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
@@ -1048,7 +916,9 @@ class ClientSession:
         if ms is None or seat is None or (ms.game_id, hand) not in self._seeds:
             return
         seed = self._seeds[(ms.game_id, hand)]
-        mine = _commitment_of(msg.records, seat) == seed_commitment(ms.game_id, hand, seat, seed)
+        c = self._classic
+        commits = c.seeds.commits if c is not None and c.number == hand else []
+        mine = seat < len(commits) and seed_opens(ms.game_id, hand, seat, seed, commits[seat])
         if not mine and self._mine_host_played(seat):
             return  # the host's AI committed for my seat: it reveals that seed itself
         # My commitment, which only I can open (also if an AI took my seat after I made it);
@@ -1074,59 +944,49 @@ class ClientSession:
             self._record(rec)
 
     def _on_DeckCommitted(self, msg: m.DeckCommitted, out: list[Message]) -> None:
-        st = self._record((msg.body, msg.sig))
-        if isinstance(st, DeckCommit) and self._tracker is not None:
-            self._tracker.commitments = st.commitments
+        self._record((msg.body, msg.sig))
 
     def _on_CardsDealt(self, msg: m.CardsDealt, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        if isinstance(st, Deal) and self._tracker is not None:
-            problem = self._tracker.receive_cards(st)
-            if problem:
-                self._fail(Fault(len(self.records) - 1, Deal.KIND, HOST, problem))
+        if isinstance(st, Deal) and st.seat != self.state.seat:
+            self._live(Fault(len(self.records) - 1, Deal.KIND, HOST, _not_mine(st.seat)))
 
     def _on_UpcardTurned(self, msg: m.UpcardTurned, out: list[Message]) -> None:
-        st = self._record((msg.body, msg.sig))
-        t = self._tracker
-        if isinstance(st, Upcard) and t is not None:
-            t.upcard = Card.from_code(st.opening.card)
-            t.to_play = t.leader
+        self._record((msg.body, msg.sig))
 
     def _on_CardPlayed(self, msg: m.CardPlayed, out: list[Message]) -> None:
-        index = len(self.records)
+        index, c, me = len(self.records), self._classic, self.state.seat
+        tricks = len(c.sched.tricks) if c is not None else 0
+        mine = c.held(me) if c is not None and me is not None else None  # my cards before it
         st = self._record((msg.body, msg.sig))
         if isinstance(st, BlindPlay):
             self._blind_card_played(st, out)
             return
-        t, ms = self._tracker, self._ms
-        if not isinstance(st, Play) or t is None or ms is None:
+        if not isinstance(st, Play) or c is None or c is not self._classic or not c.plays:
             return
-        opening = Opening(msg.position, st.card, msg.salt)
-        if not opening_matches(ms.game_id, st.hand, t.commitments, opening):
-            self._fail(
-                Fault(
-                    index, Play.KIND, HOST, f"the opening of position {msg.position} does not match"
-                )
-            )
-        problem, taken = t.play(st.seat, Card.from_code(st.card), msg.position)
-        if problem:
-            self._fail(Fault(index, Play.KIND, HOST, problem))
-        if taken is not None:
-            self.state.last_trick = taken
+        if c.plays[-1][1] is not st:
+            return  # not a play the hand's machine took (the checker named the fault)
+        # What only a live client sees (fairness.md §8.10): the play's opening is in no record,
+        # and a card of mine I do not hold is judged in the file only by the host's reveal.
+        problem = c.play_opening_problem(st.seat, Opening(msg.position, st.card, msg.salt))
+        if problem is not None:
+            self._live(Fault(index, Play.KIND, HOST, problem))
+        elif st.seat == me and mine is not None and Card.from_code(st.card) not in mine:
+            self._live(Fault(index, Play.KIND, HOST, "the host played a card I do not hold"))
+        if len(c.sched.tricks) > tricks:
+            self.state.last_trick = c.sched.tricks[-1]
 
     def _on_TrickTaken(self, msg: m.TrickTaken, out: list[Message]) -> None:
         last = self.state.last_trick
         if last is None and self._checker.report.fault is not None:
-            return  # past a fault nothing is followed: no trick to compare it with
+            return  # no trick followed past a fault: nothing to compare it with
         if last is None or (last.winner, last.points) != (msg.winner, msg.points):
-            self._fail(Fault(None, "trick", HOST, "the host announced another trick winner"))
+            self._live(Fault(None, "trick", HOST, "the host announced another trick winner"))
 
     def _on_PartnerShown(self, msg: m.PartnerShown, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        if isinstance(st, Exchange) and self._tracker is not None:
-            problem = self._tracker.partner(st)
-            if problem:
-                self._fail(Fault(len(self.records) - 1, Exchange.KIND, HOST, problem))
+        if isinstance(st, Exchange) and st.seat != self.state.seat:
+            self._live(Fault(len(self.records) - 1, Exchange.KIND, HOST, _not_mine(st.seat)))
 
     def _on_HandEnded(self, msg: m.HandEnded, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
@@ -1295,7 +1155,7 @@ class ClientSession:
         s.phase, s.match_over, s.match_aborted = "over", True, msg.aborted
         s.winner, s.hands_won, s.total_points = msg.winner, msg.hands_won, msg.points
         if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
-            self._fail(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
+            self._live(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
         s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
         self._forget_secrets()
 
@@ -1322,16 +1182,8 @@ _BLIND_OWED = {
 }
 
 
-def _commitment_of(records: tuple[Record, ...], seat: int) -> bytes | None:
-    """The commitment published for ``seat`` among a hand's seed-commit records."""
-    for body, _sig in records:
-        try:
-            st = decode(body)
-        except StatementError:
-            continue
-        if isinstance(st, SeedCommit) and st.seat == seat:
-            return st.commitment
-    return None
+def _not_mine(seat: int) -> str:
+    return f"cards for seat {seat} were sent to this client, which is not seat {seat}"
 
 
 __all__ = ["ClientSession", "ClientState", "DrawCheck", "HandCheck", "SecretsError"]

@@ -497,6 +497,9 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
         out.append(("", own_verdict or v.summary))
     out.append(("class:dim", "  " + _("[v] details")))
     _nl(out)
+    if v is not None and v.live is not None:
+        out.append(("class:bad", v.live))
+        _nl(out)
     if model.match_over:
         out.append(match_result_text(model))
         _nl(out)

@@ -116,6 +116,10 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"draw verification failed: (?P<what>.*)", N_("draw verification failed: {what}")),
         (r"draw (?P<status>\w[\w ]*): (?P<drawn>.*)", N_("draw {status}: {drawn}")),
         (r"verification failed: (?P<what>.*)", N_("verification failed: {what}")),
+        (
+            r"live check failed \(the saved file cannot show it\): (?P<what>.*)",
+            N_("live check failed (the saved file cannot show it): {what}"),
+        ),
         (r"error \((?P<code>[\w-]+)\): (?P<text>.*)", N_("error ({code}): {text}")),
         (r"host: (?P<text>.*)", N_("host: {text}")),
         (r"seat (?P<seat>\d+) reconnected", N_("{seat} reconnected")),

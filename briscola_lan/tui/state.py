@@ -90,6 +90,7 @@ class Verification:
     details: list[str] = field(default_factory=list)
     fault_seat: int | None = None
     fault_also_host: bool = False  # "the host or seat N": the record cannot tell them apart
+    live: str | None = None  # what only the live client saw go wrong: never the verdict
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from briscola_lan.tui.state import Verification
 def verification(check: HandCheck | None, deal: str = "classic") -> Verification | None:
     """A hand's verdict as the verification panel shows it (None while it is in progress)."""
     if check is None or check.status == "in progress":
-        return None
+        return None  # a live finding is in the log meanwhile
     details = [_("Status: {status}").format(status=status_word(check.status))]
     fault_seat: int | None = None
     also_host = False
@@ -45,10 +45,13 @@ def verification(check: HandCheck | None, deal: str = "classic") -> Verification
                 "points."
             )
         )
+    live = live_words(check.live.reason) if check.live is not None else None
+    if live is not None:
+        details.insert(1, live)
     if check.status == "verified":
         if deal == "blind":
-            return Verification(True, _("every pass, key and card checks"), details)
-        return Verification(True, _("all cards match the commitments"), details)
+            return Verification(True, _("every pass, key and card checks"), details, live=live)
+        return Verification(True, _("all cards match the commitments"), details, live=live)
     who = party(fault_seat, also_host)
     reason = check.fault.reason if check.fault is not None else check.status
     if fault_seat is not None:
@@ -60,7 +63,14 @@ def verification(check: HandCheck | None, deal: str = "classic") -> Verification
         details.insert(1, summary)
     if check.status == "aborted":
         summary = _("hand aborted: {summary}").format(summary=summary)
-    return Verification(False, summary, details, fault_seat, also_host)
+    return Verification(False, summary, details, fault_seat, also_host, live)
+
+
+def live_words(reason: str) -> str:
+    """A live finding (the host's, seen by this client only), apart from the file's verdict."""
+    return _("Seen live only, not in the saved file: {reason} (at fault: the host)").format(
+        reason=reason
+    )
 
 
 def party(seat: int | None, also_host: bool) -> str:

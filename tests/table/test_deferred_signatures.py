@@ -118,15 +118,16 @@ def test_structural_fault_after_a_forged_signature_reports_the_forgery_first() -
     assert offline is not None and offline.index == fault.index
 
 
-def test_structural_fault_alone_is_reported_at_once() -> None:
+def test_a_wrong_play_opening_alone_is_a_live_finding_at_once() -> None:
     box: dict[str, list[ClientSession]] = {}
-    statuses: list[str] = []
+    seen: list[tuple[str, str | None]] = []
     forge = _forge_play(0, 99, salt_too=4)
 
     def tap(conn: int, msg: Message) -> Message:
         out = forge(conn, msg)
         if conn == 0 and isinstance(msg, m.CardPlayed) and decode(msg.body).index == 5:  # type: ignore[attr-defined]
-            statuses.append(box["c"][0].state.checks[0].status)
+            check = box["c"][0].state.checks[0]
+            seen.append((check.status, check.live.reason if check.live else None))
         return out
 
     _host, clients, wire = setup(FOUR)
@@ -135,10 +136,15 @@ def test_structural_fault_alone_is_reported_at_once() -> None:
     wire.send_to_host(0, clients[0].start())
     wire.pump()
     play_out(wire, [cycle_chooser(i) for i in range(4)])
-    assert statuses == ["failed"]  # the bad opening of play 4 was blamed before play 5 came
-    fault = clients[0].state.checks[0].fault
-    assert fault is not None and fault.index == _record_of_play(clients[0], 4)
-    assert fault.seat == HOST and "opening" in fault.reason
+    # the bad opening of play 4 was told before play 5 came, beside a verdict still in progress
+    assert len(seen) == 1 and seen[0][0] == "in progress"
+    assert seen[0][1] is not None and "opening" in seen[0][1]
+    check = clients[0].state.checks[0]
+    assert check.live is not None and check.live.index == _record_of_play(clients[0], 4)
+    assert check.live.seat == HOST
+    # the opening is in no record: the file verifies, and so says the client
+    assert check.status == "verified" and check.fault is None
+    assert verify_records(clients[0].records).hands[0].status == "verified"
 
 
 def test_deferred_and_immediate_checkers_agree_on_every_forged_record() -> None:

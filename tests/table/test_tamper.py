@@ -212,7 +212,7 @@ def test_changed_played_card_fails_the_players_signature() -> None:
     assert clients[0].state.checks[0].status == "in progress"
 
 
-def test_changed_opening_of_played_card_detected() -> None:
+def test_changed_opening_of_played_card_is_a_live_finding() -> None:
     def tap(conn: int, msg: Message) -> Message:
         if conn == 0 and isinstance(msg, m.CardPlayed):
             return m.CardPlayed(msg.body, msg.sig, msg.position, _flip(msg.salt))
@@ -221,8 +221,11 @@ def test_changed_opening_of_played_card_detected() -> None:
     host, clients, wire = setup(TWO)
     wire.tap = tap
     _first_play(wire, clients, host)
-    _failed_on_host(clients, [0])
-    assert clients[1].state.checks[0].status == "in progress"
+    # a live finding (the opening is in no record), shown apart from the file's verdict
+    live = clients[0].state.checks[0].live
+    assert live is not None and live.seat == HOST and "opening" in live.reason
+    assert [c.state.checks[0].status for c in clients] == ["in progress", "in progress"]
+    assert clients[1].state.checks[0].live is None
 
 
 def test_changed_signature_is_blamed_on_host() -> None:

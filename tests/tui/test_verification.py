@@ -43,3 +43,16 @@ def test_aborted_hand_names_the_seat() -> None:
     v = verification(HandCheck(0, "aborted", fault))
     assert v is not None and v.ok is False and v.fault_seat == 1
     assert v.summary.startswith("hand aborted:") and "at fault: seat 1" in v.summary
+
+
+def test_a_live_finding_is_shown_apart_from_a_verified_file() -> None:
+    live = Fault(7, "play", HOST, "the opening of position 12 does not match")
+    check = HandCheck(0, "verified", None, True, live=live)
+    v = verification(check)
+    assert v is not None and v.ok is True and v.fault_seat is None  # the file's verdict
+    assert v.live is not None and "position 12" in v.live and "not in the saved file" in v.live
+    assert v.live in v.details
+    screen = _screen(check)
+    assert "Deal verified" in screen and "FAILED" not in screen
+    assert "Seen live only" in screen and "position 12" in screen
+    assert "Seen live only" not in _screen(HandCheck(0, "verified", None, True))

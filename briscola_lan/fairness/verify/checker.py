@@ -100,6 +100,10 @@ class _Hand:
     classic: ClassicHand | None = None  # a classic hand's machine
     blind: BlindHand | None = None  # a blind hand's public state (§11), once its parties are known
     presence: Presence | None = None  # a blind hand's call (§11.3); None in a classic hand
+    # The call's round ended in the file (a record of the hand other than a present or receipt):
+    # a live client fixes the parties earlier (``close_presence``), but judges an abort as the
+    # file does.
+    call_over: bool = False
     start: BlindStart | None = None
     revealed: bool = False  # the hand's result is in (host-reveal, blind-end) or it was aborted
     aborted: bool = False  # counts for nothing; dealt again unless the abort named the host
@@ -133,8 +137,12 @@ class TranscriptChecker:
     failing record and the party blamed are the same as when checking at once.
     """
 
-    def __init__(self, defer_signatures: bool = False) -> None:
+    def __init__(self, defer_signatures: bool = False, *, follow: bool = False) -> None:
+        """``follow`` (a live client): past a fault, the classic hand's machine still follows the
+        records it can take, and the next hand's machine starts at its host-commit, so that the
+        player can play on; the verdict stays the first fault's (``_follow``)."""
         self.defer_signatures = defer_signatures
+        self.follow = follow
         self._sigs = Signatures(defer_signatures)
         self.last_statement: Statement | None = None  # the last record added, decoded
         self.report = MatchReport()
@@ -169,6 +177,10 @@ class TranscriptChecker:
         self.last_statement = None
         if self.report.fault is not None:
             self._follow_chain(body)
+            if self.follow:
+                with contextlib.suppress(StatementError):
+                    self.last_statement = decode(body)
+                self._follow(self.last_statement)
             raise Violation(self.report.fault)
         self.index += 1
         self.report.records = self.index + 1
@@ -183,6 +195,8 @@ class TranscriptChecker:
             if earlier is not None and (fault.index is None or earlier.index < fault.index):  # type: ignore[operator]
                 fault = earlier
             self._record_fault(fault)
+            if self.follow:
+                self._follow(self.last_statement)
             raise Violation(fault) from None
 
     def known_good(self, key: bytes, body: bytes, sig: bytes) -> None:
@@ -360,6 +374,29 @@ class TranscriptChecker:
         cls = KINDS.get(_tag_of(body))
         if cls is not None and cls.PUBLIC:
             self.context.published(cls.KIND, body)
+
+    def _follow(self, st: Statement | None) -> None:
+        """Past a fault (``follow``): the classic hand's machine takes each record it accepts (a
+        record it already took, or refuses, changes nothing), and a host-commit starts the next
+        hand's machine; the host's reveal is left to the verdict. Nothing here is a check: the
+        verdict is the first fault's, and a blind hand is not followed (its client sits out)."""
+        opts, h = self._options, self._hand
+        if st is None or opts is None:
+            return
+        if isinstance(st, HostCommit):
+            if h is None or h.classic is None or h.classic.commit is not st:
+                self._hand = _Hand(st.hand, st.dealer)
+                self._hand.classic = ClassicHand(opts, st, recipients=self._recipients)
+            return
+        c = h.classic if h is not None else None
+        if c is None or type(st) not in _CLASSIC_KINDS or st.hand != c.number:  # type: ignore[attr-defined]
+            return
+        if c.window is not None and not isinstance(st, _WINDOW_KINDS):
+            with contextlib.suppress(ClassicFault):
+                c.close_window()
+            self._recipients = c.recipients
+        with contextlib.suppress(ClassicFault):
+            c.apply(st, self.index)  # type: ignore[arg-type]
 
     def _record_fault(self, fault: Fault) -> None:
         self.report.fault = fault
@@ -802,7 +839,7 @@ class TranscriptChecker:
         seat = HOST if st.seat == HOST_PARTY else st.seat
         if seat != HOST and not 0 <= seat < self._n:
             raise self._fail(st, HOST, "abort names a seat that does not exist")
-        if h.presence is not None and h.blind is None:  # during the call
+        if h.presence is not None and not h.call_over:  # during the call
             reason = st.reason
             if seat != HOST:
                 reason = (
@@ -1006,6 +1043,7 @@ class TranscriptChecker:
         h = self._need_hand(st)
         if h.presence is not None and not h.presence.closed and not h.revealed:
             self._close_presence(h)  # the first record after the answers fixes the parties
+        h.call_over = True
         after_end = h.keys_due and isinstance(st, KeyReveal | Overdue)
         if h.blind is None or (h.revealed and not after_end):
             raise self._fail(st, HOST, f"a {st.KIND} outside a blind hand in progress")

@@ -20,13 +20,13 @@ from briscola_lan.wire.messages import ErrorCode, Record
 
 if TYPE_CHECKING:
     from briscola_lan.rules.schedule import PublicSchedule
-    from briscola_lan.table.host import HostTable
+    from briscola_lan.table.core import TableCore
 
 
 class HostSignals:
     """The signals of the hand in progress, as the host keeps them."""
 
-    def __init__(self, table: HostTable) -> None:
+    def __init__(self, table: TableCore) -> None:
         self.table = table
         self.hand: int | None = None  # the hand ``book`` and ``heard`` are for
         self.book = SignalBook(4, 40)

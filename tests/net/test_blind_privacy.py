@@ -162,7 +162,7 @@ def test_a_fake_away_is_what_shows_the_host_a_persons_cards_and_that_person_prov
     leak beyond the parties' own). That is the one way a host sees a person's cards, and seat
     2's own file proves it: the host is at fault there, with its receipt."""
     monkeypatch.setattr(FakeAway, "VICTIM", 2)
-    monkeypatch.setattr("briscola_lan.table.host.BlindDeal", FakeAway)
+    monkeypatch.setattr("briscola_lan.table.lifecycle.BlindDeal", FakeAway)
     box: dict[str, list[ClientSession]] = {}
     options = TableOptions.make(players=4, hands_to_win=1)
     truths, findings = _selfplay(

@@ -43,8 +43,7 @@ from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.rules.schedule import initial_deal
 from briscola_lan.table import client as client_module
-from briscola_lan.table import deal_blind
-from briscola_lan.table import host as host_module
+from briscola_lan.table import deal_blind, lifecycle
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.deal import Outgoing
 from briscola_lan.table.host import HostTable
@@ -834,7 +833,7 @@ def test_a_statement_the_host_receipted_and_dropped_is_the_hosts_fault_in_the_vi
     5); every other file can only say "host or seat 1". Fails with the receipt lookup of
     ``_owed_fault`` disabled."""
     monkeypatch.setattr(DroppingDeal, "KIND", kind)
-    monkeypatch.setattr(host_module, "BlindDeal", DroppingDeal)
+    monkeypatch.setattr(lifecycle, "BlindDeal", DroppingDeal)
     game = make_game(options, f"dropped-{kind}")
     game.run()
     sts = game.published()
@@ -856,7 +855,7 @@ def test_a_key_reveal_the_host_receipted_and_named_overdue_is_the_hosts_fault(
     seat 1's own file holds the receipt and names the host; every other file, where the result
     stands, can only say "host or seat 1" (withheld)."""
     monkeypatch.setattr(DroppingDeal, "KIND", KeyReveal.KIND)
-    monkeypatch.setattr(host_module, "BlindDeal", DroppingDeal)
+    monkeypatch.setattr(lifecycle, "BlindDeal", DroppingDeal)
     game = make_game(TWO, "dropped-key-reveal")
     game.run()
     overdue = [st for st in game.published() if isinstance(st, Overdue)]
@@ -875,7 +874,7 @@ def test_the_victim_of_a_dropped_statement_is_told_when_the_host_received_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(DroppingDeal, "KIND", Shares.KIND)
-    monkeypatch.setattr(host_module, "BlindDeal", DroppingDeal)
+    monkeypatch.setattr(lifecycle, "BlindDeal", DroppingDeal)
     game = make_game(TWO, "dropped-told")
     game.run()
     own = game.clients[1].state.checks[-1].own_verdict
@@ -1102,7 +1101,7 @@ def test_a_play_the_host_should_have_refused_is_the_hosts_fault(
 ) -> None:
     """A seat plays a card with a key that does not open it and the host publishes it: every
     file fails at that play, naming the host (§11.7: the host MUST check the proof)."""
-    monkeypatch.setattr(host_module, "BlindDeal", LaxDeal)
+    monkeypatch.setattr(lifecycle, "BlindDeal", LaxDeal)
     game = make_game(TWO, "lax-host")
     game.start()
     seat = game.host.deal.to_play  # type: ignore[union-attr]

@@ -55,7 +55,7 @@ def _play(
 ) -> tuple[HostTable, list[ClientSession], Wire]:
     monkeypatch.setattr(FakeAway, "RECEIPT", receipt)
     monkeypatch.setattr(FakeAway, "VICTIM", victim)
-    monkeypatch.setattr("briscola_lan.table.host.BlindDeal", FakeAway)
+    monkeypatch.setattr("briscola_lan.table.lifecycle.BlindDeal", FakeAway)
     opts = TableOptions.make(players=players, hands_to_win=1)
     host, clients, wire = seat_clients(
         opts, entropy=counter_entropy(f"away{players}{receipt}"), name="t", deal="blind"
@@ -152,7 +152,7 @@ def test_every_client_shows_which_seats_the_host_plays_while_it_plays_them(
     and every client shows the host playing it."""
     monkeypatch.setattr(FakeAway, "VICTIM", 2)
     monkeypatch.setattr(FakeAway, "RECEIPT", receipt)
-    monkeypatch.setattr("briscola_lan.table.host.BlindDeal", FakeAway)
+    monkeypatch.setattr("briscola_lan.table.lifecycle.BlindDeal", FakeAway)
     opts = TableOptions.make(players=4, hands_to_win=2)
     host, clients, wire = seat_clients(
         opts, entropy=counter_entropy("shows"), name="t", deal="blind"

@@ -200,13 +200,13 @@ async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None
 async def test_the_embedded_hosts_ai_thinks_off_the_screens_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from briscola_lan.table import host as host_module
+    from briscola_lan.table import core
 
     threads: list[int] = []
-    honest = host_module.default_bot_factory
+    honest = core.default_bot_factory
 
     class Recording:
-        def __init__(self, bot: host_module.Bot) -> None:
+        def __init__(self, bot: core.Bot) -> None:
             self.bot = bot
 
         def choose(self, view: SeatView) -> Card:
@@ -214,7 +214,7 @@ async def test_the_embedded_hosts_ai_thinks_off_the_screens_thread(
             return self.bot.choose(view)
 
     monkeypatch.setattr(
-        host_module, "default_bot_factory", lambda level, seed: Recording(honest(level, seed))
+        core, "default_bot_factory", lambda level, seed: Recording(honest(level, seed))
     )
     async with running(net_config(tmp_path)) as d:
         await d.keys("a")

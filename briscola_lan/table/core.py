@@ -1,0 +1,263 @@
+"""The host coordinator's shared state and how it speaks: its settings, seats and connections,
+the transcript it signs, and the messages it sends to everyone or to one seat.
+
+``HostTable`` (table/host.py) is this state with the lobby (table/lobby.py) and the match's
+lifecycle (table/lifecycle.py) on top; the deals see it as a ``table.deal.TableSide``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from briscola_lan.choices import AI_LEVELS, default_deal
+from briscola_lan.fairness.context import ContextChain, kind_of
+from briscola_lan.fairness.identity import Identity, verify_signature
+from briscola_lan.fairness.statements import Receipt, Statement
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.hand import SeatView
+from briscola_lan.rules.match import Match
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.deal import DEAL_MODES, Deal, Outgoing, Phase, Refused, Seat, refuse_foreign
+from briscola_lan.table.seeds import SeedRound
+from briscola_lan.table.signals import HostSignals
+from briscola_lan.wire import messages as m
+from briscola_lan.wire.messages import ErrorCode, Message, Record, SeatInfo
+
+MAX_NAME = 32
+
+
+def unknown_level(level: str) -> str | None:
+    """Why ``level`` is not an AI level a table seats, or None if it is one."""
+    if level in AI_LEVELS:
+        return None
+    return f"unknown AI level {level[:MAX_NAME]!r}: use one of {', '.join(AI_LEVELS)}"
+
+
+class Bot(Protocol):
+    def choose(self, view: SeatView) -> Card: ...
+
+
+BotFactory = Callable[[str, int], Bot]
+
+
+def default_bot_factory(level: str, seed: int) -> Bot:
+    """The bot of ``level`` from briscola_lan.ai (loaded with the first AI seat)."""
+    from briscola_lan.ai import make_bot
+
+    bot: Bot = make_bot(level, seed)
+    return bot
+
+
+@dataclass(slots=True)
+class Connection:
+    """One transport connection: whether it said hello, and the seat it holds."""
+
+    hello: bool = False
+    seat: int | None = None
+    # The challenge this connection was sent: its hello's proof must sign this nonce, and the
+    # TLS certificate it was served with (SHA-256; empty in one process, without TLS).
+    nonce: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    channel: bytes = b""
+    proven: int = 0  # hellos whose proof verified: a second refused one closes the connection
+
+
+class TableCore:
+    """The state of one table and what every part of the coordinator does with it."""
+
+    # The network host checks a blind hand's key reveals in a worker thread (``pending_checks``
+    # hands the work out, ``checks_done`` takes its result); without one, a table checks them
+    # as they are published.
+    defer_checks = False
+
+    def __init__(
+        self,
+        options: TableOptions,
+        *,
+        name: str,
+        identity: Identity,
+        ai_seats: Mapping[int, str] | None = None,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
+        bot_factory: BotFactory | None = None,
+        grace: float = 30.0,
+        timeout: float = 60.0,
+        call_wait: float = 10.0,
+        play_timeout: float = 120.0,
+        ai_delay: float = 0.0,
+        draw_partners: bool = False,
+        draw_dealer: bool = False,
+        clock: Callable[[], float] = time.time,
+        deal: str | None = None,
+        hints: bool = False,
+    ) -> None:
+        """``clock`` is the wall clock the receipts are dated by (Unix seconds); ``ai_delay``
+        is the AI players' pace: seconds after the last card played, by anyone; ``deal`` is
+        "blind" or "classic" (default: ``default_deal``); ``hints`` allows the players to ask
+        their client's AI for hints (said in ``welcome``)."""
+        options.validate()
+        if deal is not None and deal not in DEAL_MODES:
+            raise ValueError(f"unknown deal {deal!r}: use blind or classic")
+        self.deal_mode = deal or default_deal(options.players - len(ai_seats or {}))
+        if draw_partners and options.players != 4:
+            raise ValueError("partnerships can only be drawn at 4 players")
+        self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
+        self.hints = hints
+        self.drawing = False  # the draw's commit-reveal round is running
+        self.options = options
+        self.name = name[:MAX_NAME]
+        self.identity = identity
+        self.entropy = entropy
+        self.clock = clock
+        self.bot_factory: BotFactory = bot_factory or default_bot_factory
+        self.grace, self.timeout, self.ai_delay = grace, timeout, ai_delay
+        self.call_wait = call_wait  # blind deal: seconds the people have to answer a hand's call
+        self.play_timeout = play_timeout  # seconds a person has for a card (two people or more)
+        self.turn_since = 0.0  # when the hand started waiting for the card it waits for
+        self._turn: tuple[int, int, int | None] | None = None  # (hand, plays, seat) of that wait
+        self.seats = [Seat() for _ in range(options.players)]
+        self.conns: dict[int, Connection] = {}
+        self.phase = Phase.LOBBY
+        self.now = 0.0
+        self.records: list[Record] = []  # the host's full transcript (public and private)
+        self.context = ContextChain()  # the chain, and the context a statement is due with
+        self.game_id = b""
+        self.match: Match | None = None
+        self.deal: Deal | None = None  # the current (or last) hand's deal protocol
+        self.draw_round: SeedRound | None = None  # the seat and dealer draw's seeds
+        self.draw_seed = b""
+        self.hand_number = -1
+        self.named: dict[int, int] = {}  # seat -> the aborted hands that named it (replayed)
+        self._replay_due = False  # a hand was aborted naming a seat: deal it again
+        self.internal_errors: list[str] = []
+        # conn -> the name and key its hello gave, for the seat it takes
+        self._pending_names: dict[int, tuple[str, bytes]] = {}
+        # encoded seat-log messages kept between snapshots (host_snapshot._MessageTable)
+        self.encoded_cache: dict[int, tuple[Message, bytes]] = {}
+        self._bots: dict[int, Bot] = {}
+        # Set by the network layer: called with the messages that relay a card (and the trick it
+        # completes) as soon as they exist, before the host signs what follows (the player's
+        # receipt, the next deals, the partner exchange, its end-of-hand reveal), so that the card
+        # is not held back by those signatures; what it is given is not returned by ``receive``
+        # or ``tick`` again.
+        self.on_relay: Callable[[list[Outgoing]], None] | None = None
+        self.signals = HostSignals(self)  # partners' signals (fairness.md §12)
+        self._rebase = True  # the network layer's clock is unknown until the first tick
+        self._reset_hand_state()
+        for seat, level in (ai_seats or {}).items():
+            problem = unknown_level(level)
+            if problem is not None:
+                raise ValueError(problem)
+            self._put_ai(seat, level)
+
+    def _reset_hand_state(self) -> None:
+        n = self.options.players
+        self.acks: list[Record | None] = [None] * n
+        self.deadline = 0.0
+        self.chain_at_reveal = b""
+        self.last_ai_move = -1e18
+
+    def _put_ai(self, seat_no: int, level: str) -> None:
+        ident = Identity.generate(self.entropy(32))
+        self.seats[seat_no] = Seat(
+            True, f"AI {level} {seat_no}", ident.public_key, level, ident, None, None, True
+        )
+
+    # --- seats and phases -----------------------------------------------------------------------
+
+    @property
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        return tuple(
+            SeatInfo(
+                i, s.occupied, s.name, s.key, s.ai, s.ai is not None or s.conn is not None, s.ready
+            )
+            for i, s in enumerate(self.seats)
+        )
+
+    def _my_seat(self, c: Connection) -> int:
+        if c.seat is None:
+            raise Refused(ErrorCode.NOT_SEATED, "take a seat first")
+        return c.seat
+
+    def _need_phase(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase")
+
+    def host_plays(self, seat_no: int) -> bool:
+        s = self.seats[seat_no]
+        return s.ai is not None or s.taken_over
+
+    def seat_signer(self, seat_no: int) -> Identity:
+        s = self.seats[seat_no]
+        if s.ai_identity is not None:
+            return s.ai_identity
+        return self.identity
+
+    def check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None:
+        seat = self.seats[seat_no]
+        if not verify_signature(seat.key, body, sig):
+            raise Refused(ErrorCode.BAD_SIGNATURE, "signature does not verify with your key")
+
+    def _check_context(self, st: Statement, seat_no: int) -> None:
+        refuse_foreign(st, self.game_id, self.hand_number, seat_no)
+
+    # --- speaking: to everyone, to a seat, into the transcript -----------------------------------
+
+    def _seats_changed(self, out: list[Outgoing], event: str) -> None:
+        self.broadcast(out, m.SeatsChanged(self.seat_infos, event), log=False)
+
+    def broadcast(self, out: list[Outgoing], msg: Message, log: bool = True) -> None:
+        for conn, c in self.conns.items():
+            if c.hello:
+                out.append(Outgoing(conn, msg))
+        if log:
+            for seat in self.seats:
+                if seat.ai is None:
+                    seat.log.append(msg)
+
+    def to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None:
+        seat = self.seats[seat_no]
+        if seat.ai is None:
+            seat.log.append(msg)
+        if seat.conn is not None:
+            out.append(Outgoing(seat.conn, msg))
+
+    def sign(self, st: Statement, signer: Identity | None = None) -> Record:
+        body = st.encode()
+        rec = (body, (signer or self.identity).sign(body))
+        self.append(rec, st.PUBLIC)
+        return rec
+
+    def receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
+        """Give the seat the host's signed receipt for a statement it sent: its evidence that
+        the host had it (never in the host's own transcript; the seat's file holds it)."""
+        st = Receipt(self.game_id, hand, seat_no, int(self.clock()), rec[0], rec[1])
+        body = st.encode()
+        self.to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
+
+    def append(self, rec: Record, public: bool, *, transparent: bool = False) -> None:
+        """A record enters the host's transcript (``transparent``: a public record that makes
+        nothing due, fairness.md §8.1, such as a late key reveal)."""
+        self.records.append(rec)
+        if public:
+            self.context.published(kind_of(rec[0]), rec[0], transparent=transparent)
+
+    @property
+    def chain(self) -> bytes:
+        """The chain hash over the public records so far (fairness.md §8.1)."""
+        return self.context.chain
+
+    def context_for(self, kind: str) -> bytes:
+        """The context a statement of ``kind`` must carry to be published now (§8.1)."""
+        return self.context.expected(kind)
+
+    def check_context(self, st: Statement) -> None:
+        """Refuse a party statement made over another history than the host's (its client was
+        behind, or lies): relayed, it would be the host's fault in every other file."""
+        if st.context != self.context.expected(st.KIND):  # type: ignore[attr-defined]
+            raise Refused(
+                ErrorCode.STALE_CONTEXT,
+                f"your {st.KIND} was made over another history than the table's (context)",
+            )

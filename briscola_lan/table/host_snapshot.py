@@ -1,0 +1,258 @@
+"""The host's snapshot file: a table's whole state as one map, and the table rebuilt from it after
+the host process dies (the layout is in protocol/SPEC.md §10)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from briscola_lan.fairness.context import ContextChain
+from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY
+from briscola_lan.fairness.identity import Identity
+from briscola_lan.fairness.statements import Abort, StatementError, decode
+from briscola_lan.rules.errors import RulesError
+from briscola_lan.rules.match import Match
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.core import MAX_NAME, unknown_level
+from briscola_lan.table.deal import BLIND, CLASSIC, DEAL_MODES, Phase, Seat
+from briscola_lan.table.deal_blind import BlindDeal
+from briscola_lan.table.deal_classic import ClassicDeal
+from briscola_lan.table.snapshot import Fields, SnapshotError, opt_records, record
+from briscola_lan.wire.codec import (
+    CodecError,
+    decode_message,
+    encode_message,
+    pack_state,
+    unpack_state,
+)
+from briscola_lan.wire.messages import Message
+
+if TYPE_CHECKING:
+    from briscola_lan.table.host import HostTable
+
+SNAPSHOT_FORMAT = "briscola-lan-host-state"
+# 4: the seats' logs index one list of messages; 3: the hand's deal (classic or blind) in its own
+# map; 1 was a pickle
+SNAPSHOT_VERSION = 5
+
+
+def dump(t: HostTable) -> bytes:
+    """The table's state as a msgpack snapshot file (``HostTable.snapshot``)."""
+    return pack_state(
+        {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "state": _dump_state(t)}
+    )
+
+
+def load(t: HostTable, data: bytes, identity: Identity) -> None:
+    """Fill a new table's state from a snapshot file (``HostTable.restore``); a file that is
+    not a snapshot, of another version or another host, or damaged, is a ``SnapshotError``."""
+    try:
+        obj = unpack_state(data)
+    except CodecError as exc:
+        raise SnapshotError(f"not a table snapshot ({exc})") from exc
+    if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
+        raise SnapshotError("not a briscola-lan table snapshot: start a new table")
+    if obj.get("version") != SNAPSHOT_VERSION:
+        raise SnapshotError(
+            f"snapshot version {obj.get('version')!r} is not {SNAPSHOT_VERSION}: "
+            "it was saved by another briscola-lan version; start a new table"
+        )
+    try:
+        _load_state(t, Fields(obj.get("state"), "state"), identity)
+    except SnapshotError:
+        raise
+    except (RulesError, StatementError, CodecError, ValueError, KeyError, TypeError) as exc:
+        raise SnapshotError(f"damaged table snapshot: {exc}") from exc
+
+
+class _MessageTable:
+    """The messages of every seat's log, each encoded once: a broadcast is one object in every
+    human seat's log, so the snapshot stores it once and the logs hold indices (SPEC.md §10).
+    The encodings are kept from one snapshot to the next (with the message, so an id is never
+    reused while it is cached): a snapshot encodes only what was sent since the last one."""
+
+    def __init__(self, cache: dict[int, tuple[Message, bytes]]) -> None:
+        self.old = cache
+        self.cache: dict[int, tuple[Message, bytes]] = {}
+        self.index: dict[int, int] = {}
+        self.encoded: list[bytes] = []
+
+    def add(self, msg: Message) -> int:
+        key = id(msg)
+        at = self.index.get(key)
+        if at is None:
+            hit = self.old.get(key)
+            data = hit[1] if hit is not None and hit[0] is msg else encode_message(msg)
+            self.cache[key] = (msg, data)
+            at = self.index[key] = len(self.encoded)
+            self.encoded.append(data)
+        return at
+
+
+def _dump_seat(seat: Seat, messages: _MessageTable) -> dict[str, object]:
+    return {
+        "occupied": seat.occupied,
+        "name": seat.name,
+        "key": seat.key,
+        "ai": seat.ai,
+        "ai_private_key": seat.ai_identity.private_bytes() if seat.ai_identity else None,
+        "token": seat.token,
+        "ready": seat.ready,
+        "connected": seat.conn is not None,
+        "dropped_at": seat.dropped_at,
+        "taken_over": seat.taken_over,
+        "stalled": seat.stalled,
+        "log": [messages.add(msg) for msg in seat.log],
+    }
+
+
+def _load_seat(f: Fields, now: float, messages: list[Message]) -> Seat:
+    private = f.opt_bytes("ai_private_key")
+    seat = Seat(
+        occupied=f.get_bool("occupied"),
+        name=f.get_str("name"),
+        key=f.get_bytes("key"),
+        ai=f.opt_str("ai"),
+        ai_identity=Identity(private) if private is not None else None,
+        conn=None,
+        token=f.opt_str("token"),
+        ready=f.get_bool("ready"),
+        dropped_at=f.opt_float("dropped_at"),
+        taken_over=f.get_bool("taken_over"),
+        stalled=f.get_bool("stalled"),
+        log=[_logged(messages, i) for i in f.ints("log")],
+    )
+    if seat.ai_identity is not None and seat.ai_identity.public_key != seat.key:
+        raise SnapshotError("damaged table snapshot: an AI seat's key does not match")
+    problem = None if seat.ai is None else unknown_level(seat.ai)
+    if problem is not None:
+        raise SnapshotError(f"damaged table snapshot: {problem}")
+    if f.get_bool("connected"):  # it was connected when the host died: it is dropped now
+        seat.dropped_at = now
+    return seat
+
+
+def _logged(messages: list[Message], i: int) -> Message:
+    if not 0 <= i < len(messages):
+        raise SnapshotError(f"damaged table snapshot: a seat's log names message {i}")
+    return messages[i]
+
+
+def _dump_state(t: HostTable) -> dict[str, object]:
+    match = t.match
+    messages = _MessageTable(t.encoded_cache)
+    seats = [_dump_seat(seat, messages) for seat in t.seats]
+    t.encoded_cache = messages.cache
+    return {
+        "host_key": t.identity.public_key,
+        "options": t.options.to_dict(),
+        "name": t.name,
+        "grace": t.grace,
+        "timeout": t.timeout,
+        "call_wait": t.call_wait,
+        "play_timeout": t.play_timeout,
+        "ai_delay": t.ai_delay,
+        "draw_partners": t.draw_partners,
+        "draw_dealer": t.draw_dealer,
+        "deal_mode": t.deal_mode,
+        "hints": t.hints,
+        "drawing": t.drawing,
+        "messages": messages.encoded,
+        "seats": seats,
+        "phase": str(t.phase),
+        "now": t.now,
+        "records": [list(r) for r in t.records],
+        "chain": t.chain,
+        "game_id": t.game_id,
+        "match": None
+        if match is None
+        else {
+            "first_dealer": match.first_dealer,
+            "results": [[r.dealer, list(r.points)] for r in match.results],
+        },
+        "deal": None if t.deal is None else t.deal.dump(),
+        "draw": None
+        if t.draw_round is None
+        else {"seed": t.draw_seed, "round": t.draw_round.dump()},
+        "hand_number": t.hand_number,
+        "internal_errors": list(t.internal_errors),
+        "acks": [None if r is None else list(r) for r in t.acks],
+        "deadline": t.deadline,
+        "chain_at_reveal": t.chain_at_reveal,
+        "last_ai_move": t.last_ai_move,
+    }
+
+
+def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
+    if f.get_bytes("host_key") != identity.public_key:
+        raise SnapshotError("snapshot belongs to another host identity")
+    options = TableOptions.from_dict(dict(f.map("options").obj))
+    n = options.players
+    t.options, t.identity = options, identity
+    t.name = f.get_str("name")[:MAX_NAME]
+    t.grace, t.timeout, t.ai_delay = (
+        f.get_float("grace"),
+        f.get_float("timeout"),
+        f.get_float("ai_delay"),
+    )
+    t.call_wait = f.get_float("call_wait")
+    t.play_timeout = f.get_float("play_timeout")
+    t.draw_partners, t.draw_dealer = f.get_bool("draw_partners"), f.get_bool("draw_dealer")
+    t.deal_mode = f.get_str("deal_mode")
+    if t.deal_mode not in DEAL_MODES:
+        raise SnapshotError(f"damaged table snapshot: unknown deal {t.deal_mode!r}")
+    t.hints = bool(f.obj.get("hints", False))  # absent in snapshots from before the option
+    t.drawing = f.get_bool("drawing")
+    t.now = f.get_float("now")
+    t.turn_since, t._turn = t.now, None  # a card owed when the host stopped: its time again
+    seats = f.get_list("seats")
+    if len(seats) != n:
+        raise SnapshotError(f"damaged table snapshot: {n} seats expected")
+    messages = [decode_message(b) for b in f.bytes_list("messages")]
+    t.seats = [
+        _load_seat(Fields(s, f"state.seats[{i}]"), t.now, messages) for i, s in enumerate(seats)
+    ]
+    t.encoded_cache = {}
+    t.phase = Phase(f.get_str("phase"))
+    t.records = [record(r) for r in f.get_list("records")]
+    t.context = ContextChain()
+    t.named, t._replay_due = {}, False
+    for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
+        st = decode(body)
+        if st.PUBLIC:
+            t.context.follow(body)
+        if isinstance(st, Abort) and st.hand != DRAW_HAND and st.seat != HOST_PARTY:
+            t.named[st.seat] = t.named.get(st.seat, 0) + 1  # a hand dealt again (§8.7)
+    if t.chain != f.get_bytes("chain"):
+        raise SnapshotError("damaged table snapshot: the records do not match their hash chain")
+    t.game_id = f.get_bytes("game_id")
+    t.match = None
+    mf = f.opt_map("match")
+    if mf is not None:
+        t.match = Match(options, mf.get_int("first_dealer"))
+        for r in mf.get_list("results"):
+            if not (isinstance(r, list) and len(r) == 2 and isinstance(r[0], int)):
+                raise SnapshotError("damaged table snapshot: a hand result is not [dealer, points]")
+            t.match.record_points(Fields({"p": r[1]}, "result").ints("p"), r[0])
+    t.hand_number = f.get_int("hand_number")
+    t.internal_errors = [str(x) for x in f.get_list("internal_errors")]
+    t._pending_names = {}
+    t.acks = opt_records(f, "acks", n)
+    t.deal, t.draw_round, t.draw_seed = None, None, b""
+    df = f.opt_map("draw")
+    if df is not None:
+        t.draw_seed = df.get_bytes("seed")
+        rf = df.map("round")
+        t.draw_round = t.seed_round(rf.get_int("hand"), t._finish_draw)
+        t.draw_round.load(rf)
+    hf = f.opt_map("deal")
+    if hf is not None:
+        mode = hf.get_str("mode")
+        if mode == CLASSIC:
+            t.deal = ClassicDeal.load(t, hf)
+        elif mode == BLIND:
+            t.deal = BlindDeal.load(t, hf)
+        else:
+            raise SnapshotError(f"damaged table snapshot: unknown deal {mode!r}")
+    t.deadline = f.get_float("deadline")
+    t.chain_at_reveal = f.get_bytes("chain_at_reveal")
+    t.last_ai_move = f.get_float("last_ai_move")

@@ -3,6 +3,8 @@
 Levels: ``random``, ``rules`` (card counting and heuristics) and ``strong`` (determinized search
 with rule-based playouts and an exact endgame). ``strong:N`` sets N samples per decision and
 ``strong:0.2s`` a time budget in seconds (faster or slower machines; not deterministic).
+``baseline`` (not offered at a table: a yardstick for ``briscola-lan arena``) is the strong
+search without its confidence rule, always playing its top score.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def make_bot(level: str, seed: int = 0) -> Bot:
         return RandomBot(seed)
     if name == "rules" and not param:
         return RuleBot(seed)
+    if name == "baseline" and not param:
+        return StrongBot(seed, confidence=0.0)
     if name == "strong":
         if not param:
             return StrongBot(seed)

@@ -16,6 +16,7 @@ import random
 import time
 from typing import Protocol
 
+from briscola_lan.ai.evaluate import Z95, Evaluation, consistent_deals
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
@@ -140,6 +141,7 @@ class StrongBot:
         prior: float = 0.7,
         window: int = 3,
         exact_model: bool | None = None,
+        confidence: float = 1.0,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -154,6 +156,7 @@ class StrongBot:
         self.prior = prior
         self.window = window
         self.exact_model = exact_model
+        self.confidence = confidence
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -185,69 +188,11 @@ class StrongBot:
 
     def scores(self, view: SeatView) -> dict[int, float]:
         """Mean card points the bot's side ends the hand with, per legal card code."""
-        k = Knowledge(view)
-        rng = decision_rng(self.seed, view)
-        cands = sorted(k.my_hand)
-        totals = dict.fromkeys(cands, 0.0)
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        model = (
-            OpponentModel(
-                view,
-                window=self.window,
-                eps=self.eps,
-                prior=self.prior,
-                pick=None if self._exact_model(k.n) else rng.randrange,
-            )
-            if self.model
-            else None
-        )
-        exact = view.stock_left <= (self.exact_stock if k.n == 2 else 0)
-        opponents = frozenset(
-            s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
-        )
-        weight = 0.0
-        if exact:
-            distinct: dict[tuple[tuple[int, ...], ...], tuple[FastHand, float]] = {}
-            for h, count, _ in self._draw(k, model, rng, self.end_samples):
-                key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
-                old = distinct.get(key)
-                distinct[key] = (h, count + (old[1] if old else 0.0))
-            for h, count in distinct.values():
-                now = h.points[k.side]
-                values = solve(h, k.side)
-                if values.keys() != totals.keys():
-                    raise SearchError(
-                        "the exact search scored cards not in its hand "
-                        f"{sorted(values.keys() - totals.keys())} or left out held cards "
-                        f"{sorted(totals.keys() - values.keys())}"
-                    )
-                for c, v in values.items():
-                    totals[c] += count * (now + v)
-                weight += count
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-            return {c: t / weight for c, t in totals.items()}
-        done = 0
-        samples = self.samples if self.samples is not None else DEFAULT_SAMPLES[k.n]
-        while done < samples or deadline is not None:
-            batch = 8 if deadline is not None else min(8, samples - done)
-            for base, count, p_rules in self._draw(k, model, rng, batch):
-                # Opponents of a random type play at random in this sample's playouts; every
-                # candidate replays the same random stream (common random numbers).
-                stream = rng.random() if rng.random() >= p_rules else None
-                for c in cands:
-                    h = base.clone()
-                    h.play(c)
-                    if stream is None:
-                        rules_playout(h)
-                    else:
-                        mixed_playout(h, opponents, random.Random(stream).random)
-                    totals[c] += count * h.points[k.side]
-                weight += count
-            done += batch
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return {c: t / weight for c, t in totals.items()}
+        return self.evaluation(view).values
+
+    def evaluation(self, view: SeatView) -> Evaluation:
+        """Every legal card scored on the same samples, with the budget's samples."""
+        return _Search(self, view).run(1)
 
     def _exact_model(self, players: int) -> bool:
         if self.exact_model is not None:
@@ -258,19 +203,136 @@ class StrongBot:
         return self.choose_scored(view)[0]
 
     def choose_scored(self, view: SeatView) -> tuple[Card, dict[int, float]]:
-        """The card the bot plays and its score of every legal card (``scores``); the client's
-        hint and hand review use the scores to say why and what another card would cost."""
+        """The card the bot plays and its score of every legal card (``scores``)."""
+        card, ev = self.choose_evaluated(view)
+        return card, ({} if ev is None else ev.values)
+
+    def choose_evaluated(self, view: SeatView) -> tuple[Card, Evaluation | None]:
+        """The card the bot plays and the evaluation it chose from (None: one legal card, or
+        a search bug and the rule-based card instead). The client's hint and hand review use
+        it to say why, what another card would cost, and how sure that is.
+
+        The search's top card is played only when it beats the rule-based card by more than
+        ``confidence`` standard errors of their difference. When it does not, as many samples
+        again are drawn, and if it still does not, the rule-based card is played: a difference
+        the samples cannot tell from noise is not worth a departure from the rules (card
+        counting, trump conservation).
+        """
         legal = _legal(view)
         if len(legal) == 1:
-            return legal[0], {legal[0].code: 0.0}
+            return legal[0], None
         k = Knowledge(view)
         preferred = rule_pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
         )
         try:
-            scores = self.scores(view)
+            search = _Search(self, view)
+            ev = search.run(1)
+            best = self._pick(ev, preferred)
+            if best != preferred and self.confidence > 0 and self.time_budget is None:
+                ev = search.run(2)
+                best = self._pick(ev, preferred)
         except SearchError as exc:
             log.error("bug: %s (seat %d); playing the rule-based card", exc, view.seat)
-            return Card.from_code(preferred), {}  # rule_pick chooses from the hand
-        best = max(scores, key=lambda c: (round(scores[c], 6), c == preferred, -c))
-        return _held(view, best, preferred, "search"), scores
+            return Card.from_code(preferred), None  # rule_pick chooses from the hand
+        return _held(view, best, preferred, "search"), ev
+
+    def _pick(self, ev: Evaluation, preferred: int) -> int:
+        """The top card, unless the rule-based card is within the confidence of it."""
+        values = ev.values
+        best = max(values, key=lambda c: (round(values[c], 6), c == preferred, -c))
+        if best == preferred or preferred not in values or self.confidence <= 0:
+            return best
+        if values[best] - values[preferred] > self.confidence * ev.noise(best, preferred) / Z95:
+            return best
+        return preferred
+
+
+class _Search:
+    """One decision's samples, kept so that a second run adds to the first."""
+
+    def __init__(self, bot: StrongBot, view: SeatView) -> None:
+        self.bot = bot
+        self.k = k = Knowledge(view)
+        self.rng = rng = decision_rng(bot.seed, view)
+        self.out: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
+        self.weights: list[float] = []
+        self.done = 0
+        self.model = (
+            OpponentModel(
+                view,
+                window=bot.window,
+                eps=bot.eps,
+                prior=bot.prior,
+                pick=None if bot._exact_model(k.n) else rng.randrange,
+            )
+            if bot.model
+            else None
+        )
+        self.exact = view.stock_left <= (bot.exact_stock if k.n == 2 else 0)
+        self.opponents = frozenset(
+            s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
+        )
+
+    def run(self, times: int) -> Evaluation:
+        """Sample until ``times`` budgets are done (or the time budget is spent)."""
+        bot, k = self.bot, self.k
+        deadline = None if bot.time_budget is None else time.perf_counter() + bot.time_budget
+        if self.exact:
+            self._exact(bot.end_samples * times - self.done, deadline)
+        else:
+            budget = bot.samples if bot.samples is not None else DEFAULT_SAMPLES[k.n]
+            self._playouts(budget * times - self.done, deadline)
+        # One consistent deal (2 players, the stock empty): its solution is certain.
+        certain = self.exact and consistent_deals(k) == 1
+        return Evaluation(
+            {c: tuple(x) for c, x in self.out.items()}, tuple(self.weights), exact=certain
+        )
+
+    def _exact(self, samples: int, deadline: float | None) -> None:
+        """Each determinization solved exactly (identical ones once, weighted by their count)."""
+        k, out = self.k, self.out
+        self.done += samples
+        distinct: dict[tuple[tuple[int, ...], ...], tuple[FastHand, float]] = {}
+        for h, count, _ in self.bot._draw(k, self.model, self.rng, samples):
+            key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
+            old = distinct.get(key)
+            distinct[key] = (h, count + (old[1] if old else 0.0))
+        for h, count in distinct.values():
+            now = h.points[k.side]
+            values = solve(h, k.side)
+            if values.keys() != out.keys():
+                raise SearchError(
+                    "the exact search scored cards not in its hand "
+                    f"{sorted(values.keys() - out.keys())} or left out held cards "
+                    f"{sorted(out.keys() - values.keys())}"
+                )
+            for c, v in values.items():
+                out[c].append(now + v)
+            self.weights.append(count)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+
+    def _playouts(self, samples: int, deadline: float | None) -> None:
+        """Every candidate played in the same determinizations, then played out by the rules."""
+        k, out, rng = self.k, self.out, self.rng
+        done = 0
+        while done < samples or deadline is not None:
+            batch = 8 if deadline is not None else min(8, samples - done)
+            for base, count, p_rules in self.bot._draw(k, self.model, rng, batch):
+                # Opponents of a random type play at random in this sample's playouts; every
+                # candidate replays the same random stream (common random numbers).
+                stream = rng.random() if rng.random() >= p_rules else None
+                for c, xs in out.items():
+                    h = base.clone()
+                    h.play(c)
+                    if stream is None:
+                        rules_playout(h)
+                    else:
+                        mixed_playout(h, self.opponents, random.Random(stream).random)
+                    xs.append(h.points[k.side])
+                self.weights.append(count)
+            done += batch
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.done += done

@@ -84,9 +84,14 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> FastHand:
         """One complete deal consistent with the view, as a FastHand at the view's position."""
-        view = self.view
         pool = self.pool[:]
         rng.shuffle(pool)
+        return self.deal(pool)
+
+    def deal(self, order: list[int]) -> FastHand:
+        """The deal that gives the unseen cards, in ``order``, to the other seats' free places
+        (seat by seat) and then to the stock in draw order."""
+        view = self.view
         h = FastHand()
         h.n = self.n
         h.trump = self.trump
@@ -95,10 +100,10 @@ class Knowledge:
         k = 0
         for s in range(self.n):
             f = self.free[s]
-            hands.append(self.known[s] + pool[k : k + f])
+            hands.append(self.known[s] + order[k : k + f])
             k += f
         h.hands = hands
-        h.stock = [*pool[k:], self.upcard] if view.stock_left > 0 else []
+        h.stock = [*order[k:], self.upcard] if view.stock_left > 0 else []
         h.si = 0
         h.trick = self.trick[:]
         h.leader = view.leader

@@ -1,31 +1,109 @@
-"""Exact search for the end of a hand: minimax with a transposition table over a FastHand.
+"""Exact search for a hand whose hidden cards are all fixed: alpha-beta minimax over a FastHand.
 
 Used once every hidden card is fixed (known from the view, or fixed by one determinization).
 The value is the card points the searching side takes from now on; the other sides are assumed
 to minimise it (at 2 players and in partnerships that is exactly zero-sum).
+
+The search works a trick at a time: a node is the start of a trick (the hands as bitmasks, the
+stock position, the leader), stored in a transposition table with the bounds alpha-beta proved
+for it; the plays inside a trick are loops. Two zero-point cards of one suit in the same hand,
+with no card still out ranked between them, are the same card to the game: only one is tried.
+The value is bounded by the points still to play, which cuts whole subtrees.
 """
 
 from __future__ import annotations
 
 from briscola_lan.ai.fast import BEATS, POINTS, FastHand
 
+ALL = (1 << 40) - 1
+_INF = 1000
 
-def solve(h: FastHand, side: int) -> dict[int, int]:
-    """Points ``side`` takes from now to the end after each legal card of the seat to play."""
-    n = h.n
-    beats = BEATS[h.trump]
-    sides = h.sides
-    stock = h.stock
-    nstock = len(stock)
-    memo: dict[tuple[tuple[int, ...], int, tuple[int, ...], int], int] = {}
 
-    def after(masks: tuple[int, ...], si: int, trick: tuple[int, ...], leader: int, c: int) -> int:
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _cards(m: int, free: int) -> list[int]:
+    """The cards of hand mask ``m`` worth trying; ``free`` marks the cards no longer in play
+    (played before this trick). A zero-point card is left out when the stronger zero-point card
+    just above it in the same hand differs from it only by cards that are free or in the hand."""
+    out: list[int] = []
+    prev = -1
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        if prev >= 0 and POINTS[c] == 0 and POINTS[prev] == 0 and prev // 10 == c // 10:
+            between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
+            if not between & ~free:
+                prev = c
+                continue
+        out.append(c)
+        prev = c
+    return out
+
+
+class Solver:
+    """The exact values of positions of one deal (one trump, one stock order), for one side.
+
+    The transposition table is kept between calls, so several positions of the same deal (the
+    cards of a hand, one after the other) share their work.
+    """
+
+    def __init__(self, h: FastHand, side: int) -> None:
+        self.n = h.n
+        self.side = side
+        self.sides = h.sides
+        self.beats = BEATS[h.trump]
+        self.stock = h.stock
+        nstock = len(h.stock)
+        # Cards of the stock from position si on, and their points, for every si.
+        self.suffix = [0] * (nstock + 1)
+        self.suffix_points = [0] * (nstock + 1)
+        for i in range(nstock - 1, -1, -1):
+            self.suffix[i] = self.suffix[i + 1] | (1 << h.stock[i])
+            self.suffix_points[i] = self.suffix_points[i + 1] + POINTS[h.stock[i]]
+        self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        self.nodes = 0
+
+    def values(self, h: FastHand) -> dict[int, int]:
+        """Points ``side`` takes from now to the end after each legal card of the seat to play."""
+        masks = [_mask(x) for x in h.hands]
+        trick = list(h.trick)
+        rem = self.suffix_points[h.si] + sum(POINTS[c] for x in (*h.hands, trick) for c in x)
+        return {
+            c: self._after(masks, h.si, trick, h.leader, c, -1, _INF, rem)
+            for c in sorted(h.hands[h.to_play])
+        }
+
+    def value(self, h: FastHand) -> int:
+        """Points ``side`` takes from now to the end with best play by every side."""
+        vals = self.values(h)
+        return max(vals.values()) if self.sides[h.to_play] == self.side else min(vals.values())
+
+    def _after(  # noqa: PLR0917 (inside the search: positional on purpose)
+        self,
+        masks: list[int],
+        si: int,
+        trick: list[int],
+        leader: int,
+        c: int,
+        alpha: int,
+        beta: int,
+        rem: int,
+    ) -> int:
+        """Value after the seat to play plays ``c`` (the trick so far in ``trick``)."""
+        n = self.n
         seat = (leader + len(trick)) % n
-        nm = list(masks)
+        nm = masks[:]
         nm[seat] ^= 1 << c
-        t2 = (*trick, c)
+        t2 = [*trick, c]
         if len(t2) < n:
-            return value(tuple(nm), si, t2, leader)
+            return self._ply(nm, si, t2, leader, alpha, beta, rem)
+        beats = self.beats
         best = t2[0]
         bi = 0
         pts = POINTS[best]
@@ -36,40 +114,204 @@ def solve(h: FastHand, side: int) -> dict[int, int]:
                 best = x
                 bi = i
         w = (leader + bi) % n
-        got = pts if sides[w] == side else 0
-        if si < nstock:
+        got = pts if self.sides[w] == self.side else 0
+        stock = self.stock
+        if si < len(stock):
             for j in range(n):
                 nm[(w + j) % n] |= 1 << stock[si + j]
             si += n
-        if nm[w]:
-            got += value(tuple(nm), si, (), w)
-        return got
+        if not nm[w]:
+            return got
+        if n == 2:
+            return got + self._trick2(nm[0], nm[1], si, w, alpha - got, beta - got, rem - pts)
+        return got + self._trick(nm, si, w, alpha - got, beta - got, rem - pts)
 
-    def value(masks: tuple[int, ...], si: int, trick: tuple[int, ...], leader: int) -> int:
-        key = (masks, si, trick, leader)
-        v = memo.get(key)
-        if v is not None:
-            return v
-        seat = (leader + len(trick)) % n
-        m = masks[seat]
-        maximise = sides[seat] == side
-        best = -1 if maximise else 1000
-        while m:
-            low = m & -m
-            m ^= low
-            x = after(masks, si, trick, leader, low.bit_length() - 1)
-            if (x > best) if maximise else (x < best):
-                best = x
-        memo[key] = best
+    def _ply(  # noqa: PLR0917 (inside the search: positional on purpose)
+        self,
+        masks: list[int],
+        si: int,
+        trick: list[int],
+        leader: int,
+        alpha: int,
+        beta: int,
+        rem: int,
+    ) -> int:
+        """Value of a position inside a trick (``trick`` not empty), by alpha-beta."""
+        seat = (leader + len(trick)) % self.n
+        free = ALL & ~(self.suffix[si] | _or(masks) | _mask(trick))
+        maximise = self.sides[seat] == self.side
+        best = -1 if maximise else _INF
+        for c in _cards(masks[seat], free):
+            v = self._after(masks, si, trick, leader, c, alpha, beta, rem)
+            if maximise:
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+                    alpha = max(alpha, best)
+            elif v < best:
+                best = v
+                if best <= alpha:
+                    return best
+                beta = min(beta, best)
         return best
 
-    masks = tuple(_mask(hand) for hand in h.hands)
-    trick = tuple(h.trick)
-    return {c: after(masks, h.si, trick, h.leader, c) for c in sorted(h.hands[h.to_play])}
+    def _trick(  # noqa: PLR0917 (inside the search: positional on purpose)
+        self, masks: list[int], si: int, leader: int, alpha: int, beta: int, rem: int
+    ) -> int:
+        """Value at the start of a trick (3 or 4 players), with the transposition table."""
+        if alpha >= rem:
+            return rem
+        if beta <= 0:
+            return 0
+        key = (*masks, si, leader)
+        e = self.tt.get(key)
+        lo, hi = 0, rem
+        if e is not None:
+            lo, hi, _ = e
+            if lo >= beta:
+                return lo
+            if hi <= alpha or lo == hi:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        self.nodes += 1
+        a0, b0 = alpha, beta
+        maximise = self.sides[leader] == self.side
+        best = -1 if maximise else _INF
+        free = ALL & ~(self.suffix[si] | _or(masks))
+        for c in _cards(masks[leader], free):
+            v = self._after(masks, si, [], leader, c, alpha, beta, rem)
+            if maximise:
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        break
+                    alpha = max(alpha, best)
+            elif v < best:
+                best = v
+                if best <= alpha:
+                    break
+                beta = min(beta, best)
+        self._store(key, best, (a0, b0, lo, hi))
+        return best
+
+    def _store(self, key: tuple[int, ...], best: int, window: tuple[int, int, int, int]) -> None:
+        """Keep what the search proved (``window``: alpha, beta, and the bounds known before):
+        an upper bound, a lower bound, or the exact value."""
+        a0, b0, lo, hi = window
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= b0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.tt[key] = (lo, hi, 0)
+
+    def _trick2(  # noqa: PLR0917 (the hot loop of the 2-player search: positional on purpose)
+        self, m0: int, m1: int, si: int, leader: int, alpha: int, beta: int, rem: int
+    ) -> int:
+        """Value at the start of a trick at 2 players: both plays of the trick inlined."""
+        if alpha >= rem:
+            return rem
+        if beta <= 0:
+            return 0
+        key = (m0, m1, si, leader)
+        e = self.tt.get(key)
+        lo, hi, first = 0, rem, -1
+        if e is not None:
+            lo, hi, first = e
+            if lo >= beta:
+                return lo
+            if hi <= alpha or lo == hi:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        self.nodes += 1
+        a0, b0 = alpha, beta
+        stock = self.stock
+        more = si < len(stock)
+        if more:
+            s0 = 1 << stock[si]
+            s1 = 1 << stock[si + 1]
+        beats = self.beats
+        mine = self.sides[0] == self.side  # seat 0 is the searching side
+        lm, fm = (m0, m1) if leader == 0 else (m1, m0)
+        lead_max = (leader == 0) == mine
+        free = ALL & ~(self.suffix[si] | m0 | m1)
+        leads = _cards(lm, free)
+        if first in leads and leads[0] != first:
+            leads.remove(first)
+            leads.insert(0, first)
+        replies = _cards(fm, free)
+        best = -1 if lead_max else _INF
+        best_card = -1
+        for a in leads:
+            la = lm ^ (1 << a)
+            pa = POINTS[a]
+            # The follower's best answer to ``a``, within the window left by the other leads.
+            if lead_max:
+                fa, fb, fbest = max(alpha, best), beta, _INF
+            else:
+                fa, fb, fbest = alpha, min(beta, best), -1
+            for b in replies:
+                pts = pa + POINTS[b]
+                lf = fm ^ (1 << b)
+                if beats[a * 40 + b]:  # the follower takes the trick and draws first
+                    w = 1 - leader
+                    nw, nl = lf, la
+                else:
+                    w = leader
+                    nw, nl = la, lf
+                if more:
+                    nw |= s0
+                    nl |= s1
+                got = pts if (w == 0) == mine else 0
+                if nw:
+                    n0, n1 = (nw, nl) if w == 0 else (nl, nw)
+                    v = got + self._trick2(n0, n1, si + 2 if more else si, w, fa - got, fb - got,
+                                           rem - pts)  # fmt: skip
+                else:
+                    v = got
+                if lead_max:
+                    if v < fbest:
+                        fbest = v
+                        if fbest <= fa:
+                            break
+                        fb = min(fb, fbest)
+                elif v > fbest:
+                    fbest = v
+                    if fbest >= fb:
+                        break
+                    fa = max(fa, fbest)
+            if lead_max:
+                if fbest > best:
+                    best, best_card = fbest, a
+                    if best >= beta:
+                        break
+                    alpha = max(alpha, best)
+            elif fbest < best:
+                best, best_card = fbest, a
+                if best <= alpha:
+                    break
+                beta = min(beta, best)
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= b0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.tt[key] = (lo, hi, best_card)
+        return best
 
 
-def _mask(cards: list[int]) -> int:
+def _or(masks: list[int]) -> int:
     m = 0
-    for c in cards:
-        m |= 1 << c
+    for x in masks:
+        m |= x
     return m
+
+
+def solve(h: FastHand, side: int) -> dict[int, int]:
+    """Points ``side`` takes from now to the end after each legal card of the seat to play."""
+    return Solver(h, side).values(h)

@@ -1,9 +1,13 @@
 """Learning from the strong AI: a hint for the position on the table, with a one-line reason,
-and a review of a finished hand's plays, each with what it cost against the AI's own choice.
+and a review of a finished hand's plays, each with what it cost and how sure that cost is.
 
-Both ask the strong AI of ``briscola_lan.ai`` (``StrongBot.choose_scored``) about the player's
-own seat view, never anything else: its score of a card is the points the player's side is
-expected to end the hand with after playing it, so a play costs the best score minus its own.
+Both judge the player's own seat view, never anything else (``ai.evaluate.Evaluation``): a
+card's score is the points the player's side is expected to end the hand with after playing it,
+so a play costs the best score minus its own, give or take the noise of that difference. Where
+few deals agree with what the seat saw, every one of them is solved exactly (no noise);
+otherwise the hint is the strong bot's search, and the review, after the hand, solves sampled
+deals exactly near the end and runs the strong search with a larger budget before. A play is
+called a mistake only when its cost is over a point and larger than its noise.
 The reason is worked out from the rules' trick rule and what the seat can see, for any card of
 the hand, and says only what is true of the position (``tests/tui/test_coach_claims.py``).
 """
@@ -11,12 +15,15 @@ the hand, and says only what is true of the position (``tests/tui/test_coach_cla
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.ai import StrongBot
+from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evaluate
+from briscola_lan.ai.infer import Knowledge
 from briscola_lan.rules import Card, SeatView, Suit, deck_for, trick_winner_index
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.follow import winning_seat
@@ -24,16 +31,23 @@ from briscola_lan.tui.i18n import _, decimal, ngettext
 from briscola_lan.tui.state import TableModel, UiState
 
 HINT_SEED = 14  # the hint's bot is deterministic: the same position, the same advice
+REVIEW_SEED = 15
+EXACT_DEALS = 150  # at most this many deals agree with the view: solve every one
+REVIEW_SAMPLES = 500  # the review's strong search (the hint's: the bot's default budget)
+REVIEW_DEALS = 24  # deals solved exactly per play near the end of a 2-player hand
+REVIEW_SOLVED_STOCK = 8  # ... from this many cards left in the stock
 Frag = StyleAndTextTuples
 
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """The strong AI's card for a position, and its score of every card of the hand."""
+    """The strong AI's card for a position, its score of every card of the hand, and the noise
+    of each score's difference from the advised card's (95% half-width; empty if exact)."""
 
     view: SeatView
     card: Card
     scores: dict[int, float]
+    noise: dict[int, float] = field(default_factory=dict)
 
     def cost(self, card: Card) -> float:
         """Points the player's side is expected to lose by playing ``card`` instead."""
@@ -49,11 +63,31 @@ class Advice:
         best = max(others, key=lambda c: self.scores[c])
         return Card.from_code(best), self.scores[self.card.code] - self.scores[best]
 
+    def about_equal(self, card: Card) -> bool:
+        """Whether ``card``'s score is within the noise of the advised card's (or half a point)."""
+        return self.cost(card) <= max(0.5, self.noise.get(card.code, 0.0))
+
+
+def _exact(view: SeatView) -> Evaluation | None:
+    """Every deal that agrees with the view solved exactly, if there are few enough."""
+    if consistent_deals(Knowledge(view)) > EXACT_DEALS:
+        return None
+    return evaluate(view, Budget(lambda stock, players: 0, exact_up_to=EXACT_DEALS))
+
+
+def _advice(view: SeatView, card: Card, ev: Evaluation | None) -> Advice:
+    if ev is None:
+        return Advice(view, card, {card.code: 0.0})
+    return Advice(view, card, ev.values, {c: ev.noise(card.code, c) for c in ev.values})
+
 
 def advise(view: SeatView) -> Advice:
     """Ask the strong AI about ``view`` (its seat's turn). Takes ~0.1-0.3 s: run it in a thread."""
-    card, scores = StrongBot(HINT_SEED).choose_scored(view)
-    return Advice(view, card, scores)
+    ev = _exact(view)
+    if ev is not None:
+        return _advice(view, Card.from_code(ev.best()), ev)
+    card, ev = StrongBot(HINT_SEED).choose_evaluated(view)
+    return _advice(view, card, ev)
 
 
 def reason(advice: Advice, deck: dk.Deck, ascii_only: bool) -> str:
@@ -164,7 +198,7 @@ def hint_line(advice: Advice, ui: UiState) -> str:
         alt, margin = second
         alt_label = dk.card_label(alt, ui.deck, ui.ascii_only)
         n = round(margin)  # half a point rounds to even: 0.5 is "about as good", not "0 better"
-        if n >= 1:
+        if n >= 1 and not advice.about_equal(alt):
             text += " " + ngettext(
                 "About {n} point better than {card}.", "About {n} points better than {card}.", n
             ).format(n=n, card=alt_label)
@@ -175,12 +209,45 @@ def hint_line(advice: Advice, ui: UiState) -> str:
 
 @dataclass(slots=True)
 class ReviewedPlay:
-    """One of my plays in a finished hand, judged by the strong AI."""
+    """One of my plays in a finished hand: the best card, what mine cost, and its noise."""
 
     trick: int  # 1-based
     played: Card
     best: Card
     cost: float
+    noise: float = 0.0  # 95% half-width of the cost (0: every deal solved)
+
+    @property
+    def mistake(self) -> bool:
+        """Over a point, and more than the evaluation's own uncertainty."""
+        return self.cost >= 1.0 and self.cost > self.noise
+
+
+def review_play(view: SeatView, card: Card) -> ReviewedPlay:
+    """Judge ``card`` played from ``view`` with what that seat could see, after the hand: every
+    deal solved when few remain; sampled deals solved near the end of a 2-player hand; the
+    strong search with a larger budget before."""
+    trick = len(view.tricks) + 1
+    if len(view.hand) < 2:
+        return ReviewedPlay(trick, card, card, 0.0)
+    ev = _exact(view)
+    if ev is None and view.players == 2 and view.stock_left <= REVIEW_SOLVED_STOCK:
+        budget = Budget(lambda stock, players: REVIEW_DEALS, exact_up_to=EXACT_DEALS)
+        ev = evaluate(view, budget, random.Random(REVIEW_SEED))
+    if ev is None:
+        ev = StrongBot(REVIEW_SEED, samples=REVIEW_SAMPLES).evaluation(view)
+    best = ev.best()
+    if ev.values[best] - ev.values[card.code] < 1e-9:
+        return ReviewedPlay(trick, card, card, 0.0)
+    return ReviewedPlay(
+        trick, card, Card.from_code(best), ev.cost(card.code), ev.noise(best, card.code)
+    )
+
+
+def progress_bar(done: int, total: int, width: int = 30) -> str:
+    """``[#########.........]`` for ``done`` of ``total``."""
+    full = width * done // max(1, total)
+    return "[" + "#" * full + "." * (width - full) + "]"
 
 
 @dataclass(slots=True)
@@ -206,7 +273,8 @@ class Coach:
         self.plays.setdefault(self.hand, []).append((view, card))
 
     async def review(self, hand: int, changed: Callable[[], None]) -> None:
-        """Judge every play of ``hand`` in a thread, one by one (``changed`` after each)."""
+        """Judge every play of ``hand`` in a worker thread, one by one (``changed`` after each,
+        so that the panel's progress bar moves); the event loop serves the screen meanwhile."""
         self.review_hand = hand
         if hand in self.reviews:
             changed()
@@ -216,9 +284,7 @@ class Coach:
         for i, (view, card) in enumerate(plays):
             self.reviewing = (hand, i, len(plays))
             changed()
-            advice = await asyncio.to_thread(advise, view)
-            trick = len(view.tricks) + 1
-            done.append(ReviewedPlay(trick, card, advice.card, advice.cost(card)))
+            done.append(await asyncio.to_thread(review_play, view, card))
         self.reviewing = None
         self.reviews[hand] = done
         changed()
@@ -236,6 +302,7 @@ class Coach:
                 _hand, done, total = self.reviewing
                 out.append(("", _("The strong AI reviews your plays: {done} of {total}...").format(
                     done=done, total=total)))  # fmt: skip
+                out.append(("", "\n" + progress_bar(done, total)))
             else:
                 out.append(("", _("The strong AI reviews your plays...")))
             return out
@@ -243,27 +310,40 @@ class Coach:
         if not plays:
             out.append(("", _("You made no play in this hand (an AI played your seat).")))
             return out
-        cost = sum(p.cost for p in plays)
-        ranked = sorted(plays, key=lambda p: (-p.cost, p.trick))
-        worst = ranked[0]
-        if worst.cost >= 0.5:
+        mistakes = [p for p in plays if p.mistake]
+        ranked = sorted(plays, key=lambda p: (not p.mistake, p.best == p.played, -p.cost, p.trick))
+        if mistakes:
+            worst = ranked[0]
             out.append(("class:bad", _(
                 "Biggest mistake: trick {t}, you played {played}; the AI would play {best} "
-                "(about {n} points better)."
+                "(about {n} ± {e} points better)."
             ).format(t=worst.trick, played=label(worst.played), best=label(worst.best),
-                     n=decimal(worst.cost))))  # fmt: skip
+                     n=decimal(worst.cost), e=decimal(worst.noise))))  # fmt: skip
         else:
-            out.append(("class:good", _("No play cost you a point: the AI agrees with you.")))
+            out.append(("class:good", _(
+                "No play is a clear mistake: where the AI prefers another card, the difference "
+                "is within its margin of error."
+            )))  # fmt: skip
         out.append(("", "\n"))
         out.append(("", _("In all, your plays cost about {n} points against the AI's.").format(
-            n=decimal(cost))))  # fmt: skip
+            n=decimal(sum(p.cost for p in mistakes)))))  # fmt: skip
+        out.append(("", "\n"))
+        out.append(("class:dim", _(
+            "A play counts as a mistake only when its cost is over a point and larger than its "
+            "margin of error (±)."
+        )))  # fmt: skip
         out.append(("", "\n\n"))
-        out.append(("class:bold", _("Trick  You   AI    Cost (points, biggest first)")))
+        out.append(("class:bold", _("Trick  You   AI    Cost ± error (points)")))
         out.append(("", "\n"))
         for p in ranked:
-            same = p.best == p.played
-            lost = "-" if same else decimal(p.cost)
-            style = "class:bad" if p.cost >= 3 else ("class:dim" if same else "")
-            out.append((style, f"{p.trick:>5}  {label(p.played):<5} {label(p.best):<5} {lost:>5}"))
+            if p.best == p.played:
+                cost, style = "-", "class:dim"
+            elif p.mistake:
+                cost = f"{decimal(p.cost)} ± {decimal(p.noise)}"
+                style = "class:bad" if p.cost >= 3 else ""
+            else:
+                cost = f"{decimal(p.cost)} ± {decimal(p.noise)}  " + _("(about equal)")
+                style = "class:dim"
+            out.append((style, f"{p.trick:>5}  {label(p.played):<5} {label(p.best):<5} {cost}"))
             out.append(("", "\n"))
         return out

@@ -86,16 +86,23 @@ async def test_the_review_of_a_hand_puts_the_biggest_mistake_first() -> None:
         await wait_for(lambda: 0 in c.coach.reviews, 120, "the review")
         reviewed = c.coach.reviews[0]
         assert len(reviewed) == plays == 20
-        costs = [p.cost for p in reviewed]
-        assert all(x >= 0 for x in costs)
+        assert all(p.cost >= 0 and p.noise >= 0 for p in reviewed)
         text = "".join(f[1] for f in c.coach.review_lines(c.ui))
-        worst = max(reviewed, key=lambda p: p.cost)
-        if worst.cost >= 0.5:
+        mistakes = [p for p in reviewed if p.mistake]
+        if mistakes:
+            worst = max(mistakes, key=lambda p: p.cost)
             assert text.startswith(f"Biggest mistake: trick {worst.trick}, you played "), text
+            assert f"{worst.cost:.1f} ± {worst.noise:.1f} points better" in text, text
+        else:
+            assert text.startswith("No play is a clear mistake"), text
         rows = [ln for ln in text.splitlines() if ln[:5].strip().isdigit()]
-        shown = [float(r.split()[-1]) if r.split()[-1] != "-" else 0.0 for r in rows]
-        assert shown == sorted(shown, reverse=True)  # the biggest first
         assert len(rows) == 20
+        # the mistakes first, the biggest first; then the plays about equal; then the AI's own
+        kinds = ["-" if ln.rstrip().endswith("-") else ("=" if "about equal" in ln else "x")
+                 for ln in rows]  # fmt: skip
+        assert kinds == sorted(kinds, key="x=-".index), kinds
+        shown = [float(ln.split()[3]) for ln, k in zip(rows, kinds, strict=True) if k == "x"]
+        assert shown == sorted(shown, reverse=True)
         await d.keys("w")
         assert not c.ui.show_review
 

@@ -1,0 +1,161 @@
+"""What each card a seat may play is worth, with how sure that figure is.
+
+``Evaluation`` holds, for every legal card, the points the seat's side ends the hand with in each
+sample (a determinization, or a deal of an exact enumeration), so that any two cards compare on
+the same samples: a card's cost is the best card's mean minus its own, and the noise of that
+cost is the 95% half-width of the paired difference (zero when every deal was solved).
+
+``evaluate`` is the honest yardstick: the hidden cards dealt uniformly in every way consistent
+with what the seat knows (each way, once few remain; else a uniform sample of them), each deal
+solved exactly to the end of the hand (``ai/solver.py``). It judges a play only by what the seat
+could see, never by the cards it could not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from briscola_lan.ai.fast import FastHand
+from briscola_lan.ai.infer import Knowledge
+from briscola_lan.ai.solver import Solver
+from briscola_lan.rules import SeatView
+
+Z95 = 1.96
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Per-sample outcomes of every legal card (same samples for every card), and their mean."""
+
+    samples: dict[int, tuple[float, ...]]  # card code -> side's points at the end, per sample
+    weights: tuple[float, ...]
+    exact: bool = False  # every consistent deal was solved: no noise
+
+    @property
+    def values(self) -> dict[int, float]:
+        """Mean points the seat's side ends the hand with, per card code."""
+        total = sum(self.weights)
+        return {
+            c: sum(w * x for w, x in zip(self.weights, xs, strict=True)) / total
+            for c, xs in self.samples.items()
+        }
+
+    @property
+    def deals(self) -> int:
+        return len(self.weights)
+
+    def ranked(self) -> list[int]:
+        """Card codes, the best first (ties: the lower code)."""
+        values = self.values
+        return sorted(values, key=lambda c: (-values[c], c))
+
+    def best(self) -> int:
+        return self.ranked()[0]
+
+    def cost(self, card: int) -> float:
+        """Points the side is expected to lose by playing ``card`` instead of the best card."""
+        values = self.values
+        return max(values.values()) - values[card]
+
+    def noise(self, a: int, b: int) -> float:
+        """95% half-width of the difference between cards ``a`` and ``b`` (0 if exact)."""
+        if self.exact or a == b:
+            return 0.0
+        w = self.weights
+        d = [x - y for x, y in zip(self.samples[a], self.samples[b], strict=True)]
+        total = sum(w)
+        if len(d) < 2 or total <= 1.0:
+            return math.inf
+        mean = sum(wi * di for wi, di in zip(w, d, strict=True)) / total
+        var = sum(wi * (di - mean) ** 2 for wi, di in zip(w, d, strict=True)) / (total - 1.0)
+        return Z95 * math.sqrt(var / total)
+
+    def clear(self, a: int, b: int) -> bool:
+        """Whether ``a`` is better than ``b`` by more than the noise of the difference."""
+        values = self.values
+        return values[a] - values[b] > self.noise(a, b)
+
+
+def consistent_deals(k: Knowledge) -> int:
+    """How many distinct deals agree with what the seat knows (hands as sets, stock in order)."""
+    count = math.factorial(len(k.pool))
+    for f in k.free:
+        count //= math.factorial(f)
+    return count
+
+
+def all_deals(k: Knowledge) -> Iterator[FastHand]:
+    """Every deal consistent with the seat's knowledge, each once (see ``consistent_deals``)."""
+    others = [s for s in range(k.n) if k.free[s] > 0]
+
+    def split(pool: tuple[int, ...], i: int) -> Iterator[list[tuple[int, ...]]]:
+        if i == len(others):
+            for order in itertools.permutations(pool):
+                yield [order]
+            return
+        for part in itertools.combinations(pool, k.free[others[i]]):
+            rest = tuple(c for c in pool if c not in part)
+            for tail in split(rest, i + 1):
+                yield [part, *tail]
+
+    for parts in split(tuple(k.pool), 0):
+        order = [c for part in parts[:-1] for c in part] + list(parts[-1])
+        yield k.deal(order)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How many deals an evaluation solves: all of them when at most ``exact_up_to`` exist,
+    else ``deals(stock_left, players)`` sampled uniformly (or as many as fit ``seconds``)."""
+
+    deals: Callable[[int, int], int]
+    exact_up_to: int = 150
+    seconds: float | None = None
+
+
+def yardstick_deals(stock_left: int, players: int) -> int:
+    """The benchmark's evaluator: many deals late, fewer early where one solve takes seconds."""
+    if stock_left >= 20:
+        return 12
+    if stock_left >= 12:
+        return 40
+    return 200
+
+
+YARDSTICK = Budget(yardstick_deals, exact_up_to=400)
+
+
+def evaluate(
+    view: SeatView, budget: Budget = YARDSTICK, rng: random.Random | None = None
+) -> Evaluation:
+    """Every legal card of ``view`` scored on the same deals, each solved exactly to the end."""
+    k = Knowledge(view)
+    rng = rng if rng is not None else random.Random(0)
+    cards = sorted(k.my_hand)
+    count = consistent_deals(k)
+    exact = count <= budget.exact_up_to
+    if exact:
+        deals: Iterator[FastHand] = all_deals(k)
+        limit = count
+    else:
+        limit = budget.deals(view.stock_left, k.n)
+        deals = (k.sample(rng) for _ in range(limit))
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    samples: dict[int, list[float]] = {c: [] for c in cards}
+    done = 0
+    for h in deals:
+        now = h.points[k.side]
+        values = Solver(h, k.side).values(h)
+        for c in cards:
+            samples[c].append(now + values[c])
+        done += 1
+        if deadline is not None and done >= 2 and time.perf_counter() > deadline and not exact:
+            break
+    return Evaluation(
+        {c: tuple(xs) for c, xs in samples.items()}, (1.0,) * done, exact=exact and done == limit
+    )

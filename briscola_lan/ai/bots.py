@@ -142,6 +142,8 @@ class StrongBot:
         window: int = 3,
         exact_model: bool | None = None,
         confidence: float = 1.0,
+        early_margin: float = 5.0,
+        early_stock: int = 20,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -157,6 +159,8 @@ class StrongBot:
         self.window = window
         self.exact_model = exact_model
         self.confidence = confidence
+        self.early_margin = early_margin
+        self.early_stock = early_stock
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -213,10 +217,12 @@ class StrongBot:
         it to say why, what another card would cost, and how sure that is.
 
         The search's top card is played only when it beats the rule-based card by more than
-        ``confidence`` standard errors of their difference. When it does not, as many samples
-        again are drawn, and if it still does not, the rule-based card is played: a difference
-        the samples cannot tell from noise is not worth a departure from the rules (card
-        counting, trump conservation).
+        ``confidence`` standard errors of their difference, and, while ``early_stock`` cards or
+        more are left in the stock, by more than ``early_margin`` points. When it does not, as
+        many samples again are drawn, and if it still does not, the rule-based card is played:
+        a difference the samples cannot tell from noise is not worth a departure from the rules
+        (card counting, trump conservation); nor is a small one early in the hand, where the
+        playouts' scores are nearly flat and often wrong (docs/ai.md, "The strong level").
         """
         legal = _legal(view)
         if len(legal) == 1:
@@ -225,25 +231,28 @@ class StrongBot:
         preferred = rule_pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
         )
+        margin = self.early_margin if view.stock_left >= self.early_stock else 0.0
         try:
             search = _Search(self, view)
             ev = search.run(1)
-            best = self._pick(ev, preferred)
+            best = self._pick(ev, preferred, margin)
             if best != preferred and self.confidence > 0 and self.time_budget is None:
                 ev = search.run(2)
-                best = self._pick(ev, preferred)
+                best = self._pick(ev, preferred, margin)
         except SearchError as exc:
             log.error("bug: %s (seat %d); playing the rule-based card", exc, view.seat)
             return Card.from_code(preferred), None  # rule_pick chooses from the hand
         return _held(view, best, preferred, "search"), ev
 
-    def _pick(self, ev: Evaluation, preferred: int) -> int:
-        """The top card, unless the rule-based card is within the confidence of it."""
+    def _pick(self, ev: Evaluation, preferred: int, margin: float = 0.0) -> int:
+        """The top card, unless the rule-based card is within the confidence of it (or, early
+        in the hand, within ``margin`` points of it)."""
         values = ev.values
         best = max(values, key=lambda c: (round(values[c], 6), c == preferred, -c))
         if best == preferred or preferred not in values or self.confidence <= 0:
             return best
-        if values[best] - values[preferred] > self.confidence * ev.noise(best, preferred) / Z95:
+        gain = values[best] - values[preferred]
+        if gain > max(margin, self.confidence * ev.noise(best, preferred) / Z95):
             return best
         return preferred
 

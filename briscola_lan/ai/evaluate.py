@@ -121,10 +121,10 @@ class Budget:
 def yardstick_deals(stock_left: int, players: int) -> int:
     """The benchmark's evaluator: many deals late, fewer early where one solve takes seconds."""
     if stock_left >= 20:
-        return 12
+        return 6
     if stock_left >= 12:
-        return 40
-    return 200
+        return 24
+    return 100
 
 
 YARDSTICK = Budget(yardstick_deals, exact_up_to=400)

@@ -1,0 +1,299 @@
+"""The hint and the hand review against the honest evaluator (``ai.evaluate.evaluate``, the
+``YARDSTICK`` budget: uniform deals consistent with the seat's view, each solved exactly; every
+deal once few remain), with the same figures for the previous coach (the ``baseline`` search's
+top card, and a play called a mistake from half a point) measured in the same run.
+
+Hands are 2-player, seeded: seat 0 is the player (the rules bot in even hands, the strong bot in
+odd ones), seat 1 the strong bot. Every decision of seat 0 with two cards or more is judged.
+
+    python benchmarks/bench_coach.py [--hands 10] [--seed 1] [--jobs 2] [--cache FILE]
+    python benchmarks/bench_coach.py --positions [--deals 24]
+
+Figures: the hint's agreement with the evaluator's best card where that best is clear (its
+margin over the next card is larger than the evaluator's noise) per third of the hand (tricks
+1-7, 8-14, 15-20), with 95% Wilson intervals; the mean loss per decision (the evaluator's cost
+of the hint's card); the median hint time. The review: the share of plays it calls mistakes
+that are the evaluator's best or within 1 point of it; the share of hands whose biggest mistake
+is the evaluator's costliest play (of the hands where the review names one); the mean absolute
+error of the biggest mistake's stated cost; hands of the strong player with a mistake named;
+the review time per hand. ``--cache`` keeps the evaluator's results between runs (the same
+positions and budget give the same figures).
+
+``--positions``: the regression positions of ``tests/ai/test_positions.py``, each evaluated
+with ``--deals`` deals solved exactly, and the card the strong bot (four seeds), the baseline
+search (four seeds) and the hint choose there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from briscola_lan.ai import StrongBot, make_bot
+from briscola_lan.ai.evaluate import YARDSTICK, Budget, Evaluation, evaluate
+from briscola_lan.rules import Card, Hand, SeatView, TableOptions, deck_for
+from briscola_lan.tui import coach
+
+
+@dataclass(slots=True)
+class Decision:
+    """One decision of the player's seat: the view it played from and the card."""
+
+    hand: int
+    player: str
+    view: SeatView
+    played: Card
+
+
+# decision, evaluation, hint, hint seconds, baseline card, evaluator's best is clear, third
+Row = tuple[Decision, Evaluation, coach.Advice, float, Card, bool, int]
+
+
+def _wilson(k: int, n: int) -> str:
+    if n == 0:
+        return "n/a"
+    z = 1.96
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return f"{100 * p:.1f}% [{100 * (mid - half):.1f}, {100 * (mid + half):.1f}] ({k}/{n})"
+
+
+def decisions(hands: int, seed: int) -> list[Decision]:
+    """Seat 0's decisions (two cards or more) in ``hands`` seeded 2-player hands."""
+    out: list[Decision] = []
+    for i in range(hands):
+        deck = list(deck_for(2))
+        random.Random(f"coach:{seed}:{i}").shuffle(deck)
+        player = "rules" if i % 2 == 0 else "strong"
+        bots = [make_bot(player, 100 + i), make_bot("strong", 200 + i)]
+        hand = Hand(TableOptions.make(players=2), deck, i % 2)
+        while not hand.is_terminal:
+            seat = hand.current_player
+            assert seat is not None
+            view = hand.view(seat)
+            card = bots[seat].choose(view)
+            if seat == 0 and len(view.hand) > 1:
+                out.append(Decision(i, player, view, card))
+            hand.play(seat, card)
+    return out
+
+
+def _key(view: SeatView) -> str:
+    hand = ",".join(str(c.code) for c in sorted(view.hand, key=lambda c: c.code))
+    played = ",".join(str(c.code) for c in view.played_cards)
+    return f"{view.seat}|{view.dealer}|{view.upcard.code}|{hand}|{played}|{view.points}"
+
+
+def _evaluate(view: SeatView) -> dict[str, object]:
+    start = time.process_time()
+    ev = evaluate(view, YARDSTICK, random.Random(_key(view)))
+    return {
+        "samples": {str(c): list(xs) for c, xs in ev.samples.items()},
+        "weights": list(ev.weights),
+        "exact": ev.exact,
+        "cpu": time.process_time() - start,
+    }
+
+
+def _as_evaluation(d: dict[str, object]) -> Evaluation:
+    samples = d["samples"]
+    assert isinstance(samples, dict)
+    weights = d["weights"]
+    assert isinstance(weights, list)
+    return Evaluation(
+        {int(c): tuple(xs) for c, xs in samples.items()}, tuple(weights), exact=bool(d["exact"])
+    )
+
+
+def _old_review(view: SeatView, card: Card) -> tuple[float, int]:
+    """The previous review: the baseline search's cost of the play, and its top card."""
+    best, scores = StrongBot(coach.REVIEW_SEED, confidence=0.0).choose_scored(view)
+    return max(0.0, scores[best.code] - scores[card.code]), best.code
+
+
+def _positions(deals: int) -> None:
+    """The regression positions: the evaluator's scores, and what each player chooses."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.ai.test_positions import POSITIONS  # the tests' own positions
+
+    for position in POSITIONS:
+        hand, costly = position()
+        seat = hand.current_player
+        assert seat is not None
+        view = hand.view(seat)
+        start = time.process_time()
+        ev = evaluate(view, Budget(lambda stock, players: deals), random.Random(1))
+        cpu = time.process_time() - start
+        best = ev.best()
+
+        def name(code: int) -> str:
+            return Card.from_code(code).label(ascii_only=True)
+
+        scores = ", ".join(
+            f"{name(c)} {ev.values[c]:.1f}"
+            + ("" if c == best else f" (-{ev.cost(c):.1f} ± {ev.noise(best, c):.1f})")
+            for c in ev.ranked()
+        )
+        strong = [StrongBot(s).choose(view).label(ascii_only=True) for s in range(4)]
+        base = [make_bot("baseline", s).choose(view).label(ascii_only=True) for s in range(4)]
+        hint = coach.advise(view).card.label(ascii_only=True)
+        print(f"{position.__name__} (costly: {costly}): evaluator, {ev.deals} deals "
+              f"({cpu:.0f} s CPU): {scores}")  # fmt: skip
+        print(f"    strong {' '.join(strong)}; baseline {' '.join(base)}; hint {hint}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--positions", action="store_true")
+    parser.add_argument("--deals", type=int, default=24)
+    args = parser.parse_args()
+    if args.positions:
+        _positions(args.deals)
+        return
+
+    start = time.perf_counter()
+    ds = decisions(args.hands, args.seed)
+    print(
+        f"{len(ds)} decisions of seat 0 in {args.hands} hands ({time.perf_counter() - start:.0f} s)"
+    )
+    cache: dict[str, dict[str, object]] = {}
+    if args.cache is not None and args.cache.exists():
+        cache = json.loads(args.cache.read_text())
+    todo = [d.view for d in ds if _key(d.view) not in cache]
+    start = time.perf_counter()
+    if todo:
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                results = pool.map(_evaluate, todo, chunksize=1)
+        else:
+            results = [_evaluate(v) for v in todo]
+        for v, r in zip(todo, results, strict=True):
+            cache[_key(v)] = r
+        if args.cache is not None:
+            args.cache.write_text(json.dumps(cache))
+    evals = {_key(d.view): _as_evaluation(cache[_key(d.view)]) for d in ds}
+    cpu = [float(cache[_key(d.view)]["cpu"]) for d in ds]  # type: ignore[arg-type]
+    print(
+        f"evaluator: {len(todo)} evaluated now ({time.perf_counter() - start:.0f} s), CPU per "
+        f"decision median {statistics.median(cpu):.2f} s, max {max(cpu):.1f} s"
+    )
+
+    # The hint, and the baseline search's top card, on every decision.
+    rows: list[Row] = []
+    for d in ds:
+        ev = evals[_key(d.view)]
+        t = time.perf_counter()
+        advice = coach.advise(d.view)
+        hint_s = time.perf_counter() - t
+        old = make_bot("baseline", coach.HINT_SEED).choose(d.view)
+        ranked = ev.ranked()
+        best, second = ranked[0], ranked[1]
+        clear = ev.clear(best, second)
+        third = min(2, len(d.view.tricks) * 3 // 20)
+        rows.append((d, ev, advice, hint_s, old, clear, third))
+    print("\nHINT (the evaluator's clear best card, by third of the hand)")
+    picks: list[tuple[str, Callable[[Row], int]]] = [
+        ("hint", lambda r: r[2].card.code),
+        ("baseline", lambda r: r[4].code),
+    ]
+    for label, pick in picks:
+        parts = []
+        for third in (0, 1, 2):
+            sel = [r for r in rows if r[5] and r[6] == third]
+            ok = sum(1 for r in sel if pick(r) == r[1].best())
+            parts.append(f"third {third + 1}: {_wilson(ok, len(sel))}")
+        sel = [r for r in rows if r[5]]
+        ok = sum(1 for r in sel if pick(r) == r[1].best())
+        print(f"  {label:>8}: " + "; ".join(parts) + f"; all: {_wilson(ok, len(sel))}")
+        losses = [r[1].cost(pick(r)) for r in rows]
+        by_third = [
+            statistics.mean([r[1].cost(pick(r)) for r in rows if r[6] == t] or [0.0])
+            for t in (0, 1, 2)
+        ]
+        print(
+            f"  {label:>8}: mean loss {statistics.mean(losses):.2f} points a decision "
+            f"(thirds {by_third[0]:.2f} / {by_third[1]:.2f} / {by_third[2]:.2f}), "
+            f"worst {max(losses):.1f}; "
+            f"best card in {_wilson(sum(x < 1e-9 for x in losses), len(losses))}"
+        )
+    times = [r[3] for r in rows]
+    print(
+        f"  hint time: median {1000 * statistics.median(times):.0f} ms, "
+        f"p90 {1000 * statistics.quantiles(times, n=10)[-1]:.0f} ms, max {1000 * max(times):.0f} ms"
+    )
+    equal = [r for r in rows if r[2].runner_up() is not None
+             and r[2].about_equal(r[2].runner_up()[0])]  # type: ignore[index]  # fmt: skip
+    print(f"  'about as good' said in {len(equal)} of {len(rows)} hints")
+
+    # The review, hand by hand.
+    print("\nREVIEW")
+    by_hand: dict[int, list[Decision]] = {}
+    for d in ds:
+        by_hand.setdefault(d.hand, []).append(d)
+    flagged: list[float] = []
+    old_flagged: list[float] = []
+    top_ok = top_n = old_ok = old_n = 0
+    mae: list[float] = []
+    old_mae: list[float] = []
+    strong_named = strong_hands = 0
+    review_s: list[float] = []
+    for hand_ds in by_hand.values():
+        t = time.perf_counter()
+        reviewed = [coach.review_play(d.view, d.played) for d in hand_ds]
+        review_s.append(time.perf_counter() - t)
+        costs = [evals[_key(d.view)].cost(d.played.code) for d in hand_ds]
+        costliest = max(range(len(costs)), key=lambda i: costs[i])
+        mistakes = [i for i, p in enumerate(reviewed) if p.mistake]
+        flagged += [costs[i] for i in mistakes]
+        if hand_ds[0].player == "strong":
+            strong_hands += 1
+            strong_named += bool(mistakes)
+        if mistakes:
+            top = max(mistakes, key=lambda i: (reviewed[i].cost, -i))
+            top_n += 1
+            top_ok += costs[top] == costs[costliest]
+            mae.append(abs(reviewed[top].cost - costs[top]))
+        olds = [_old_review(d.view, d.played) for d in hand_ds]
+        old_m = [i for i, (c, _) in enumerate(olds) if c >= 0.5]
+        old_flagged += [costs[i] for i in old_m]
+        if old_m:
+            top = max(old_m, key=lambda i: (olds[i][0], -i))
+            old_n += 1
+            old_ok += costs[top] == costs[costliest]
+            old_mae.append(abs(olds[top][0] - costs[top]))
+    for label, fl, ok, n, err in (("review", flagged, top_ok, top_n, mae),
+                                  ("baseline", old_flagged, old_ok, old_n, old_mae)):  # fmt: skip
+        near = sum(1 for c in fl if c <= 1.0)
+        print(f"  {label:>8}: plays called mistakes that are best or within 1 point: "
+              f"{_wilson(near, len(fl))}")  # fmt: skip
+        print(f"  {label:>8}: biggest mistake is the evaluator's costliest play: "
+              f"{_wilson(ok, n)} of the hands naming one")  # fmt: skip
+        if err:
+            print(f"  {label:>8}: biggest mistake's stated cost, mean absolute error "
+                  f"{statistics.mean(err):.2f} points ({len(err)} hands)")  # fmt: skip
+    print(
+        f"  hands played by the strong bot with a mistake named: {strong_named} of {strong_hands}"
+    )
+    print(
+        f"  review time per hand: median {statistics.median(review_s):.2f} s, "
+        f"max {max(review_s):.2f} s ({len(review_s)} hands)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,7 @@ and the hints kept beside the saved game."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,34 @@ async def _two_people(tmp_path: Path, allowed: bool) -> None:
             playing.cancel()
             await other.close()
         await host.close()
+
+
+def test_the_review_panel_shows_a_progress_bar_while_it_works() -> None:
+    c = coach.Coach()
+    c.review_hand = 0
+    c.reviewing = (0, 5, 20)
+    text = "".join(f[1] for f in c.review_lines(UiState()))
+    assert "reviews your plays: 5 of 20" in text
+    assert coach.progress_bar(5, 20, width=20) == "[#####...............]"
+    assert coach.progress_bar(5, 20) in text
+
+
+def test_a_play_is_a_mistake_only_beyond_a_point_and_its_noise() -> None:
+    """At the end of a 2-player hand every card is known: the review is exact (no noise), and a
+    card a point or more worse than the best is a mistake, the best card never is."""
+    hand = _hand_at_answer()
+    rng = random.Random(2)
+    while hand.stock_left > 0:
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, rng.choice(hand.legal_plays()))
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat)
+    judged = [coach.review_play(view, card) for card in view.hand]
+    assert all(p.noise == 0.0 for p in judged)
+    best = [p for p in judged if p.best == p.played]
+    assert best and not any(p.mistake for p in best)
+    assert all(p.mistake == (p.cost >= 1.0) for p in judged)
+    assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 2.0, 2.5).mistake is False
+    assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 2.0, 1.5).mistake is True

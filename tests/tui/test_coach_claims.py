@@ -422,3 +422,16 @@ def test_the_margin_over_the_next_card_is_the_ai_score_rounded(margin: float, sa
     scores[Card.parse("As").code] = 0.0
     line = coach.hint_line(coach.Advice(view, Card.parse("4d"), scores), UiState(ascii_only=True))
     assert said in line and "Kc" in line.split(".", 1)[1], line
+
+
+@pytest.mark.parametrize(
+    ("noise", "said"), [(2.5, "about as good"), (1.0, "About 2 points better")]
+)
+def test_a_margin_within_the_noise_is_about_as_good(noise: float, said: str) -> None:
+    """A margin of 1.6 points is 'about 2 points better' only when larger than its noise."""
+    view = _example().view(0)
+    scores = {Card.parse("4d").code: 10.0, Card.parse("Kc").code: 8.4, Card.parse("As").code: 0.0}
+    noises = {Card.parse("Kc").code: noise, Card.parse("As").code: 0.5}
+    advice = coach.Advice(view, Card.parse("4d"), scores, noises)
+    line = coach.hint_line(advice, UiState(ascii_only=True))
+    assert said in line and "Kc" in line.split(".", 1)[1], line

@@ -1,7 +1,9 @@
 """Decision time of each AI level, median and p90 per move, with the ratio against the rules bot.
 
 Positions come from seeded games between rules bots (every decision of every seat with more than
-one card to choose from); every level decides on the same positions.
+one card to choose from); every level decides on the same positions. Wall time, and the process's
+CPU time (the same on an idle machine; on a shared, busy one the CPU time is the figure that
+does not depend on the others' load).
 
     python benchmarks/bench_ai.py [--positions 150] [--players 2 3 4] [--levels random rules strong]
 """
@@ -46,6 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{'players':>7} {'level':>14} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'x rules':>8}"
+        f" {'CPU median':>10} {'CPU p90':>8}"
     )
     for players in args.players:
         views = positions(players, args.positions, args.seed)
@@ -54,19 +57,25 @@ def main() -> None:
         for level in ["rules", *[lv for lv in args.levels if lv != "rules"]]:
             bot = make_bot(level, 7)
             times = []
+            cpu = []
             for v in views:
                 t = time.perf_counter()
+                c = time.process_time()
                 bot.choose(v)
+                cpu.append((time.process_time() - c) * 1000)
                 times.append((time.perf_counter() - t) * 1000)
             times.sort()
+            cpu.sort()
             med = statistics.median(times)
             medians[level] = med
-            rows.append((level, med, times[int(0.9 * (len(times) - 1))], times[-1]))
-        for level, med, p90, mx in rows:
+            p90 = times[int(0.9 * (len(times) - 1))]
+            cpu_p90 = cpu[int(0.9 * (len(cpu) - 1))]
+            rows.append((level, med, p90, times[-1], statistics.median(cpu), cpu_p90))
+        for level, med, p90, mx, cmed, cp90 in rows:
             if level in args.levels:
                 print(
                     f"{players:>7} {level:>14} {med:>10.3f} {p90:>8.3f} {mx:>8.1f} "
-                    f"{med / medians['rules']:>7.1f}x"
+                    f"{med / medians['rules']:>7.1f}x {cmed:>10.1f} {cp90:>8.1f}"
                 )
 
 

@@ -1,27 +1,57 @@
 """The client's hint and hand review: time of one hint (the strong AI's choice and scores of a
 position, ``tui.coach.advise``), median and p90, against the strong bot's plain ``choose`` on the
-same positions (the baseline, measured in the same run), and the time of a whole hand's review.
+same positions (the baseline, measured in the same run), and the time of whole hands' reviews
+(``tui.coach.review_play`` on every play of seat 0, a rules bot, in seeded hands), wall and CPU.
 
-    python benchmarks/bench_hint.py [--positions 60] [--players 2 4]
+    python benchmarks/bench_hint.py [--positions 60] [--players 2 4] [--hands 6]
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
+from collections.abc import Callable
 
 from bench_ai import positions
 
-from briscola_lan.ai import StrongBot
-from briscola_lan.tui.coach import HINT_SEED, advise
+from briscola_lan.ai import StrongBot, make_bot
+from briscola_lan.rules import Card, Hand, SeatView, TableOptions, deck_for
+from briscola_lan.tui.coach import HINT_SEED, advise, review_play
 
 
-def _times(fn: object, views: list[object]) -> list[float]:
+def reviews(players: int, hands: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of the review of seat 0's plays, one figure per seeded hand."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    for i in range(hands):
+        deck = list(deck_for(players))
+        random.Random(f"review:{players}:{i}").shuffle(deck)
+        hand = Hand(TableOptions.make(players=players), deck, i % players)
+        bots = [make_bot("rules", s) for s in range(players)]
+        plays: list[tuple[SeatView, Card]] = []
+        while not hand.is_terminal:
+            seat = hand.current_player
+            assert seat is not None
+            view = hand.view(seat)
+            card = bots[seat].choose(view)
+            if seat == 0:
+                plays.append((view, card))
+            hand.play(seat, card)
+        t, c = time.perf_counter(), time.process_time()
+        for view, card in plays:
+            review_play(view, card)
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return wall, cpu
+
+
+def _times(fn: Callable[[SeatView], object], views: list[SeatView]) -> list[float]:
     out = []
     for view in views:
         start = time.perf_counter()
-        fn(view)  # type: ignore[operator]
+        fn(view)
         out.append(time.perf_counter() - start)
     return out
 
@@ -30,6 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--hands", type=int, default=6)
     args = parser.parse_args()
     for players in args.players:
         views = positions(players, args.positions, seed=players)
@@ -43,9 +74,12 @@ def main() -> None:
             f"strong choose median {1000 * med_b:.0f} ms; ratio {med_h / med_b:.2f}x "
             f"({len(views)} positions)"
         )
-        # a hand's review: one advise per play of one seat (about 20 plays at 2 players)
-        per_hand = 40 // players
-        print(f"{players}p: a hand's review ({per_hand} plays) about {per_hand * med_h:.1f} s")
+        wall, cpu = reviews(players, args.hands)
+        print(
+            f"{players}p: a hand's review ({40 // players} plays) median "
+            f"{statistics.median(wall):.2f} s, max {max(wall):.2f} s; "
+            f"CPU median {statistics.median(cpu):.2f} s, max {max(cpu):.2f} s ({len(wall)} hands)"
+        )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ from briscola_lan.tui.state import TableModel, UiState
 HINT_SEED = 14  # the hint's bot is deterministic: the same position, the same advice
 REVIEW_SEED = 15
 EXACT_DEALS = 150  # at most this many deals agree with the view: solve every one
-REVIEW_SAMPLES = 500  # the review's strong search (the hint's: the bot's default budget)
+REVIEW_SAMPLES = {2: 500, 3: 500, 4: 200}  # the review's strong search, per player count
+# (the hint's is the bot's default: 300, 300, 100, twice that when unsure)
 REVIEW_DEALS = 24  # deals solved exactly per play near the end of a 2-player hand
 REVIEW_SOLVED_STOCK = 8  # ... from this many cards left in the stock
 Frag = StyleAndTextTuples
@@ -235,7 +236,7 @@ def review_play(view: SeatView, card: Card) -> ReviewedPlay:
         budget = Budget(lambda stock, players: REVIEW_DEALS, exact_up_to=EXACT_DEALS)
         ev = evaluate(view, budget, random.Random(REVIEW_SEED))
     if ev is None:
-        ev = StrongBot(REVIEW_SEED, samples=REVIEW_SAMPLES).evaluation(view)
+        ev = StrongBot(REVIEW_SEED, samples=REVIEW_SAMPLES[view.players]).evaluation(view)
     best = ev.best()
     if ev.values[best] - ev.values[card.code] < 1e-9:
         return ReviewedPlay(trick, card, card, 0.0)

@@ -182,15 +182,11 @@ def main() -> None:
     todo = [d.view for d in ds if _key(d.view) not in cache]
     start = time.perf_counter()
     if todo:
-        if args.jobs > 1:
-            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-                results = pool.map(_evaluate, todo, chunksize=1)
-        else:
-            results = [_evaluate(v) for v in todo]
-        for v, r in zip(todo, results, strict=True):
-            cache[_key(v)] = r
-        if args.cache is not None:
-            args.cache.write_text(json.dumps(cache))
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            for i, (v, r) in enumerate(zip(todo, pool.imap(_evaluate, todo), strict=True)):
+                cache[_key(v)] = r
+                if args.cache is not None and (i % 10 == 9 or i == len(todo) - 1):
+                    args.cache.write_text(json.dumps(cache))  # a stopped run keeps its work
     evals = {_key(d.view): _as_evaluation(cache[_key(d.view)]) for d in ds}
     cpu = [float(cache[_key(d.view)]["cpu"]) for d in ds]  # type: ignore[arg-type]
     print(

@@ -8,6 +8,7 @@ odd ones), seat 1 the strong bot. Every decision of seat 0 with two cards or mor
 
     python benchmarks/bench_coach.py [--hands 10] [--seed 1] [--jobs 2] [--cache FILE]
     python benchmarks/bench_coach.py --positions [--deals 24]
+    python benchmarks/bench_coach.py --playouts 20 34 [--count 40] [--deals 4] [--seed 1]
 
 Figures: the hint's agreement with the evaluator's best card where that best is clear (its
 margin over the next card is larger than the evaluator's noise) per third of the hand (tricks
@@ -18,6 +19,11 @@ is the evaluator's costliest play (of the hands where the review names one); the
 error of the biggest mistake's stated cost; hands of the strong player with a mistake named;
 the review time per hand. ``--cache`` keeps the evaluator's results between runs (the same
 positions and budget give the same figures).
+
+``--playouts STOCK_LO STOCK_HI``: on positions from games of rules bots with that many cards in
+the stock, each card's outcome per deal by one rule-based playout (the strong search's method)
+and by the exact solver, on the same deals: how the differences between cards correlate, per
+deal and per position (the mean over ``--deals`` deals), and how often the best cards agree.
 
 ``--positions``: the regression positions of ``tests/ai/test_positions.py``, each evaluated
 with ``--deals`` deals solved exactly, and the card the strong bot (four seeds), the baseline
@@ -40,6 +46,9 @@ from pathlib import Path
 
 from briscola_lan.ai import StrongBot, make_bot
 from briscola_lan.ai.evaluate import YARDSTICK, Budget, Evaluation, evaluate
+from briscola_lan.ai.infer import Knowledge
+from briscola_lan.ai.policy import rules_playout
+from briscola_lan.ai.solver import Solver
 from briscola_lan.rules import Card, Hand, SeatView, TableOptions, deck_for
 from briscola_lan.tui import coach
 
@@ -158,6 +167,65 @@ def _positions(deals: int) -> None:
         print(f"    {chosen}")
 
 
+def _correlation(a: list[float], b: list[float]) -> float:
+    ma, mb = statistics.mean(a), statistics.mean(b)
+    sab = sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True))
+    return sab / math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+
+
+def _playouts(stock_lo: int, stock_hi: int, count: int, deals: int, seed: int) -> None:
+    """Rule-based playouts against exact solving, card differences on the same deals."""
+    rng = random.Random(seed)
+    bots = [make_bot("rules", 1), make_bot("rules", 2)]
+    views: list[SeatView] = []
+    while len(views) < count:
+        deck = list(deck_for(2))
+        rng.shuffle(deck)
+        hand = Hand(TableOptions.make(players=2), deck, rng.randrange(2))
+        found = []
+        while not hand.is_terminal:
+            seat = hand.current_player
+            assert seat is not None
+            view = hand.view(seat)
+            if stock_lo <= view.stock_left <= stock_hi and len(view.hand) > 1:
+                found.append(view)
+            hand.play(seat, bots[seat].choose(view))
+        if found:
+            views.append(rng.choice(found))
+    per_deal: tuple[list[float], list[float]] = ([], [])
+    per_pos: tuple[list[float], list[float]] = ([], [])
+    agree = 0
+    for view in views:
+        k = Knowledge(view)
+        cards = sorted(k.my_hand)
+        exact: dict[int, list[float]] = {c: [] for c in cards}
+        playout: dict[int, list[float]] = {c: [] for c in cards}
+        for _ in range(deals):
+            h = k.sample(rng)
+            values = Solver(h, k.side).values(h)
+            for c in cards:
+                x = h.clone()
+                x.play(c)
+                rules_playout(x)
+                exact[c].append(values[c])
+                playout[c].append(x.points[k.side] - h.points[k.side])
+        for c in cards[1:]:
+            for i in range(deals):
+                per_deal[0].append(exact[c][i] - exact[cards[0]][i])
+                per_deal[1].append(playout[c][i] - playout[cards[0]][i])
+            per_pos[0].append(statistics.mean(exact[c]) - statistics.mean(exact[cards[0]]))
+            per_pos[1].append(statistics.mean(playout[c]) - statistics.mean(playout[cards[0]]))
+        best_e = max(cards, key=lambda c: statistics.mean(exact[c]))
+        best_p = max(cards, key=lambda c: statistics.mean(playout[c]))
+        agree += best_e == best_p
+    print(
+        f"stock {stock_lo}-{stock_hi}, {count} positions x {deals} deals: card differences, "
+        f"playouts against exact, correlate {_correlation(*per_deal):.2f} per deal "
+        f"(sd {statistics.pstdev(per_deal[1]):.1f} against {statistics.pstdev(per_deal[0]):.1f}),"
+        f" {_correlation(*per_pos):.2f} per position; same best card in {agree} of {count}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10)
@@ -166,7 +234,13 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--positions", action="store_true")
     parser.add_argument("--deals", type=int, default=24)
+    parser.add_argument("--playouts", type=int, nargs=2, metavar=("STOCK_LO", "STOCK_HI"))
+    parser.add_argument("--count", type=int, default=40)
     args = parser.parse_args()
+    if args.playouts:
+        lo, hi = args.playouts
+        _playouts(lo, hi, args.count, args.deals, args.seed)
+        return
     if args.positions:
         _positions(args.deals)
         return

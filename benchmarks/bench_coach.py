@@ -3,8 +3,10 @@
 deal once few remain), with the same figures for the previous coach (the ``baseline`` search's
 top card, and a play called a mistake from half a point) measured in the same run.
 
-Hands are 2-player, seeded: seat 0 is the player (the rules bot in even hands, the strong bot in
-odd ones), seat 1 the strong bot. Every decision of seat 0 with two cards or more is judged.
+Hands are 2-player, seeded: seat 0 is the player (the rules bot in even hands, the strong search
+in odd ones), seat 1 the strong search (``_player``: the strong search with its confidence rule
+and no early margin, fixed so that the positions stay put). Every decision of seat 0 with two
+cards or more is judged.
 
     python benchmarks/bench_coach.py [--hands 10] [--seed 1] [--jobs 2] [--cache FILE]
     python benchmarks/bench_coach.py --positions [--deals 24]
@@ -44,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from briscola_lan.ai import StrongBot, make_bot
+from briscola_lan.ai import Bot, StrongBot, make_bot
 from briscola_lan.ai.evaluate import YARDSTICK, Budget, Evaluation, evaluate
 from briscola_lan.ai.infer import Knowledge
 from briscola_lan.ai.policy import rules_playout
@@ -78,6 +80,13 @@ def _wilson(k: int, n: int) -> str:
     return f"{100 * p:.1f}% [{100 * (mid - half):.1f}, {100 * (mid + half):.1f}] ({k}/{n})"
 
 
+def _player(level: str, seed: int) -> Bot:
+    """The bots that play the benchmark's hands: the rules bot, and the strong search with its
+    confidence rule but no early margin (fixed here, so that the positions, and the evaluator's
+    cached results, do not move when the strong level is tuned)."""
+    return StrongBot(seed, early_margin=0.0) if level == "strong" else make_bot(level, seed)
+
+
 def decisions(hands: int, seed: int) -> list[Decision]:
     """Seat 0's decisions (two cards or more) in ``hands`` seeded 2-player hands."""
     out: list[Decision] = []
@@ -85,7 +94,7 @@ def decisions(hands: int, seed: int) -> list[Decision]:
         deck = list(deck_for(2))
         random.Random(f"coach:{seed}:{i}").shuffle(deck)
         player = "rules" if i % 2 == 0 else "strong"
-        bots = [make_bot(player, 100 + i), make_bot("strong", 200 + i)]
+        bots = [_player(player, 100 + i), _player("strong", 200 + i)]
         hand = Hand(TableOptions.make(players=2), deck, i % 2)
         while not hand.is_terminal:
             seat = hand.current_player

@@ -5,9 +5,9 @@ Both judge the player's own seat view, never anything else (``ai.evaluate.Evalua
 card's score is the points the player's side is expected to end the hand with after playing it,
 so a play costs the best score minus its own, give or take the noise of that difference. Where
 few deals agree with what the seat saw, every one of them is solved exactly (no noise);
-otherwise the hint is the strong bot's search, and the review, after the hand, solves sampled
-deals exactly near the end and runs the strong search with a larger budget before. A play is
-called a mistake only when its cost is over a point and larger than its noise.
+otherwise, near the end of a 2-player hand, both solve sampled deals exactly (the review more of
+them); before, the hint is the strong bot's search and the review runs it with a larger
+budget. A play is called a mistake only when its cost is over a point and larger than its noise.
 The reason is worked out from the rules' trick rule and what the seat can see, for any card of
 the hand, and says only what is true of the position (``tests/tui/test_coach_claims.py``).
 """
@@ -36,7 +36,14 @@ EXACT_DEALS = 150  # at most this many deals agree with the view: solve every on
 REVIEW_SAMPLES = {2: 500, 3: 500, 4: 200}  # the review's strong search, per player count
 # (the hint's is the bot's default: 300, 300, 100, twice that when unsure)
 REVIEW_DEALS = 24  # deals solved exactly per play near the end of a 2-player hand
-REVIEW_SOLVED_STOCK = 8  # ... from this many cards left in the stock
+SOLVED_STOCK = 12  # ... from this many cards left in the stock (the hint's and the review's)
+
+
+def hint_deals(stock_left: int, players: int) -> int:
+    """Deals the hint solves near the end of a 2-player hand: about 0.1-0.2 s in all."""
+    return 24 if stock_left <= 10 else 12
+
+
 Frag = StyleAndTextTuples
 
 
@@ -83,8 +90,14 @@ def _advice(view: SeatView, card: Card, ev: Evaluation | None) -> Advice:
 
 
 def advise(view: SeatView) -> Advice:
-    """Ask the strong AI about ``view`` (its seat's turn). Takes ~0.1-0.3 s: run it in a thread."""
+    """Ask the strong AI about ``view`` (its seat's turn). Takes ~0.1-0.3 s: run it in a thread.
+
+    Every deal solved when few agree with the view; near the end of a 2-player hand, sampled
+    deals solved (``hint_deals``); before, the strong bot's choice and its scores."""
     ev = _exact(view)
+    if ev is None and view.players == 2 and view.stock_left <= SOLVED_STOCK:
+        budget = Budget(hint_deals, exact_up_to=EXACT_DEALS)
+        ev = evaluate(view, budget, random.Random(HINT_SEED))
     if ev is not None:
         return _advice(view, Card.from_code(ev.best()), ev)
     card, ev = StrongBot(HINT_SEED).choose_evaluated(view)
@@ -232,7 +245,7 @@ def review_play(view: SeatView, card: Card) -> ReviewedPlay:
     if len(view.hand) < 2:
         return ReviewedPlay(trick, card, card, 0.0)
     ev = _exact(view)
-    if ev is None and view.players == 2 and view.stock_left <= REVIEW_SOLVED_STOCK:
+    if ev is None and view.players == 2 and view.stock_left <= SOLVED_STOCK:
         budget = Budget(lambda stock, players: REVIEW_DEALS, exact_up_to=EXACT_DEALS)
         ev = evaluate(view, budget, random.Random(REVIEW_SEED))
     if ev is None:

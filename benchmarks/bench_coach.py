@@ -15,11 +15,12 @@ cards or more is judged.
 Figures: the hint's agreement with the evaluator's best card where that best is clear (its
 margin over the next card is larger than the evaluator's noise) per third of the hand (tricks
 1-7, 8-14, 15-20), with 95% Wilson intervals; the mean loss per decision (the evaluator's cost
-of the hint's card); the median hint time. The review: the share of plays it calls mistakes
+of the hint's card); the median hint time (CPU: on a shared machine the figure that does not
+depend on the others' load). The review: the share of plays it calls mistakes
 that are the evaluator's best or within 1 point of it; the share of hands whose biggest mistake
 is the evaluator's costliest play (of the hands where the review names one); the mean absolute
 error of the biggest mistake's stated cost; hands of the strong player with a mistake named;
-the review time per hand. ``--cache`` keeps the evaluator's results between runs (the same
+the review's CPU time per hand. ``--cache`` keeps the evaluator's results between runs (the same
 positions and budget give the same figures).
 
 ``--playouts STOCK_LO STOCK_HI``: on positions from games of rules bots with that many cards in
@@ -281,9 +282,9 @@ def main() -> None:
     rows: list[Row] = []
     for d in ds:
         ev = evals[_key(d.view)]
-        t = time.perf_counter()
+        t = time.process_time()
         advice = coach.advise(d.view)
-        hint_s = time.perf_counter() - t
+        hint_s = time.process_time() - t
         old = make_bot("baseline", coach.HINT_SEED).choose(d.view)
         ranked = ev.ranked()
         best, second = ranked[0], ranked[1]
@@ -317,7 +318,7 @@ def main() -> None:
         )
     times = [r[3] for r in rows]
     print(
-        f"  hint time: median {1000 * statistics.median(times):.0f} ms, "
+        f"  hint CPU time: median {1000 * statistics.median(times):.0f} ms, "
         f"p90 {1000 * statistics.quantiles(times, n=10)[-1]:.0f} ms, max {1000 * max(times):.0f} ms"
     )
     equal = [r for r in rows if r[2].runner_up() is not None
@@ -337,9 +338,9 @@ def main() -> None:
     strong_named = strong_hands = 0
     review_s: list[float] = []
     for hand_ds in by_hand.values():
-        t = time.perf_counter()
+        t = time.process_time()
         reviewed = [coach.review_play(d.view, d.played) for d in hand_ds]
-        review_s.append(time.perf_counter() - t)
+        review_s.append(time.process_time() - t)
         costs = [evals[_key(d.view)].cost(d.played.code) for d in hand_ds]
         costliest = max(range(len(costs)), key=lambda i: costs[i])
         mistakes = [i for i, p in enumerate(reviewed) if p.mistake]
@@ -374,7 +375,7 @@ def main() -> None:
         f"  hands played by the strong bot with a mistake named: {strong_named} of {strong_hands}"
     )
     print(
-        f"  review time per hand: median {statistics.median(review_s):.2f} s, "
+        f"  review CPU time per hand: median {statistics.median(review_s):.2f} s, "
         f"max {max(review_s):.2f} s ({len(review_s)} hands)"
     )
 

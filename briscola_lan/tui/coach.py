@@ -35,8 +35,13 @@ REVIEW_SEED = 15
 EXACT_DEALS = 150  # at most this many deals agree with the view: solve every one
 REVIEW_SAMPLES = {2: 500, 3: 500, 4: 200}  # the review's strong search, per player count
 # (the hint's is the bot's default: 300, 300, 100, twice that when unsure)
-REVIEW_DEALS = 24  # deals solved exactly per play near the end of a 2-player hand
-SOLVED_STOCK = 12  # ... from this many cards left in the stock (the hint's and the review's)
+SOLVED_STOCK = 12  # near the end of a 2-player hand: from this many cards left in the stock,
+# the hint and the review solve sampled deals exactly
+
+
+def review_deals(stock_left: int, players: int) -> int:
+    """Deals the review solves per play near the end of a 2-player hand: about 0.1-0.4 s."""
+    return 80 if stock_left <= 8 else 32
 
 
 def hint_deals(stock_left: int, players: int) -> int:
@@ -230,11 +235,12 @@ class ReviewedPlay:
     best: Card
     cost: float
     noise: float = 0.0  # 95% half-width of the cost (0: every deal solved)
+    solved: bool = True  # judged by deals solved exactly (else by the strong search: not judged)
 
     @property
     def mistake(self) -> bool:
-        """Over a point, and more than the evaluation's own uncertainty."""
-        return self.cost >= 1.0 and self.cost > self.noise
+        """Judged by solved deals, over a point, and more than the evaluation's uncertainty."""
+        return self.solved and self.cost >= 1.0 and self.cost > self.noise
 
 
 def review_play(view: SeatView, card: Card) -> ReviewedPlay:
@@ -245,16 +251,20 @@ def review_play(view: SeatView, card: Card) -> ReviewedPlay:
     if len(view.hand) < 2:
         return ReviewedPlay(trick, card, card, 0.0)
     ev = _exact(view)
+    solved = True
     if ev is None and view.players == 2 and view.stock_left <= SOLVED_STOCK:
-        budget = Budget(lambda stock, players: REVIEW_DEALS, exact_up_to=EXACT_DEALS)
+        budget = Budget(review_deals, exact_up_to=EXACT_DEALS)
         ev = evaluate(view, budget, random.Random(REVIEW_SEED))
     if ev is None:
+        # Earlier in the hand the strong search's scores are shown, never called a mistake:
+        # they disagree too often with deals solved exactly (docs/ai.md).
         ev = StrongBot(REVIEW_SEED, samples=REVIEW_SAMPLES[view.players]).evaluation(view)
+        solved = False
     best = ev.best()
     if ev.values[best] - ev.values[card.code] < 1e-9:
-        return ReviewedPlay(trick, card, card, 0.0)
+        return ReviewedPlay(trick, card, card, 0.0, solved=solved)
     return ReviewedPlay(
-        trick, card, Card.from_code(best), ev.cost(card.code), ev.noise(best, card.code)
+        trick, card, Card.from_code(best), ev.cost(card.code), ev.noise(best, card.code), solved
     )
 
 
@@ -325,7 +335,9 @@ class Coach:
             out.append(("", _("You made no play in this hand (an AI played your seat).")))
             return out
         mistakes = [p for p in plays if p.mistake]
-        ranked = sorted(plays, key=lambda p: (not p.mistake, p.best == p.played, -p.cost, p.trick))
+        ranked = sorted(
+            plays, key=lambda p: (not p.mistake, p.best == p.played, not p.solved, -p.cost, p.trick)
+        )
         if mistakes:
             worst = ranked[0]
             out.append(("class:bad", _(
@@ -344,7 +356,8 @@ class Coach:
         out.append(("", "\n"))
         out.append(("class:dim", _(
             "A play counts as a mistake only when its cost is over a point and larger than its "
-            "margin of error (±)."
+            "margin of error (±). Early in a 2-player hand, and before the stock runs out with "
+            "more players, the AI's scores are shown but not judged."
         )))  # fmt: skip
         out.append(("", "\n\n"))
         out.append(("class:bold", _("Trick  You   AI    Cost ± error (points)")))
@@ -355,8 +368,11 @@ class Coach:
             elif p.mistake:
                 cost = f"{decimal(p.cost)} ± {decimal(p.noise)}"
                 style = "class:bad" if p.cost >= 3 else ""
-            else:
+            elif p.solved:
                 cost = f"{decimal(p.cost)} ± {decimal(p.noise)}  " + _("(about equal)")
+                style = "class:dim"
+            else:
+                cost = f"{decimal(p.cost)} ± {decimal(p.noise)}  " + _("(too early to judge)")
                 style = "class:dim"
             out.append((style, f"{p.trick:>5}  {label(p.played):<5} {label(p.best):<5} {cost}"))
             out.append(("", "\n"))

@@ -98,10 +98,11 @@ async def test_the_review_of_a_hand_puts_the_biggest_mistake_first() -> None:
             assert text.startswith("No play is a clear mistake"), text
         rows = [ln for ln in text.splitlines() if ln[:5].strip().isdigit()]
         assert len(rows) == 20
-        # the mistakes first, the biggest first; then the plays about equal; then the AI's own
-        kinds = ["-" if ln.rstrip().endswith("-") else ("=" if "about equal" in ln else "x")
-                 for ln in rows]  # fmt: skip
-        assert kinds == sorted(kinds, key="x=-".index), kinds
+        # the mistakes first, the biggest first; then the plays about equal; then the plays
+        # too early to judge; then the AI's own cards
+        kinds = ["-" if ln.rstrip().endswith("-") else "=" if "about equal" in ln
+                 else "?" if "too early to judge" in ln else "x" for ln in rows]  # fmt: skip
+        assert kinds == sorted(kinds, key="x=?-".index), kinds
         shown = [float(ln.split()[3]) for ln, k in zip(rows, kinds, strict=True) if k == "x"]
         assert shown == sorted(shown, reverse=True)
         await d.keys("w")

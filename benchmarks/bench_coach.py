@@ -111,7 +111,8 @@ def decisions(hands: int, seed: int) -> list[Decision]:
 def _key(view: SeatView) -> str:
     hand = ",".join(str(c.code) for c in sorted(view.hand, key=lambda c: c.code))
     played = ",".join(str(c.code) for c in view.played_cards)
-    return f"{view.seat}|{view.dealer}|{view.upcard.code}|{hand}|{played}|{view.points}"
+    deals = YARDSTICK.deals(view.stock_left, view.players)  # a new budget, a new evaluation
+    return f"{view.seat}|{view.dealer}|{view.upcard.code}|{hand}|{played}|{view.points}|{deals}"
 
 
 def _evaluate(view: SeatView) -> dict[str, object]:

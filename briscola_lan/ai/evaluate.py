@@ -122,7 +122,7 @@ def yardstick_deals(stock_left: int, players: int) -> int:
     """The benchmark's evaluator: many deals late, fewer early where one solve takes seconds."""
     if stock_left >= 20:
         return 6
-    if stock_left >= 12:
+    if stock_left >= 14:
         return 24
     return 100
 

@@ -252,6 +252,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     @kb.add("n", filter=summing)
     def _summary_next(event: KeyPressEvent) -> None:
+        if app.model.match_over:
+            return  # (an n meant for the hand just over: the match's summary stays)
         ui.show_summary = False
         app.next_hand()
 

@@ -91,6 +91,7 @@ class NetBackend(TableBackend):
         self._held = False
         self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._seatless: str | None = None  # why no seat could be taken (full, refused)
         self.model.waiting = (
             _("Waiting for the rematch to open...") if rematch else _("Connecting...")
         )
@@ -185,6 +186,7 @@ class NetBackend(TableBackend):
             free = [i.seat for i in st.seats if not i.occupied and i.seat not in tried]
             if not free:
                 self.model.waiting = _("The table is full: pick another table in the lobby.")
+                self._seatless = self.model.waiting
                 self.model.add_log(_("! the table is full"))
                 self.notify()
                 return
@@ -205,6 +207,7 @@ class NetBackend(TableBackend):
                 continue
             why = refused.text if refused is not None else _("no answer from the host")
             self.model.waiting = self._plain(_("Could not take a seat: {why}").format(why=why))
+            self._seatless = self.model.waiting
             self.notify()
             return
         if self.auto_start and st.seat == 0:
@@ -484,6 +487,8 @@ class NetBackend(TableBackend):
                     # the host reveals right after the last trick: wait for the verdict
                     model.hand_over = False
                     model.waiting = _("Hand over: checking the deal...")
+            elif st.phase == "lobby" and st.seat is None and self._seatless is not None:
+                model.waiting = self._seatless  # why this client holds no seat, kept in view
             elif st.phase == "lobby":
                 seated = sum(1 for i in st.seats if i.occupied)
                 model.waiting = _(

@@ -115,7 +115,7 @@ async def test_every_screen_in_italian_has_no_english(tmp_path: Path, italian: N
             for line in lines:
                 assert not re.search(r"[a-zà-ù][A32RCF4-7][◉Ʊ⚔⚚]", line), f"{name}: {line}"
     stats = "\n".join(big["statistics"])
-    assert "Partite: 3 finite" in stats and "IA casuale" in stats, stats
+    assert "Partite finite: 3" in stats and "IA casuale" in stats, stats
     assert "Riepilogo della partita" in "\n".join(big["end of match summary 4p"])
 
 

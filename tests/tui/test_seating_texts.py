@@ -107,6 +107,8 @@ async def test_full_table_shows_not_seated_and_the_way_back(tmp_path: Path) -> N
             await wait_for(lambda: "full" in (model.waiting or ""), 10, "table full")
             await wait_for(lambda: model.known and len(model.seats) == 2, 5, "the seats")
             assert not model.seated
+            d.client.backend._sync()  # type: ignore[union-attr]  # (the next message's update)
+            assert "The table is full" in (model.waiting or ""), model.waiting  # it stays said
             pane = "".join(f[1] for f in d.client._players_text())
             assert "(you)" not in pane and "not seated" in pane
             hints = "".join(f[1] for f in d.client._hints())

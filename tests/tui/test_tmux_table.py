@@ -122,7 +122,7 @@ def test_three_players_at_60x20_in_italian(tmux_factory: list[Tmux], tmp_path: P
     t.keys("Escape", "Escape")
     t.wait_for(r"Sala", 10)
     t.keys("t")
-    stats = t.wait_for(r"Partite: 1 finite", 60)
+    stats = t.wait_for(r"Partite finite: 1", 60)
     assert "Le tue statistiche" in stats and "IA casuale" in stats, stats
     t.keys("Escape", "a")
     t.wait_for(IT["turn"], 30)

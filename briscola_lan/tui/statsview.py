@@ -106,7 +106,9 @@ def _table(title: str, rows: dict[str, Tally], width: int, ascii_only: bool) -> 
 def _hand(h: HandLine, width: int) -> Frag:
     """One of the best or worst hands: its date and score, then where and against whom."""
     against = ", ".join(player_name(o) for o in dict.fromkeys(h.opponents))
-    what = _("hand {n} at '{table}' against {names}").format(n=h.number, table=h.table, names=against)
+    what = _("hand {n} at '{table}' against {names}").format(
+        n=h.number, table=h.table, names=against
+    )
     return hang([("", f"  {_when(h.when)}  {h.mine:>3}-{h.theirs:<3} ")], [("", what)], width)
 
 

@@ -221,7 +221,7 @@ class AppLayout:
                         a,
                         height=D(min=3, weight=1),
                     ),
-                    filter=Condition(lambda: not self._hint_shown()),
+                    filter=Condition(lambda: self._aside() is None),
                 ),
                 ConditionalContainer(
                     _box(
@@ -230,7 +230,16 @@ class AppLayout:
                         a,
                         height=D(min=3, weight=1),
                     ),
-                    filter=Condition(self._hint_shown),
+                    filter=Condition(lambda: self._aside() == "hint"),
+                ),
+                ConditionalContainer(
+                    _box(
+                        lambda: _("Signal to your partner (Esc: no signal)"),
+                        _wrapped(render.signal_choice),
+                        a,
+                        height=D(min=3, weight=1),
+                    ),
+                    filter=Condition(lambda: self._aside() == "signal"),
                 ),
             ]
         )
@@ -332,8 +341,14 @@ class AppLayout:
         ]
         return Layout(FloatContainer(body, floats=floats))
 
-    def _hint_shown(self) -> bool:
-        return self.ui.show_hint and self.ui.screen is Screen.TABLE
+    def _aside(self) -> str | None:
+        """What sits under the hand in the log's place, the hand staying in view: the choice of
+        a signal, or the hint (None: the log)."""
+        if self.ui.screen is not Screen.TABLE:
+            return None
+        if self.ui.signalling:
+            return "signal"
+        return "hint" if self.ui.show_hint else None
 
     def _summary(self) -> ModuleType:
         """The match summary's module (``tui/summary.py``), loaded when first shown."""
@@ -450,9 +465,8 @@ class AppLayout:
         ]  # fmt: skip
 
     def _players_text(self, width: int = 36) -> StyleAndTextTuples:
-        out = render.seat_lines(self.model, self.ui, width, self._sizes().compact)
-        out.extend(render.score_lines(self.model, self.ui, width))
-        return out
+        compact = self._sizes().compact
+        return render.players_lines(self.model, self.ui, width, compact)
 
     def _table_text(self, width: int | None = None) -> StyleAndTextTuples:
         sizes = self._sizes()

@@ -4,8 +4,9 @@ Players and Table panes and of the hand, measured from what they show, so that n
 The Table pane is as high as the largest it gets in the hand (every seat's card down, the
 longest name winning, a completed trick's line, the briscola taken by the longest name), not as
 high as it is at the moment: the panes stay put from one play to the next. At the end of a hand
-the empty hand pane goes and the result takes its rows. Large cards from 90x28 when they fit;
-the trick as card boxes when those fit too.
+the empty hand pane goes and the result takes its rows; while a hint or the choice of a signal
+sits under the hand, the top panes give it the rows they keep for later. Large cards from 90x28
+when they fit; the trick as card boxes when those fit too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from briscola_lan.rules import Card, Rank, Suit
 from briscola_lan.tui import render
 from briscola_lan.tui.follow import Follow
-from briscola_lan.tui.state import TableModel, UiState
+from briscola_lan.tui.state import SignalNote, TableModel, UiState
 from briscola_lan.tui.widgets import wrap_words
 
 BIG_COLUMNS, BIG_ROWS = 90, 28  # from this terminal size on, cards are drawn large if they fit
@@ -55,6 +56,7 @@ def _in_play_need(model: TableModel, ui: UiState, width: int, boxes: bool, compa
     longest = _longest_seat(model)
     trump = model.trump or Suit.COINS
     best, low = Card(trump, Rank.ACE), Card(Suit((int(trump) + 1) % 4), Rank.FOUR)
+    signals = _signals_probe(model)  # both partners' signals shown
     need = 0
     for taken_by in (None, longest):
         for winner in range(n):
@@ -64,7 +66,7 @@ def _in_play_need(model: TableModel, ui: UiState, width: int, boxes: bool, compa
                     model, trick=() if held else plays, upcard_taken_by=taken_by,
                     stock_left=0 if taken_by is not None else 30, to_play=longest,
                     error=None, waiting=None, started=True, hand_over=False,
-                    upcard=model.upcard or best, trump=trump,
+                    upcard=model.upcard or best, trump=trump, signals=signals,
                 )  # fmt: skip
                 look = dataclasses.replace(ui, follow=Follow())
                 if held:
@@ -76,13 +78,23 @@ def _in_play_need(model: TableModel, ui: UiState, width: int, boxes: bool, compa
     with_stock = dataclasses.replace(model, stock_left=max(1, model.stock_left))
     trust = len(render.trust_lines(with_stock, compact=compact))
     now = len(render.trust_lines(model, compact=compact))
-    return need + max(0, trust - now) + (0 if compact else 1)  # a line for an error
+    return need + max(0, trust - now) + 1  # a line for an error (a refused key says why)
 
 
 def _players_need(model: TableModel, ui: UiState, width: int, compact: bool) -> int:
-    frags = render.seat_lines(model, ui, width, compact)
-    frags += render.score_lines(model, ui, width)
-    return lines_of(frags, width)
+    probe = dataclasses.replace(model, signals=_signals_probe(model))
+    return lines_of(render.players_lines(probe, ui, width, compact), width)
+
+
+def _signals_probe(model: TableModel) -> tuple[SignalNote, ...]:
+    """Both partners' signals, the longest said (at a table that allows them; else none)."""
+    from briscola_lan.rules.signals import SignalValue
+
+    if not (model.options.signals and model.players == 4):
+        return ()
+    me = model.my_seat
+    value = max(SignalValue, key=lambda v: len(render.signal_text(v)))
+    return (SignalNote((me + 2) % 4, 10, value), SignalNote(me, 10, value))
 
 
 def sizes(columns: int, rows: int, model: TableModel, ui: UiState | None = None) -> Sizes:
@@ -116,5 +128,14 @@ def sizes(columns: int, rows: int, model: TableModel, ui: UiState | None = None)
         hand = hand_rows(big)
         if top + hand + LOG_MIN <= room or (big, boxes) == choices[-1]:
             break
+    if ui.signalling or ui.show_hint:
+        # Under the hand, in the log's place, the player asked for a choice or a hint: the
+        # top panes give it what they keep for later in the hand (they show what they show now).
+        now = lines_of(render.table_lines(model, ui, inner, big=boxes, compact=compact), inner)
+        pw = players_width - 2
+        shown = lines_of(render.players_lines(model, ui, pw, compact), pw)
+        choice = render.signal_choice(columns - 2)
+        aside = 2 + (lines_of(choice, columns - 2) if ui.signalling else 3)
+        top = min(top, max(now, shown) + 2, room - hand - aside)
     top = max(3, min(top, room - hand - LOG_MIN))
     return Sizes(players_width, top, hand, big, compact, boxes)

@@ -202,6 +202,16 @@ def seat_lines(
     return out
 
 
+def players_lines(model: TableModel, ui: UiState, width: int, compact: bool) -> Frag:
+    """The Players pane: the seats, the tricks and points, and on a short terminal the
+    partners' signals (the Table pane has no row for them there)."""
+    out = seat_lines(model, ui, width, compact)
+    out.extend(score_lines(model, ui, width))
+    if compact:
+        out.extend(signal_lines(model, ui, width, short=True))
+    return out
+
+
 def _mine(model: TableModel, seat: int) -> bool:
     return model.seated and seat == model.my_seat
 
@@ -375,7 +385,8 @@ def table_lines(
         out.append(("class:dim", removed_two_text(model, ui)))
         _nl(out)
     out.extend(trick_text(model, ui, big, compact, width))
-    out.extend(signal_lines(model, ui))
+    if not compact:  # (a short terminal has them in the Players pane)
+        out.extend(signal_lines(model, ui, width))
     if held:
         pass
     elif model.connection == "reconnecting":
@@ -386,7 +397,8 @@ def table_lines(
         out.append(("class:turn", _("Your turn: choose a card, Enter plays it")))
     elif model.to_play is not None:
         out.append(("", _("Waiting for {name}...").format(name=model.who(model.to_play))))
-    _nl(out)
+    if not (held and compact):  # (a short terminal spares the empty line under a held trick)
+        _nl(out)
     if model.error:
         out.append(("class:error", model.error))
         _nl(out)
@@ -836,9 +848,13 @@ def signal_text(value: SignalValue) -> str:
     }[value]
 
 
-def signal_lines(model: TableModel, ui: UiState) -> Frag:
-    """At a table that allows signals: what the partner (and I) signalled this hand, and the
-    choice of a signal while the player makes one."""
+def signal_lines(
+    model: TableModel, ui: UiState, width: int | None = None, short: bool = False
+) -> Frag:
+    """At a table that allows signals: what the partner (and I) signalled this hand, in words
+    when the line has room for them, else in a word or two; ``short`` (a small terminal's
+    Players pane): ``Partner: carico``. The choice of a signal, while the player makes one,
+    sits under the hand (``signal_choice``)."""
     out: Frag = []
     if not model.options.signals or model.players != 4:
         return out
@@ -846,16 +862,35 @@ def signal_lines(model: TableModel, ui: UiState) -> Frag:
     partner = model.options.partner_of(me)
     for who, label in ((partner, _("Partner's signal")), (me, _("Your signal"))):
         last = next((x for x in reversed(model.signals) if x.seat == who), None)
-        if last is not None and last.value is not None:
+        if last is None or last.value is None:
+            continue
+        if short:
+            line = (_("Partner: {what}") if who == partner else _("You: {what}")).format(
+                what=signal_word(last.value)
+            )
+        else:
             text = _("{what} (trick {n})").format(what=signal_text(last.value), n=last.trick)
-            out.append(("class:partner" if who == partner else "class:dim", f"{label}: {text}"))
-            _nl(out)
-    if ui.signalling:  # short, so that the six fit in two lines of a small table pane
-        out.append(("class:bold", _("Signal to your partner (Esc: no signal):")))
-        for i, value in enumerate(SignalValue, 1):
-            out.append(("class:bold", f" {i} "))
-            out.append(("", signal_word(value) + " "))
+            if width is not None and len(label) + 2 + len(text) > width:
+                text = _("{what} (trick {n})").format(what=signal_word(last.value), n=last.trick)
+            line = f"{label}: {text}"
+        out.append(("class:partner" if who == partner else "class:dim", line))
         _nl(out)
+    return out
+
+
+def signal_choice(width: int | None = None) -> Frag:
+    """The six signals to choose from, numbered as the keys 1-6 choose them, as many on a line
+    as fit, never one broken in two."""
+    out: Frag = []
+    col = 0
+    for i, value in enumerate(SignalValue, 1):
+        item = f" {i} {signal_word(value)} "
+        if width and col and col + len(item) > width:
+            _nl(out)
+            col = 0
+        out.append(("class:bold", f" {i} "))
+        out.append(("", signal_word(value) + " "))
+        col += len(item)
     return out
 
 

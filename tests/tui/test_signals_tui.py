@@ -38,7 +38,8 @@ async def test_a_signal_to_the_partner_from_the_table(tmp_path: Path) -> None:
         await wait_for(lambda: model.my_turn, 20, "my turn")
         await d.keys("g")
         assert ui.signalling
-        assert "Signal to your partner" in _text(render.table_lines(model, ui, 80))
+        assert "1 ace of trumps" in _text(render.signal_choice())  # under the hand
+        assert client._aside() == "signal"
         assert "1-6: the signal" in _text(client._hints(100))
         hand = model.hand
         await d.keys(ESC)

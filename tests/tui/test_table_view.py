@@ -216,3 +216,44 @@ def test_a_card_box_compass_fits_its_width_with_long_names() -> None:
         assert all(len(line) <= width for line in text.splitlines()), text
         flat = text.replace("\n", " ")
         assert "x" * 10 in flat and "y" * 10 in flat  # whole (wrapped) names
+
+
+def test_the_panes_stay_put_and_show_everything_the_table_can_show() -> None:
+    """The Table pane is as high as its fullest moment of the hand (every card down, the longest
+    name winning or taking, the briscola taken, both partners' signals), so that nothing moves
+    between plays and nothing is cut, at 60x20, 80x24 and 100x30; the choice of a signal goes
+    under the hand, whole, the top panes giving it their spare rows."""
+    import dataclasses
+
+    from briscola_lan.rules.events import TrickTaken
+    from briscola_lan.rules.signals import SignalValue
+    from briscola_lan.tui import panes
+    from briscola_lan.tui.state import SignalNote
+
+    names = ["Ann", "Bea Longname-Smith", "Cid", "Dan"]
+    model = _model(4, names)
+    model.options = dataclasses.replace(model.options, signals=True)
+    for size in ((60, 20), (80, 24), (100, 30)):
+        quiet = panes.sizes(*size, model, UiState())
+        busy = dataclasses.replace(
+            model, signals=(SignalNote(2, 1, SignalValue.CARICO), SignalNote(0, 1,
+                            SignalValue.TRUMP_FIGURE)), upcard_taken_by=1, stock_left=0,
+            error="Not your turn yet.",
+        )  # fmt: skip
+        ui = UiState()
+        ui.follow.held = TrickTaken(1, (*model.trick, (3, model.hand[0])), 30)
+        assert panes.sizes(*size, busy, ui) == quiet, size
+        inner = size[0] - quiet.players_width - 2
+        text = render.table_lines(busy, ui, inner, big=quiet.boxes, compact=quiet.compact)
+        assert panes.lines_of(text, inner) <= quiet.top - 2, (size, _text(text))
+        frags = render.players_lines(busy, ui, quiet.players_width - 2, quiet.compact)
+        pane = _text(frags)
+        if quiet.compact:  # a short terminal: the signals in the Players pane, in a word or two
+            assert "Partner: carico" in pane and "You: trump figure" in pane, pane
+        else:
+            assert "Partner's signal: " in _text(text) and "carico" in _text(text)
+        assert panes.lines_of(frags, quiet.players_width - 2) <= quiet.top - 2, pane
+        choosing = UiState(signalling=True)
+        sized = panes.sizes(*size, model, choosing)
+        aside = size[1] - 2 - sized.top - sized.hand - 2  # the choice's rows in its frame
+        assert panes.lines_of(render.signal_choice(size[0] - 2), size[0] - 2) <= aside, size

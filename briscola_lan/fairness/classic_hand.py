@@ -397,9 +397,15 @@ class ClassicHand:
 
     # --- the end: the host's reveal opens the deck ----------------------------------------------
 
-    def on_host_reveal(self, st: HostReveal, record: int) -> Hand:
+    def on_host_reveal(self, st: HostReveal, record: int, *, played: Hand | None = None) -> Hand:
         """The host's seed and every salt: the deck the seeds shuffle must be the committed one,
-        and every play, deal and exchange what the rules engine makes of it. The replayed hand."""
+        and every play, deal and exchange what the rules engine makes of it. The replayed hand.
+
+        ``played``: the host's own engine, which shuffled the deck from these seeds and took
+        every play (the host checking its own reveal before it publishes it). The committed
+        deck must be its deck and the points the schedule's; each deal, exchange and play was
+        checked against the schedule and the commitments as it came, so the deck is not
+        shuffled and the hand not replayed again."""
         self._need_dealt(st)
         opts = self.options
         assert self.deck_commit is not None
@@ -409,9 +415,28 @@ class ClassicHand:
             raise ClassicFault(HOST_PARTY, "host seed does not match the host's commitment")
         if len(st.salts) != opts.deck_size:
             raise ClassicFault(HOST_PARTY, f"expected {opts.deck_size} salts")
+        if played is not None:
+            self._committed(played.deck, st.salts)
+            points = tuple(self.sched.points)
+            if self.sched.to_play is not None:
+                raise ClassicFault(HOST_PARTY, "the hand was closed before every trick was played")
+            if tuple(st.points) != points:
+                raise ClassicFault(
+                    HOST_PARTY, f"announced points {st.points} but the plays give {points}"
+                )
+            self.revealed = True
+            return played
         deck = deal_deck(opts, deck_seed(self.game_id, self.number, st.host_seed, self.seeds.seeds))
+        self._committed(deck, st.salts)
+        hand = self._replayed(st, Hand(opts, deck, self.dealer))
+        self.revealed = True
+        return hand
+
+    def _committed(self, deck: Sequence[Card], salts: Sequence[bytes]) -> None:
+        """The deck with these salts is the committed one, position by position."""
+        assert self.deck_commit is not None
         for pos, card in enumerate(deck):
-            c = card_commitment(self.game_id, self.number, pos, card.code, st.salts[pos])
+            c = card_commitment(self.game_id, self.number, pos, card.code, salts[pos])
             if c != self.deck_commit.commitments[pos]:
                 raise ClassicFault(
                     HOST_PARTY,
@@ -420,7 +445,11 @@ class ClassicHand:
                     self.deck_index,
                     DeckCommit.KIND,
                 )
-        hand = Hand(opts, deck, self.dealer)
+
+    def _replayed(self, st: HostReveal, hand: Hand) -> Hand:
+        """Every play, deal and exchange of the hand against the rules engine over its deck, and
+        the announced points (raises ClassicFault); the hand played to its end."""
+        opts = self.options
         dealt_to: dict[int, int] = {}
         for ev in hand.deal_events:
             if isinstance(ev, CardDealt):
@@ -472,7 +501,6 @@ class ClassicHand:
             raise ClassicFault(
                 HOST_PARTY, f"announced points {st.points} but the plays give {points}"
             )
-        self.revealed = True
         return hand
 
 

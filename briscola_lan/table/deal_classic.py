@@ -1,11 +1,17 @@
 """The classic deal (a host option): seeds committed and revealed, the host's engine shuffles and
 knows the deck, every card committed with a salt and opened as it is dealt, played or shown
-(protocol/fairness.md §3-§7)."""
+(protocol/fairness.md §3-§7).
+
+Every record of the hand is taken by the classic hand's machine (``ClassicHand``, the one the
+verifier and every client follow) before it is published: a record the machine refuses is a
+fault of this host's own code (``OwnRecordRefused``), and is never published.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from briscola_lan.fairness.classic_hand import ClassicFault, ClassicHand, ClassicStatement
 from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed, seed_commitment
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
@@ -44,6 +50,11 @@ from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message, Record
 
 
+class OwnRecordRefused(RuntimeError):
+    """The classic hand's machine refused a record this host was about to publish: a bug of the
+    host's own code (the record is not published)."""
+
+
 class ClassicDeal(Deal):
     """One classic hand: commit-reveal seeds, the host's shuffle, salted card commitments."""
 
@@ -53,9 +64,11 @@ class ClassicDeal(Deal):
         super().__init__(table, hand_number, dealer)
         self.host_seed = b""
         self.seeds = table.seed_round(hand_number, self._deal)
+        self.seeds.before_publish = self._follow_records
         self.salts: list[bytes] = []
         self.position_of: dict[int, int] = {}
         self.hand: Hand | None = None
+        self.machine: ClassicHand | None = None  # the hand as every follower sees it
 
     # --- the interface --------------------------------------------------------------------------
 
@@ -64,8 +77,37 @@ class ClassicDeal(Deal):
         self.host_seed = t.entropy(32)
         commitment = seed_commitment(t.game_id, self.number, HOST_PARTY, self.host_seed)
         hc = HostCommit(t.game_id, self.number, self.dealer, commitment)
+        self.machine = ClassicHand(t.options, hc)
         t.broadcast(out, m.HandStarted(*t.sign(hc)))
         self.seeds.start(out)
+
+    # --- the machine every follower follows -----------------------------------------------------
+
+    def _follow(self, st: ClassicStatement | HostReveal) -> None:
+        """The machine takes ``st`` before it is published (raises ``OwnRecordRefused``)."""
+        c = self.machine
+        assert c is not None
+        try:
+            if not isinstance(st, DealStatement | Exchange):
+                c.close_window()  # a record of another kind: the schedule's deals are all out
+            if isinstance(st, HostReveal):
+                assert self.hand is not None
+                c.on_host_reveal(st, len(self.table.records), played=self.hand)
+            else:
+                c.apply(st, len(self.table.records))
+        except ClassicFault as f:
+            raise OwnRecordRefused(f"the host's own {st.KIND} fails its check: {f.reason}") from f
+
+    def _follow_records(self, recs: tuple[Record, ...]) -> None:
+        for body, _sig in recs:
+            st = decode(body)
+            assert isinstance(st, SeedCommit | SeedReveal)
+            self._follow(st)
+
+    def _publish(self, st: ClassicStatement | HostReveal) -> Record:
+        """Check the host's own statement with the machine, then sign it into the transcript."""
+        self._follow(st)
+        return self.table.sign(st)
 
     def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
         if isinstance(msg, m.CommitSeed):
@@ -140,11 +182,13 @@ class ClassicDeal(Deal):
             card_commitment(t.game_id, self.number, p, c.code, self.salts[p])
             for p, c in enumerate(deck)
         )
-        t.broadcast(out, m.DeckCommitted(*t.sign(DeckCommit(t.game_id, self.number, commitments))))
+        dc = DeckCommit(t.game_id, self.number, commitments)
+        t.broadcast(out, m.DeckCommitted(*self._publish(dc)))
         self.hand = t.match.new_hand(deck)
         self._send_deals(self.hand.deal_events, out)
         up = self.hand.upcard_position
-        t.broadcast(out, m.UpcardTurned(*t.sign(Upcard(t.game_id, self.number, self._opening(up)))))
+        upcard = Upcard(t.game_id, self.number, self._opening(up))
+        t.broadcast(out, m.UpcardTurned(*self._publish(upcard)))
         t.phase = Phase.PLAY
 
     def _opening(self, pos: int) -> Opening:
@@ -158,7 +202,7 @@ class ClassicDeal(Deal):
             if isinstance(ev, CardDealt):
                 per_seat.setdefault(ev.seat, []).append(self._opening(ev.position))
         for seat_no, openings in sorted(per_seat.items()):
-            rec = t.sign(DealStatement(t.game_id, self.number, seat_no, tuple(openings)))
+            rec = self._publish(DealStatement(t.game_id, self.number, seat_no, tuple(openings)))
             t.to_seat(out, seat_no, m.CardsDealt(*rec))
 
     def _on_play(self, seat_no: int, body: bytes, sig: bytes, out: list[Outgoing]) -> None:
@@ -191,6 +235,7 @@ class ClassicDeal(Deal):
             raise Refused(ErrorCode.NOT_YOUR_TURN, str(exc)) from exc
         except IllegalPlay as exc:
             raise Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
+        self._follow(st)  # the engine took it: so must every follower
         t.append(rec, True)
         pos = self.position_of[st.card]
         t.broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
@@ -226,14 +271,14 @@ class ClassicDeal(Deal):
             openings = tuple(
                 self._opening(self.position_of[c.code]) for c in hand.exchange_shown[partner]
             )
-            rec = t.sign(Exchange(t.game_id, self.number, seat_no, partner, openings))
+            rec = self._publish(Exchange(t.game_id, self.number, seat_no, partner, openings))
             t.to_seat(out, seat_no, m.PartnerShown(*rec))
 
     def _end_hand(self, out: list[Outgoing]) -> None:
         hand, t = self.hand, self.table
         assert hand is not None
         st = HostReveal(t.game_id, self.number, self.host_seed, tuple(self.salts), hand.returns())
-        t.broadcast(out, m.HandEnded(*t.sign(st)))
+        t.broadcast(out, m.HandEnded(*self._publish(st)))
         t.hand_over(hand.returns(), out)
 
     # --- the snapshot ---------------------------------------------------------------------------
@@ -272,7 +317,28 @@ class ClassicDeal(Deal):
                     raise SnapshotError("damaged table snapshot: more plays than the hand has")
                 deal.hand.play(seat, Card.from_code(code))
             deal.position_of = {c.code: p for p, c in enumerate(deal.hand.deck)}
+        deal._follow_transcript()
         return deal
 
+    def _follow_transcript(self) -> None:
+        """The machine, rebuilt from the hand's records in the transcript (a restored host)."""
+        t, start = self.table, None
+        for i, (body, _sig) in enumerate(t.records):
+            st = decode(body)
+            if isinstance(st, HostCommit) and st.hand == self.number:
+                start, self.machine = i, ClassicHand(t.options, st)
+        if start is None:
+            raise SnapshotError("damaged table snapshot: the classic hand's host-commit is missing")
+        try:
+            for body, _sig in t.records[start + 1 :]:
+                st = decode(body)
+                if isinstance(st, _FOLLOWED) and st.hand == self.number:
+                    self._follow(st)
+        except OwnRecordRefused as exc:
+            raise SnapshotError(f"damaged table snapshot: {exc}") from exc
 
-__all__ = ["ClassicDeal"]
+
+# The records of a classic hand its machine follows (the rest: takeovers, evidence, aborts).
+_FOLLOWED = (SeedCommit, SeedReveal, DeckCommit, DealStatement, Upcard, Play, Exchange, HostReveal)
+
+__all__ = ["ClassicDeal", "OwnRecordRefused"]

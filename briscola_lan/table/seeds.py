@@ -34,6 +34,8 @@ class SeedRound:
         self.commits: list[Record | None] = [None] * n
         self.reveals: list[Record | None] = [None] * n
         self.host_seat_seeds: dict[int, bytes] = {}  # seeds the host chose for seats it plays
+        # Takes the round's records before they are published (a classic hand's machine).
+        self.before_publish: Callable[[tuple[Record, ...]], None] | None = None
 
     @property
     def drawing(self) -> bool:
@@ -93,6 +95,8 @@ class SeedRound:
         if any(c is None for c in self.commits):
             return
         recs = tuple(c for c in self.commits if c is not None)
+        if self.before_publish is not None:
+            self.before_publish(recs)
         for r in recs:
             t.append(r, True)
         t.broadcast(out, m.SeedsCommitted(recs))
@@ -144,6 +148,8 @@ class SeedRound:
         if any(r is None for r in self.reveals):
             return
         recs = tuple(r for r in self.reveals if r is not None)
+        if self.before_publish is not None:
+            self.before_publish(recs)
         for r in recs:
             t.append(r, True)
         t.broadcast(out, m.SeedsRevealed(recs))

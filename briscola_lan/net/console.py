@@ -13,8 +13,27 @@ from typing import Any
 
 from briscola_lan.fairness.verify import BENCHED_AFTER
 from briscola_lan.net.server import TableWrapper
+from briscola_lan.wire import messages as m
 
 LOOK_EVERY = 0.25  # seconds: how late a change no message tells of can reach the console
+
+# The statements of a hand, which the console sees at the next tick rather than at once.
+HAND_MESSAGES = frozenset(
+    {
+        m.PlayCard,
+        m.SendSignal,
+        m.CommitSeed,
+        m.RevealSeed,
+        m.AckHand,
+        m.JoinHand,
+        m.ShuffleDeck,
+        m.LockDeck,
+        m.SendShares,
+        m.ShowHand,
+        m.Complain,
+        m.RevealKeys,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +199,12 @@ class Console:
 
 
 class WatchedTable(TableWrapper):
-    """A served table whose every change is shown to a ``Console`` at once (a player who joins
-    and leaves between two looks is still told): ``connect``, ``receive`` and ``disconnect`` go
-    to the table, then the console looks. After a ``tick`` it looks when the tick wrote to
-    someone, and at least every ``LOOK_EVERY`` seconds (a tick that tells nobody anything, such
-    as AI players alone at a table, is seen a moment later). Everything else goes to the table."""
+    """A served table whose changes are shown to a ``Console``: ``connect``, ``disconnect``
+    and the lobby's messages go to the table, then the console looks at once (a player who
+    joins and leaves between two looks is still told). The statements of a hand (cards, seeds,
+    the blind deal's passes, acknowledgements: many a second at a busy host) are seen at the
+    next look of a ``tick``, which looks when it wrote to someone and at least every
+    ``LOOK_EVERY`` seconds. Everything else goes to the table."""
 
     def __init__(self, table: Any, console: Console) -> None:
         super().__init__(table)
@@ -194,6 +214,13 @@ class WatchedTable(TableWrapper):
     def _after(self, out: Any) -> list[Any]:
         self.console.poll()
         return list(out)
+
+    def receive(self, conn: int, message: Any) -> list[Any]:
+        out = self.table.receive(conn, message)
+        if type(message) in HAND_MESSAGES:
+            self.next_look = float("-inf")  # the next tick looks
+            return list(out)
+        return self._after(out)
 
     def tick(self, now: float) -> list[Any]:
         out = list(self.table.tick(now))

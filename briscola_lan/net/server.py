@@ -151,6 +151,7 @@ class HostedTable:
     admissions: dict[int, Admission] = field(default_factory=dict)  # conn -> its pool entry
     accept_rate: AcceptRate | None = None  # new connections per address, before TLS
     pending_checks: Callable[[], Any] | None = None  # the table's, under its wrappers
+    acts_now: Callable[[], bool] | None = None  # the table's: a tick after a message may act
 
 
 def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
@@ -259,6 +260,7 @@ class HostServer:
             table,
             state_path,
             pending_checks=_defer_checks(table),
+            acts_now=_acts_now(table),
             unauthenticated=AdmissionPool(
                 self.max_unauthenticated,
                 self.max_unauthenticated_per_address,
@@ -299,6 +301,7 @@ class HostServer:
         never seated) are closed: their clients connect again, to the new table. Saves its
         state and publishes its TXT."""
         hosted.pending_checks = _defer_checks(table)
+        hosted.acts_now = _acts_now(table)
         hosted.table = table
         for conn in list(hosted.conns.values()):
             conn.close("the table opens for a new match: connect again")
@@ -394,7 +397,8 @@ class HostServer:
         # With a state file every frame waits for the snapshot (write-ahead); without one there
         # is nothing to write first, and a card goes out before the host signs what follows it.
         table: Any = hosted.table
-        early = hosted.state_path is None and hasattr(table, "on_relay")
+        core: Any = _core(table)  # the coordinator itself: its relay hook is set on it directly
+        early = hosted.state_path is None and hasattr(core, "on_relay")
 
         budget = None if self.messages is None else MessageBudget(*self.messages)
         backlog: collections.deque[Any] = collections.deque()  # read, over the budget
@@ -437,17 +441,19 @@ class HostServer:
                     continue
                 try:
                     if early:
-                        table.on_relay = relay
+                        core.on_relay = relay
                     outgoing.extend(table.receive(cid, message))
                 except Exception:  # a coordinator bug must not stop the other players
                     log.exception("table %s: receive failed", hosted.key)
                     conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
                 finally:
                     if early:
-                        table.on_relay = None
+                        core.on_relay = None
             # Let AI seats answer at once instead of at the next timer tick.
+            acts_now = hosted.acts_now
             try:
-                outgoing.extend(hosted.table.tick(self.clock()))
+                if acts_now is None or acts_now():
+                    outgoing.extend(hosted.table.tick(self.clock()))
             except Exception:
                 log.exception("table %s: tick failed", hosted.key)
             self._dispatch(hosted, outgoing, save=True)
@@ -645,6 +651,18 @@ class HostServer:
             self._dispatch(hosted, hosted.table.tick(now))
         except Exception:
             log.exception("table %s: tick failed", hosted.key)
+
+
+def _core(table: Any) -> Any:
+    """The coordinator under any wrappers."""
+    while isinstance(table, TableWrapper):
+        table = table.table
+    return table
+
+
+def _acts_now(table: Any) -> Callable[[], bool] | None:
+    """The coordinator's ``acts_now`` under any wrappers (None: tick after every message)."""
+    return getattr(_core(table), "acts_now", None)
 
 
 def _defer_checks(table: Any) -> Callable[[], Any] | None:

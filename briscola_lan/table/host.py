@@ -163,6 +163,19 @@ class HostTable(Lobby, MatchLifecycle):
             self.internal_errors.append(repr(exc))
         return out
 
+    def acts_now(self) -> bool:
+        """Whether a ``tick`` right after a message may have work to do at once: outside the
+        play of a card (seeds, a deal window, a call, the acknowledgements...), a card or a
+        signal of a seat the host plays. While a person's card is awaited only deadlines can
+        fall due, and the server's timer ticks for those."""
+        deal = self.deal
+        if self.phase is not Phase.PLAY or deal is None:
+            return True
+        to_play = deal.to_play
+        if to_play is not None and self.host_plays(to_play):
+            return True
+        return self.options.signals and any(s.ai is not None for s in self.seats)
+
     def pending_checks(self) -> Checks | None:
         """Work to run in a worker thread (reading the hand only), if some is due: the key
         reveals of a blind hand, published and on their way to the players."""
@@ -254,6 +267,9 @@ class HostTable(Lobby, MatchLifecycle):
                 raise Refused(ErrorCode.HELLO_FIRST, "send Hello first")
             self._hello(conn, c, msg, out)
             return
+        if type(msg) in _DEAL_MESSAGES:  # the commonest by far (every card): asked first
+            self._on_deal_message(self._my_seat(c), msg, out)
+            return
         if isinstance(msg, m.Hello):
             raise Refused(ErrorCode.WRONG_PHASE, "already said hello on this connection")
         if isinstance(msg, m.TakeSeat):
@@ -276,8 +292,6 @@ class HostTable(Lobby, MatchLifecycle):
             self.signals.receive(self._my_seat(c), msg.body, msg.sig, out)
         elif isinstance(msg, m.AckHand):
             self._on_ack(self._my_seat(c), msg.body, msg.sig, out)
-        elif type(msg) in _DEAL_MESSAGES:
-            self._on_deal_message(self._my_seat(c), msg, out)
         else:
             raise Refused(ErrorCode.BAD_MESSAGE, f"{type(msg).__name__} is not sent by clients")
 

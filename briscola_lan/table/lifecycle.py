@@ -312,23 +312,21 @@ class MatchLifecycle(TableCore):
         not committed by the deadline), and hands it back when the player returns."""
         if self.phase is Phase.PLAY:
             self._hand_back(out)
+        to_play = deal.to_play
         for i, seat in enumerate(self.seats):
-            stalls = (  # connected, but the card it owes is overdue: the AI plays the hand out
-                seat.conn is not None and deal.to_play == i and self.play_due(i)
-            )
-            if (
-                seat.ai is None
-                and not seat.taken_over
-                and (
-                    stalls
-                    or (
-                        seat.conn is None
-                        and seat.dropped_at is not None
-                        and (self.now - seat.dropped_at >= self.grace or deal.commit_due(i))
-                    )
-                )
-                and deal.may_take_over(i)
-            ):
+            if seat.ai is not None or seat.taken_over:
+                continue
+            if seat.conn is not None:  # connected, but the card it owes is overdue: the AI
+                stalls = i == to_play and self.play_due(i)  # plays the hand out
+                if not stalls:
+                    continue
+            else:  # gone for the grace period, or its seed commitment is due
+                stalls = False
+                if seat.dropped_at is None or not (
+                    self.now - seat.dropped_at >= self.grace or deal.commit_due(i)
+                ):
+                    continue
+            if deal.may_take_over(i):
                 seat.stalled = stalls
                 self._takeover(i, True, out)
                 if self.phase is Phase.ACK:
@@ -336,6 +334,7 @@ class MatchLifecycle(TableCore):
                         self._host_ack(i, out)
                 else:
                     deal.after_takeover(i, out)
+                to_play = deal.to_play  # the AI may have played the seat's card already
 
     @property
     def play_deadline(self) -> bool:
@@ -364,9 +363,9 @@ class MatchLifecycle(TableCore):
         """
         closing = self.phase is not Phase.PLAY
         for i, seat in enumerate(self.seats):
-            if self.benched(i):
+            if not seat.taken_over or seat.conn is None or self.benched(i):
                 continue
-            if seat.taken_over and seat.conn is not None and (closing or not seat.stalled):
+            if closing or not seat.stalled:
                 seat.stalled = False
                 self._takeover(i, False, out)
 

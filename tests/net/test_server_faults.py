@@ -100,11 +100,17 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_go_on(tmp_path:
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
         sleeper = await RawPeer.open_sock(sock)
+        # A connection reaches the table once its TLS handshake is done: wait for the
+        # sleeper's before the active peer connects, so that the first one is the sleeper's.
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 30
+        while not table.conns and loop.time() < end:
+            await asyncio.sleep(0.01)
+        (sleeper_conn,) = table.conns
         active = await RawPeer.open(port)
         active.send(HELLO)
         await active.next()
         assert len(table.conns) == 2
-        sleeper_conn = table.conns[0]
         # Many broadcasts: each seat change goes to both connections; the sleeper reads none.
         rounds = 0
         while sleeper_conn in table.conns and rounds < 5000:

@@ -217,7 +217,9 @@ def test_follow_the_play_hint_and_review_at_100x30(
         raise AssertionError(t.screen())
     assert any(" new " in s for s in seen)  # the card drawn after a trick, marked
     t.keys("w")
-    review = t.wait_for(r"Biggest mistake: trick \d+|No play cost you a point", 120)
+    review = t.wait_for(
+        r"Biggest mistake: trick \d+|No play (cost you a point|is a clear mistake)", 120
+    )
     assert "Trick  You   AI    Cost" in review, review
     t.keys("w")
     _quit(t, tmp_path)
@@ -261,7 +263,10 @@ def test_the_client_in_italian_with_the_italian_deck(
     assert "Distribuzione verificata" in screen, screen
     assert "Hai vinto la mano!" in screen or "vince la mano." in screen or "patta" in screen
     t.keys("w")
-    t.wait_for(r"Errore più grande: presa \d+|Nessuna giocata ti è costata un punto", 120)
+    t.wait_for(
+        r"Errore più grande: presa \d+|Nessuna giocata (ti è costata un punto|è un errore chiaro)",
+        120,
+    )
     t.keys("w")
     t.keys("q")
     confirm = t.wait_for(r"Lasciare la partita\?")

@@ -51,7 +51,9 @@ def english_on(shots: Shots) -> list[str]:
     for name, lines in shots.items():
         for shown in lines:
             line = re.sub(r"/\S+", " ", shown)  # a folder's path is the player's own words
-            bad = [w for w in re.findall(r"[A-Za-zÀ-ÿ']{3,}", line) if w.lower() in only]
+            # whole words only: not the letters of a fingerprint ("3e0f-ace3")
+            words = re.findall(r"(?<![\w-])[A-Za-zÀ-ÿ']{3,}(?![\w-])", line)
+            bad = [w for w in words if w.lower() in only]
             bad += re.findall(r"\bAI\b|\(y/n\)", line)
             if bad:
                 found.append(f"{name}: {bad} in {line.strip()!r}")
@@ -65,6 +67,7 @@ def test_the_english_detector_finds_english() -> None:
     shots = {"x": ["│Mano 1 finita.   │", "│You take the trick: +4 │", "│IA regole 1 │"]}
     assert [f for f in english_on(shots) if "take" in f] and len(english_on(shots)) == 1
     assert english_on({"y": ["AI rules 1", "(y/n)"]})
+    assert not english_on({"z": ["│ee54-e9ed-3e0f-ace3 │"]})
 
 
 def _checks_at_60x20(shots: Shots, names: list[str]) -> None:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from briscola_lan.fairness.transcript import TranscriptFileError, load
-from briscola_lan.fairness.verify import MatchReport, verify_records
+from briscola_lan.fairness.verify import Blame, MatchReport, verify_records
 from briscola_lan.rules.cards import Card
 
 
@@ -76,19 +76,23 @@ def worst(statuses: list[int]) -> int:
     return next((s for s in _SEVERITY if s in statuses), 0)
 
 
+# Why a fault names whom it names, said after the party (``Fault.blame``).
+_EVIDENCE = {
+    Blame.HOST: "",
+    Blame.SEAT: " (its own signed statement is the evidence)",
+    Blame.HOST_OR_SEAT: (
+        ": this file cannot tell them apart (the host says seat {n} did not answer; no evidence "
+        "and no receipt show who failed)"
+    ),
+}
+
+
 def blame_text(rep: MatchReport) -> str | None:
     """Who is at fault, in plain words, when a check failed or a hand was aborted."""
     f = rep.blame
     if f is None:
         return None
-    if f.party == "host":
-        return "at fault: the host"
-    if f.also_host:
-        return (
-            f"at fault: the host or seat {f.seat}: this file cannot tell them apart (the host "
-            f"says seat {f.seat} did not answer; no evidence and no receipt show who failed)"
-        )
-    return f"at fault: seat {f.seat} (its own signed statement is the evidence)"
+    return f"at fault: {f.who}{_EVIDENCE[f.blame].format(n=f.seat)}"
 
 
 def human_report(path: str, rep: MatchReport) -> str:

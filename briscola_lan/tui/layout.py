@@ -527,10 +527,10 @@ class AppLayout:
             ("class:bad" if v.ok is False else "class:good", head + v.summary),
             ("", "\n"),
         ]
-        if v.fault_seat is not None:
-            who = _("the host") if v.fault_seat < 0 else self.model.who(v.fault_seat)
-            if v.fault_also_host and v.fault_seat >= 0:
-                who = _("the host or {name} (this record cannot tell them apart)").format(name=who)
+        if v.fault is not None:
+            from briscola_lan.tui import verdicts  # with the first network table's verdict
+
+            who = verdicts.who(v.fault, self.model.who)
             out.append(("class:bad", _("At fault: {who}").format(who=who) + "\n"))
         for line in v.details:
             out.append(("", line + "\n"))

@@ -31,7 +31,7 @@ from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel, player_name
-from briscola_lan.tui.verdicts import own_words, party, status_word, verification
+from briscola_lan.tui.verdicts import own_words, status_word, verification, who
 
 
 class NetBackend(TableBackend):
@@ -611,9 +611,8 @@ class NetBackend(TableBackend):
                 status=status_word(d.status).upper(), verdict=own_words(d.own_verdict)
             )
         if d.fault is not None:
-            who = party(d.fault.seat, d.fault.also_host)
             return _("Draw {status}: {reason} (at fault: {who})").format(
-                status=status_word(d.status).upper(), reason=d.fault.reason, who=who
+                status=status_word(d.status).upper(), reason=d.fault.reason, who=who(d.fault)
             )
         if d.draw_partners and d.draw_dealer:
             return _("Drawing cards for the partners and the first dealer...")

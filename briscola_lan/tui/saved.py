@@ -19,7 +19,7 @@ from pathlib import Path
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
-from briscola_lan.fairness.verify import HOST, Fault, MatchReport, verify_records
+from briscola_lan.fairness.verify import MatchReport, verify_records
 from briscola_lan.net import files
 from briscola_lan.net.games import data_dir, game_path, games_dir
 from briscola_lan.rules import Card, MatchFormat
@@ -28,6 +28,7 @@ from briscola_lan.tui import deck as dk
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.render import rules_text
 from briscola_lan.tui.state import UiState, player_name
+from briscola_lan.tui.verdicts import fault_text, status_word
 
 __all__ = [
     "SavedGame",
@@ -123,31 +124,6 @@ def _verdict_word(verdict: str) -> str:
     }.get(verdict, verdict.upper())
 
 
-def _status_word(status: str) -> str:
-    return {
-        "verified": _("verified"),
-        "failed": _("failed"),
-        "aborted": _("aborted"),
-        "incomplete": _("incomplete"),
-        "unacknowledged": _("unacknowledged"),
-        "in progress": _("in progress"),
-    }.get(status, status)
-
-
-def _fault_text(f: Fault) -> str:
-    """A fault as a person reads it (its technical reason stays as the verifier wrote it)."""
-    where = (
-        _("record {n} ({kind})").format(n=f.index, kind=f.kind) if f.index is not None else f.kind
-    )
-    if f.also_host and f.seat != HOST:
-        who = _("the host or seat {n} (cannot be told apart)").format(n=f.seat)
-    elif f.seat == HOST:
-        who = _("the host")
-    else:
-        who = _("seat {n}").format(n=f.seat)
-    return _("{where}: {reason}, at fault: {who}").format(where=where, reason=f.reason, who=who)
-
-
 def _winner_text(rep: MatchReport) -> str:
     if rep.options is None or rep.winner is None:
         return "?"
@@ -176,7 +152,7 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
         )  # fmt: skip
     d = rep.draw
     if d is not None:
-        lines.append(_("the draw: {status}").format(status=_status_word(d.status)))
+        lines.append(_("the draw: {status}").format(status=status_word(d.status)))
         if d.cards:
             drawn = ", ".join(
                 _("{name} {card} to seat {seat}").format(
@@ -195,12 +171,12 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
         acks = ngettext("{n} acknowledgement", "{n} acknowledgements", h.acks).format(n=h.acks)
         lines.append(
             _("hand {n} (dealer seat {d}): {status}{points}, {acks}{missing}").format(
-                n=h.hand + 1, d=h.dealer, status=_status_word(h.status), points=pts, acks=acks,
+                n=h.hand + 1, d=h.dealer, status=status_word(h.status), points=pts, acks=acks,
                 missing=missing,
             )
         )  # fmt: skip
         if h.fault is not None and h.fault is not rep.fault:
-            lines.append("  " + _fault_text(h.fault))
+            lines.append("  " + fault_text(h.fault))
         for hand, seat, ai, _at in rep.takeovers:
             if hand == h.hand:
                 who = (
@@ -225,7 +201,7 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
         )
     blame = rep.blame
     if blame is not None:
-        lines.append(_("FAILED at {fault}").format(fault=_fault_text(blame)))
+        lines.append(_("FAILED at {fault}").format(fault=fault_text(blame)))
     verdict = rep.verdict
     if verdict in ("verified", "unacknowledged") and rep.match_over:
         lines.append(_("match over: {who} won").format(who=_winner_text(rep)))

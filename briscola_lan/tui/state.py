@@ -21,6 +21,7 @@ from briscola_lan.tui.i18n import _
 from briscola_lan.tui.widgets import Scroll
 
 if TYPE_CHECKING:
+    from briscola_lan.fairness.verify import Fault
     from briscola_lan.rules import TrickTaken
 
 MAX_LOG = 5000  # log lines kept: a whole match, several times over
@@ -88,8 +89,7 @@ class Verification:
     ok: bool | None
     summary: str
     details: list[str] = field(default_factory=list)
-    fault_seat: int | None = None
-    fault_also_host: bool = False  # "the host or seat N": the record cannot tell them apart
+    fault: Fault | None = None  # the failed check or the abort's blame: who is at fault
     live: str | None = None  # what only the live client saw go wrong: never the verdict
 
 

@@ -1,13 +1,19 @@
-"""The verdicts of a network table in the player's words: a hand's check as the verification
-panel shows it, who is at fault, a verdict word, and what the player's own record says."""
+"""The verdicts in the player's words: a hand's check as the verification panel shows it, who is
+at fault and a fault as a person reads it (the three cases of ``Fault.blame``, the verifier's one
+rule, translated), a verdict word, and what the player's own record says."""
 
 from __future__ import annotations
 
-from briscola_lan.fairness.verify import HOST
-from briscola_lan.table.client import HandCheck
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from briscola_lan.fairness.verify import Blame, Fault
 from briscola_lan.tui import sessionlog
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import Verification
+
+if TYPE_CHECKING:
+    from briscola_lan.table.client import HandCheck
 
 
 def verification(check: HandCheck | None, deal: str = "classic") -> Verification | None:
@@ -15,11 +21,8 @@ def verification(check: HandCheck | None, deal: str = "classic") -> Verification
     if check is None or check.status == "in progress":
         return None  # a live finding is in the log meanwhile
     details = [_("Status: {status}").format(status=status_word(check.status))]
-    fault_seat: int | None = None
-    also_host = False
     if check.fault is not None:
-        details.append(check.fault.describe())
-        fault_seat, also_host = check.fault.seat, check.fault.also_host
+        details.append(fault_text(check.fault))
     if check.acks_match is not None:
         details.append(
             _("Every seat acknowledged the same history.")
@@ -52,18 +55,17 @@ def verification(check: HandCheck | None, deal: str = "classic") -> Verification
         if deal == "blind":
             return Verification(True, _("every pass, key and card checks"), details, live=live)
         return Verification(True, _("all cards match the commitments"), details, live=live)
-    who = party(fault_seat, also_host)
-    reason = check.fault.reason if check.fault is not None else check.status
-    if fault_seat is not None:
-        summary = _("{reason} (at fault: {who})").format(reason=reason, who=who)
+    fault = check.fault
+    if fault is not None:
+        summary = _("{reason} (at fault: {who})").format(reason=fault.reason, who=who(fault))
     else:
-        summary = status_word(reason)
+        summary = status_word(check.status)
     if check.own_verdict is not None:
         summary = own_words(check.own_verdict)
         details.insert(1, summary)
     if check.status == "aborted":
         summary = _("hand aborted: {summary}").format(summary=summary)
-    return Verification(False, summary, details, fault_seat, also_host, live)
+    return Verification(False, summary, details, fault, live)
 
 
 def live_words(reason: str) -> str:
@@ -73,13 +75,29 @@ def live_words(reason: str) -> str:
     )
 
 
-def party(seat: int | None, also_host: bool) -> str:
-    """Who is at fault, as the player reads it (protocol/fairness.md §8.7)."""
-    if seat == HOST:
+def who(fault: Fault, seat_name: Callable[[int], str] | None = None) -> str:
+    """Who a fault names, in the player's words (``Fault.blame`` decides which of the three):
+    "the host", the seat ("seat N", or as ``seat_name`` names it: "Bea", "You"), or "the host
+    or the seat (cannot be told apart)"."""
+    blame = fault.blame
+    if blame is Blame.HOST:
         return _("the host")
-    if also_host:
-        return _("the host or seat {n}, cannot be told apart").format(n=seat)
-    return _("seat {n}").format(n=seat)
+    seat = seat_name(fault.seat) if seat_name is not None else _("seat {n}").format(n=fault.seat)
+    if blame is Blame.HOST_OR_SEAT:
+        return _("the host or {seat} (cannot be told apart)").format(seat=seat)
+    return seat
+
+
+def fault_text(fault: Fault, seat_name: Callable[[int], str] | None = None) -> str:
+    """A fault as a person reads it: the record, the reason (as the verifier wrote it) and who
+    is at fault (``Fault.describe`` in the player's words)."""
+    if fault.index is not None:
+        where = _("record {n} ({kind})").format(n=fault.index, kind=fault.kind)
+    else:
+        where = fault.kind
+    return _("{where}: {reason}, at fault: {who}").format(
+        where=where, reason=fault.reason, who=who(fault, seat_name)
+    )
 
 
 def status_word(status: str) -> str:
@@ -88,6 +106,8 @@ def status_word(status: str) -> str:
         "verified": _("verified"),
         "failed": _("failed"),
         "aborted": _("aborted"),
+        "incomplete": _("incomplete"),
+        "unacknowledged": _("unacknowledged"),
         "in progress": _("in progress"),
     }.get(status, status)
 

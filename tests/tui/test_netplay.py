@@ -151,7 +151,7 @@ async def test_a_cheating_host_is_named_apart_from_the_verified_file(tmp_path: P
             v = res.verification
             # the openings of played cards are in no record: the saved file verifies, and the
             # client names the host for what it saw live, apart from the file's verdict
-            assert v.ok is True and v.fault_seat is None, v
+            assert v.ok is True and v.fault is None, v
             assert v.live is not None and "does not match" in v.live
             assert "at fault: the host" in v.live
             text = "".join(f[1] for f in d.client._table_text())

@@ -32,7 +32,7 @@ def test_verified_hand() -> None:
 def test_failed_hand_names_the_host() -> None:
     fault = Fault(7, "play", HOST, "the opening of position 12 does not match")
     v = verification(HandCheck(0, "failed", fault, False))
-    assert v is not None and v.ok is False and v.fault_seat == HOST
+    assert v is not None and v.ok is False and v.fault is not None and v.fault.seat == HOST
     assert "position 12" in v.summary and "at fault: the host" in v.summary
     assert any("acknowledgements differ" in line for line in v.details)
     assert "Deal check FAILED" in _screen(HandCheck(0, "failed", fault))
@@ -41,7 +41,7 @@ def test_failed_hand_names_the_host() -> None:
 def test_aborted_hand_names_the_seat() -> None:
     fault = Fault(None, "reveal", 1, "seat 1 never revealed its seed")
     v = verification(HandCheck(0, "aborted", fault))
-    assert v is not None and v.ok is False and v.fault_seat == 1
+    assert v is not None and v.ok is False and v.fault is not None and v.fault.seat == 1
     assert v.summary.startswith("hand aborted:") and "at fault: seat 1" in v.summary
 
 
@@ -49,7 +49,7 @@ def test_a_live_finding_is_shown_apart_from_a_verified_file() -> None:
     live = Fault(7, "play", HOST, "the opening of position 12 does not match")
     check = HandCheck(0, "verified", None, True, live=live)
     v = verification(check)
-    assert v is not None and v.ok is True and v.fault_seat is None  # the file's verdict
+    assert v is not None and v.ok is True and v.fault is None  # the file's verdict
     assert v.live is not None and "position 12" in v.live and "not in the saved file" in v.live
     assert v.live in v.details
     screen = _screen(check)

@@ -26,6 +26,7 @@ from briscola_lan.fairness.verify.checker import TranscriptChecker, verify_recor
 from briscola_lan.fairness.verify.draw import draw_result
 from briscola_lan.fairness.verify.report import (
     HOST,
+    Blame,
     DrawReport,
     Fault,
     HandReport,
@@ -41,6 +42,7 @@ __all__ = [
     "AI_LEVELS",
     "BENCHED_AFTER",
     "HOST",
+    "Blame",
     "DrawReport",
     "Fault",
     "HandReport",

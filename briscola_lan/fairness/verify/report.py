@@ -1,14 +1,16 @@
 """The verifier's report: a fault and who is at fault, who an unfinished file waits for, and the
 verdicts on the draw, on each hand and on the whole file (protocol/fairness.md §8.9, §9).
 
-``party_name`` and ``Fault.party`` are the one wording of "who is at fault" (the host, a seat, or
-"the host or seat N" when a file cannot tell them apart) that the verifier's reports, the client
-and the terminal client share.
+``Fault.blame`` is the one rule of who a fault names (the host, a seat, or the host or a seat when
+a file cannot tell them apart), and ``party_name``, ``Fault.party`` and ``Fault.who`` its one
+wording, which the verifier's reports, ``briscola-lan verify`` and the clients share (the
+terminal client translates the same three cases from ``Fault.blame``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.rules.options import TableOptions
@@ -18,9 +20,21 @@ HOST = -1  # "seat at fault" value meaning the host
 Record = tuple[bytes, bytes]
 
 
-def party_name(seat: int) -> str:
-    """A party as the reports write it in sentences: "the host" or "seat N"."""
-    return "the host" if seat == HOST else f"seat {seat}"
+def party_name(seat: int, also_host: bool = False) -> str:
+    """A party as the reports write it in sentences: "the host", "seat N", or "the host or seat
+    N" (``also_host``: a file that cannot tell them apart)."""
+    if seat == HOST:
+        return "the host"
+    return f"the host or seat {seat}" if also_host else f"seat {seat}"
+
+
+class Blame(StrEnum):
+    """Who a fault names (fairness.md §8.7): the host; a seat, on evidence it signed itself; or
+    the host or a seat, when the file cannot tell them apart."""
+
+    HOST = "host"
+    SEAT = "seat"
+    HOST_OR_SEAT = "host or seat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,19 +52,27 @@ class Fault:
     also_host: bool = False
 
     @property
+    def blame(self) -> Blame:
+        """Who the fault names."""
+        if self.seat == HOST:
+            return Blame.HOST
+        return Blame.HOST_OR_SEAT if self.also_host else Blame.SEAT
+
+    @property
     def party(self) -> str:
         """Who is at fault, as the spec writes it: "host", "seat N" or "host or seat N"."""
-        if self.seat == HOST:
-            return "host"
-        return f"host or seat {self.seat}" if self.also_host else f"seat {self.seat}"
+        blame = self.blame
+        return "host" if blame is Blame.HOST else f"{blame.value} {self.seat}"
+
+    @property
+    def who(self) -> str:
+        """Who is at fault, in a sentence: "the host", "seat N" or "the host or seat N"."""
+        return party_name(self.seat, self.blame is Blame.HOST_OR_SEAT)
 
     def describe(self) -> str:
         where = f"record {self.index} ({self.kind})" if self.index is not None else self.kind
-        if self.also_host and self.seat != HOST:
-            who = f"the host or seat {self.seat} (cannot be told apart)"
-        else:
-            who = party_name(self.seat)
-        return f"{where}: {self.reason} — at fault: {who}"
+        apart = " (cannot be told apart)" if self.blame is Blame.HOST_OR_SEAT else ""
+        return f"{where}: {self.reason} — at fault: {self.who}{apart}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +284,7 @@ def _fault_dict(f: Fault | None) -> dict[str, object] | None:
 
 __all__ = [
     "HOST",
+    "Blame",
     "DrawReport",
     "Fault",
     "HandReport",

@@ -113,8 +113,9 @@ def handle_command(client: TableClient, line: str, out: Callable[[str], None]) -
             for text in describe(state):
                 out(text)
         elif cmd == "log":
-            for text in state.log:
-                out(f"  {text}")
+            for event in state.events:
+                if text := str(event):
+                    out(f"  {text}")
         else:
             out(f"unknown command {line.strip()!r}; type 'help'")
     except ValueError as exc:
@@ -154,9 +155,10 @@ async def line_client(
 
     def render() -> None:
         nonlocal printed, shown_turn
-        for text in state.log[printed:]:
-            out(f"* {text}")
-        printed = len(state.log)
+        for event in state.events[printed:]:  # each in English; the table shows the rest
+            if text := str(event):
+                out(f"* {text}")
+        printed = len(state.events)
         view = state.view
         if view is not None and view.my_turn and shown_turn is not view and auto is None:
             shown_turn = view

@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from typing import Any
 
 from briscola_lan.fairness import match_options
 from briscola_lan.fairness.blind_hand import BlindHand
@@ -66,6 +66,7 @@ from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.rules.signals import SignalValue
+from briscola_lan.table import events as ev
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import CodecError, pack_state, unpack_state
 from briscola_lan.wire.messages import PROTOCOL_VERSION, Message, Record, SeatInfo
@@ -92,7 +93,7 @@ class HandCheck:
     fault: Fault | None = None
     acks_match: bool | None = None  # every seat acknowledged the same history
     # Said to this player when the host blames its seat: what its own record shows.
-    own_verdict: str | None = None
+    own_verdict: ev.OwnRecord | None = None
     live: Fault | None = None  # seen live only; not part of the file's verdict
 
     @property
@@ -120,7 +121,7 @@ class DrawCheck:
     dealer: int | None = None  # first dealer (match seat)
     fault: Fault | None = None
     # Said to this player when the host blames its lobby seat: what its own record shows.
-    own_verdict: str | None = None
+    own_verdict: ev.OwnRecord | None = None
     live: Fault | None = None  # seen live only (as ``HandCheck.live``)
 
     @property
@@ -139,7 +140,7 @@ class DrawCheck:
 
 def live_words(fault: Fault) -> str:
     """A live-only finding as the log and the summaries write it (never the file's verdict)."""
-    return f"live check failed (the saved file cannot show it): {fault.describe()}"
+    return str(ev.LiveFault(fault))
 
 
 @dataclass(slots=True)
@@ -166,7 +167,7 @@ class ClientState:
     match_aborted: bool = False
     winner: int | None = None
     checks: list[HandCheck] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    events: list[ev.Event] = field(default_factory=list)  # what happened, in order
     errors: list[m.Error] = field(default_factory=list)
     notices: list[m.Notice] = field(default_factory=list)  # the host's notices (SPEC: notice)
     last_trick: RulesTrickTaken | None = None
@@ -195,6 +196,11 @@ class ClientState:
     @view.setter
     def view(self, value: SeatView | None) -> None:
         self._view, self._view_of = value, None
+
+    @property
+    def log(self) -> list[str]:
+        """The events' lines in English, in order (what the line client prints)."""
+        return [line for e in self.events if (line := str(e))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +258,7 @@ class ClientSession:
         # the last one's (the final table stays on screen until the next hand starts)
         self._shown: BlindParty | None = None
         self._blind_sent: set[bytes] = set()  # blind statements sent on this connection
+        self._blind_mine: set[int] = set()  # positions of my cards opened in this blind hand
         # The handshake of the current connection: the host's challenge (None until it came),
         # the TLS certificate the connection was pinned to, and a hello asked for before the
         # challenge came (its resume token), sent as soon as the challenge arrives.
@@ -354,7 +361,7 @@ class ClientSession:
         try:
             body = hello_proof(challenge.nonce, challenge.host_key, self._channel, key)
         except StatementError as exc:  # a challenge of the wrong shape: the host will refuse
-            self._changed(f"the host's challenge is malformed: {exc}")
+            self._changed(ev.ChallengeMalformed(str(exc)))
             return m.Hello(PROTOCOL_VERSION, self.name, key, token)
         return m.Hello(PROTOCOL_VERSION, self.name, key, token, self.identity.sign(body))
 
@@ -422,7 +429,7 @@ class ClientSession:
         does leaves this client's record incomplete, waiting for it (fairness.md §8.9)."""
         self._challenge, self._hello_wanted = None, None  # a new connection gets a new one
         self.state.phase = "disconnected" if not self.state.match_over else "over"
-        self._changed("connection lost")
+        self._changed(ev.ConnectionLost())
 
     @property
     def view(self) -> SeatView | None:
@@ -451,17 +458,20 @@ class ClientSession:
     def receive(self, msg: Message) -> list[Message]:
         """Apply one host message; returns the automatic replies to send."""
         out: list[Message] = []
-        handler = getattr(self, "_on_" + type(msg).__name__, None)
+        handler = _HANDLERS.get(type(msg))
         if handler is None:
-            self._changed(f"ignored unexpected {type(msg).__name__}")
+            self._changed(ev.Ignored(type(msg).__name__))
             return out
-        handler(msg, out)
+        handler(self, msg, out)
         self._refresh()
         return out
 
-    def _changed(self, line: str | None = None) -> None:
-        if line:
-            self.state.log.append(line)
+    def _emit(self, event: ev.Event) -> None:
+        self.state.events.append(event)
+
+    def _changed(self, event: ev.Event | None = None) -> None:
+        if event is not None:
+            self._emit(event)
         self.state.version += 1
         if self.on_change is not None:
             self.on_change(self.state)
@@ -505,7 +515,7 @@ class ClientSession:
         check = d if self._drawing and d is not None else self.state.verification
         if check is not None and check.live is None:
             check.live = fault
-        self.state.log.append(live_words(fault))
+        self._emit(ev.LiveFault(fault))
 
     def _fail_now(self, fault: Fault) -> None:
         """The checker found a fault: the verdict of the draw or hand in progress."""
@@ -513,12 +523,12 @@ class ClientSession:
         if self._drawing and d is not None:
             if d.fault is None:
                 d.status, d.fault = "failed", fault
-            self.state.log.append(f"draw verification failed: {fault.describe()}")
+            self._emit(ev.FaultFound(fault, draw=True))
             return
         check = self.state.verification
         if check is not None and check.fault is None:
             check.status, check.fault = "failed", fault
-        self.state.log.append(f"verification failed: {fault.describe()}")
+        self._emit(ev.FaultFound(fault, draw=False))
 
     def _record(self, rec: Record) -> Statement | None:
         """Keep a record and run it through the checker; the statement (past a fault too, so
@@ -558,7 +568,7 @@ class ClientSession:
         if msg.seat is not None:
             s.seat, s.resume_token = msg.seat, msg.resume_token
             self._reset_match()  # the host replays this seat's messages next
-        self._changed(f"joined table {msg.table_name!r} ({msg.options.summary()})")
+        self._changed(ev.Joined(msg.table_name, msg.options.summary()))
 
     def _on_ReplayDone(self, msg: m.ReplayDone, out: list[Message]) -> None:
         """The replay of this seat's messages is over: what follows is live (no state to
@@ -575,24 +585,22 @@ class ClientSession:
         self.state.taken_over = False
 
     def _on_SeatsChanged(self, msg: m.SeatsChanged, out: list[Message]) -> None:
-        self.state.seats = msg.seats
-        self.state.log.append(msg.event)
+        before, self.state.seats = self.state.seats, msg.seats
+        self._emit(ev.SeatsChanged(ev.seat_news(before, msg.seats), msg.event))
 
     def _on_SeatAssigned(self, msg: m.SeatAssigned, out: list[Message]) -> None:
         self.state.seat, self.state.resume_token = msg.seat, msg.resume_token
 
     def _on_Error(self, msg: m.Error, out: list[Message]) -> None:
         self.state.errors.append(msg)
-        self.state.log.append(f"error ({msg.code}): {msg.text}")
+        self._emit(ev.HostRefused(msg.code, msg.text))
 
     def _on_Notice(self, msg: m.Notice, out: list[Message]) -> None:
         self.state.notices.append(msg)
-        self.state.log.append(f"host: {msg.text}")
+        self._emit(ev.HostNotice(msg.text))
 
     def _on_PlayerConnection(self, msg: m.PlayerConnection, out: list[Message]) -> None:
-        self.state.log.append(
-            f"seat {msg.seat} {'reconnected' if msg.connected else 'lost its connection'}"
-        )
+        self._emit(ev.PlayerConnection(msg.seat, msg.connected))
         self.state.seats = tuple(
             SeatInfo(
                 i.seat,
@@ -623,10 +631,7 @@ class ClientSession:
         s = self.state
         s.game_id, s.phase = st.game_id.hex(), "playing"
         s.match_over, s.match_aborted, s.winner = False, False, None
-        what = " and ".join(
-            w for w, on in (("partners", st.draw_partners), ("first dealer", st.draw_dealer)) if on
-        )
-        s.log.append(f"drawing cards for {what}")
+        self._emit(ev.DrawStarted(bool(st.draw_partners), bool(st.draw_dealer)))
         if lobby is None:
             if s.seat is not None:
                 self._live(Fault(0, "draw-start", HOST, "my seat is listed with another key"))
@@ -653,8 +658,7 @@ class ClientSession:
             d.status = "verified"
         d.cards = tuple(Card.from_code(c) for c in st.cards if 0 <= c < 40)
         d.seating, d.dealer = st.seating, st.dealer
-        drawn = ", ".join(f"{n} drew {c}" for n, c in zip(d.names, d.cards, strict=False))
-        self.state.log.append(f"draw {d.status}: {drawn}")
+        self._emit(ev.DrawRevealed(d.status, tuple(zip(d.names, d.cards, strict=False))))
 
     def _on_MatchStarted(self, msg: m.MatchStarted, out: list[Message]) -> None:
         if not self._drawing:
@@ -677,7 +681,7 @@ class ClientSession:
         s.hands_won = s.total_points = (0,) * opts.sides
         if s.seat is not None and st.seat_keys[s.seat] != self.identity.public_key:
             self._live(Fault(0, "match-start", HOST, "my seat is listed with another key"))
-        self.state.log.append("the match started: " + ", ".join(st.names))
+        self._emit(ev.MatchStarted(st.names))
 
     def _on_OptionsSet(self, msg: m.OptionsSet, out: list[Message]) -> None:
         """The options match-start has no field for (fairness.md §12.1)."""
@@ -692,7 +696,7 @@ class ClientSession:
         if self._ms is not None:
             self._match = Match(s.options, self._ms.first_dealer)
         if s.options.signals:
-            self.state.log.append("partners may signal to each other at this table")
+            self._emit(ev.SignalsAllowed())
 
     def _on_SignalMade(self, msg: m.SignalMade, out: list[Message]) -> None:
         """A seat's signal: read when it is this seat's partner's (or its own)."""
@@ -708,7 +712,7 @@ class ClientSession:
             point = partners_point(self.identity.private_bytes(), ms.seat_keys[other])
             value = unseal(st.sealed, pad(ms.game_id, st.hand, st.seat, st.index, point))
         s.signals.append(SignalSeen(st.seat, st.index, value, st.seat == me))
-        s.log.append(f"seat {st.seat} signalled")
+        self._emit(ev.SignalMade(st.seat, value, st.seat == me))
 
     def _on_HandStarted(self, msg: m.HandStarted, out: list[Message]) -> None:
         ms = self._ms
@@ -728,7 +732,7 @@ class ClientSession:
         self.state.hand_number = st.hand
         self.state.last_trick = None
         self._shown = None
-        self.state.log.append(f"hand {st.hand + 1} started, seat {st.dealer} deals")
+        self._emit(ev.HandStarted(st.hand, st.dealer, blind=False))
         seat = self.state.seat
         if seat is None or self._mine_host_played(seat):
             return  # the host's AI holds my seat: it commits (and reveals) the seat's seed
@@ -759,15 +763,12 @@ class ClientSession:
         self._blind, self._shown = None, None
         self._blind_hand = None
         s.taken_over = False
-        s.log.append(f"hand {st.hand + 1} started (blind deal), seat {st.dealer} deals")
+        self._emit(ev.HandStarted(st.hand, st.dealer, blind=True))
         seat = s.seat
         self._sitting_out, self._outside = self._checker.report.fault is not None, frozenset()
         if self._sitting_out and seat is not None and ms.ai_levels[seat] == "":
             s.taken_over = True
-            s.log.append(
-                "your client found the host at fault earlier in this match and takes no part "
-                "in its later hands: the host plays your seat (leave the table to stop)"
-            )
+            self._emit(ev.SittingOut())
         if seat is None or self._checker.presence is None or ms.ai_levels[seat] != "":
             return
         if self._checker.benched(seat):  # named by two aborts: not called (fairness.md §8.7)
@@ -806,22 +807,14 @@ class ClientSession:
             return
         s.taken_over = seat not in bh.parties
         if s.taken_over:
-            if self._checker.receipt_for(bh.hand, Present.KIND, seat) is not None:
-                s.log.append(
-                    "the host left you out of this hand and plays your seat, although it "
-                    "received your answer to its call (its receipt is in your record): the "
-                    "host is at fault"
-                )
-            else:
-                s.log.append(
-                    "the host plays your seat this hand: you were not at the table when it "
-                    "began (or your answer to its call came too late)"
-                )
+            receipted = self._checker.receipt_for(bh.hand, Present.KIND, seat) is not None
+            self._emit(ev.LeftOut(receipted))
             return
         secret = self._seed_for(ms.game_id, bh.hand)
         if secret is None:
             return
         self._blind = self._shown = BlindParty(bh, seat, secret, self._checker.context_for)
+        self._blind_mine = set()
         self._blind_act(out)
 
     def _blind_act(self, out: list[Message]) -> None:
@@ -854,7 +847,21 @@ class ClientSession:
     def _blind_records(self, recs: tuple[Record, ...], out: list[Message]) -> None:
         for rec in recs:
             self._record(rec)
+        self._blind_cards()
         self._blind_act(out)
+
+    def _blind_cards(self) -> None:
+        """My seat's cards that opened with these records (its deal, or a card drawn)."""
+        party, seat = self._blind, self.state.seat
+        if party is None or seat is None or party.hand is not self._checker.blind:
+            return
+        cards = party.seat_cards(seat)
+        new = [p for p in cards if p not in self._blind_mine]
+        if new:
+            drawn = bool(self._blind_mine)
+            self._blind_mine.update(new)
+            opened = tuple(Card.from_code(cards[p]) for p in sorted(new))
+            self._emit(ev.CardsReceived(party.hand.hand, opened, drawn=drawn))
 
     def _on_DeckShuffled(self, msg: m.DeckShuffled, out: list[Message]) -> None:
         self._blind_records(((msg.body, msg.sig),), out)
@@ -870,15 +877,7 @@ class ClientSession:
 
     def _on_ComplaintMade(self, msg: m.ComplaintMade, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        party = getattr(st, "seat", HOST_PARTY)
-        if party == HOST_PARTY:
-            self.state.log.append(
-                "the host says a card does not open: every party reveals its keys"
-            )
-        else:
-            self.state.log.append(
-                f"seat {party} says a card does not open: every party reveals its keys"
-            )
+        self._emit(ev.Complained(getattr(st, "seat", HOST_PARTY)))
         self._blind_act(out)
 
     def _on_KeysRevealed(self, msg: m.KeysRevealed, out: list[Message]) -> None:
@@ -887,24 +886,22 @@ class ClientSession:
 
     def _blind_card_played(self, st: BlindPlay, out: list[Message]) -> None:
         bh = self._checker.blind
-        if bh is not None and bh.tricks and bh.plays and bh.plays[-1][1] == st:
-            last = bh.tricks[-1]
-            if sum(len(t.plays) for t in bh.tricks) == len(bh.plays):
-                self.state.last_trick = last
+        if bh is not None and bh.plays and bh.plays[-1][1] == st:  # the hand's machine took it
+            mine = st.seat == self.state.seat
+            self._emit(ev.CardPlayed(st.hand, st.seat, Card.from_code(st.card), mine))
+            if bh.tricks and sum(len(t.plays) for t in bh.tricks) == len(bh.plays):
+                self.state.last_trick = bh.tricks[-1]
+                self._emit(ev.TrickTaken(st.hand, bh.tricks[-1]))
         self._blind_act(out)
 
     def _on_SeatTakenOver(self, msg: m.SeatTakenOver, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
         if not isinstance(st, Takeover):
             return
-        if st.seat == self.state.seat:
+        mine = st.seat == self.state.seat
+        if mine:
             self.state.taken_over = bool(st.ai)
-            self.state.log.append(
-                "an AI plays your seat until you are back" if st.ai else "you play your seat again"
-            )
-            return
-        who = "an AI now plays" if st.ai else "its player is back in"
-        self.state.log.append(f"{who} seat {st.seat}")
+        self._emit(ev.TakenOver(st.seat, bool(st.ai), mine))
 
     def _on_SeedsCommitted(self, msg: m.SeedsCommitted, out: list[Message]) -> None:
         for rec in msg.records:
@@ -948,8 +945,15 @@ class ClientSession:
 
     def _on_CardsDealt(self, msg: m.CardsDealt, out: list[Message]) -> None:
         st = self._record((msg.body, msg.sig))
-        if isinstance(st, Deal) and st.seat != self.state.seat:
+        if not isinstance(st, Deal):
+            return
+        if st.seat != self.state.seat:
             self._live(Fault(len(self.records) - 1, Deal.KIND, HOST, _not_mine(st.seat)))
+            return
+        c = self._classic
+        if c is not None and c.deals and c.deals[-1][1] is st:  # the hand's machine took it
+            cards = tuple(Card.from_code(o.card) for o in st.openings)
+            self._emit(ev.CardsReceived(st.hand, cards, drawn=c.upcard is not None))
 
     def _on_UpcardTurned(self, msg: m.UpcardTurned, out: list[Message]) -> None:
         self._record((msg.body, msg.sig))
@@ -973,8 +977,10 @@ class ClientSession:
             self._live(Fault(index, Play.KIND, HOST, problem))
         elif st.seat == me and mine is not None and Card.from_code(st.card) not in mine:
             self._live(Fault(index, Play.KIND, HOST, "the host played a card I do not hold"))
+        self._emit(ev.CardPlayed(st.hand, st.seat, Card.from_code(st.card), st.seat == me))
         if len(c.sched.tricks) > tricks:
             self.state.last_trick = c.sched.tricks[-1]
+            self._emit(ev.TrickTaken(st.hand, c.sched.tricks[-1]))
 
     def _on_TrickTaken(self, msg: m.TrickTaken, out: list[Message]) -> None:
         last = self.state.last_trick
@@ -1002,7 +1008,7 @@ class ClientSession:
             self._match.record_points(st.points)
             self.state.hands_won = self._match.hands_won()
             self.state.total_points = self._match.total_points()
-        self.state.log.append(f"hand {st.hand + 1} ended: points {list(st.points)}")
+        self._emit(ev.HandEnded(st.hand, tuple(st.points)))
         if blind:  # the result is fixed; the key reveals come next, then the acknowledgement
             self._blind_act(out)
             return
@@ -1027,11 +1033,7 @@ class ClientSession:
         self._blind = None
         self._hand_checked()
         if self._checker.report.hands and self._checker.report.hands[-1].withheld:
-            names = [f.party for f in self._checker.report.hands[-1].withheld]
-            self.state.log.append(
-                f"key reveals did not come in time: {', '.join(names)}; the hand's result "
-                "stands on its proved plays"
-            )
+            self._emit(ev.KeysOverdue(tuple(self._checker.report.hands[-1].withheld)))
         self._chain_at_reveal = self._checker.chain
         self._ack(bh.hand, out)  # again after a resume: the host takes the same bytes once
 
@@ -1076,10 +1078,7 @@ class ClientSession:
         except Violation as v:
             self._fail_now(v.fault)
         if me is not None and self._acked.get(check.hand) and me not in seats:
-            self.state.log.append(
-                "your acknowledgement is not among the relayed ones: the host refused it or "
-                "did not relay it"
-            )
+            self._emit(ev.AckNotRelayed())
         check.acks_match = check.fault is None and len(seats) == n
 
     def _on_HandAborted(self, msg: m.HandAborted, out: list[Message]) -> None:
@@ -1092,62 +1091,44 @@ class ClientSession:
                 "failed" if draw_rep is not None and draw_rep.status == "failed" else "aborted"
             )
             d.fault = draw_rep.fault if draw_rep is not None else None
-            self.state.log.append(f"draw aborted: {st.reason}")
+            self._emit(ev.DrawAborted(st.reason))
             d.own_verdict = self._own_verdict(st, d.fault, d.my_lobby_seat)
             if d.own_verdict is not None:
-                self.state.log.append(d.own_verdict)
+                self._emit(d.own_verdict)
             return
         if isinstance(st, Abort) and check is not None:
             rep = self._checker.report.hands[-1]
             check.status = "failed" if rep.status == "failed" else "aborted"
             check.fault = rep.fault
-            self.state.log.append(f"hand aborted: {st.reason}")
+            self._emit(ev.HandAborted(st.hand, st.reason))
             check.own_verdict = self._own_verdict(st, rep.fault, self.state.seat)
             if check.own_verdict is not None:
-                self.state.log.append(check.own_verdict)
+                self._emit(check.own_verdict)
             if st.seat != HOST_PARTY:  # the hand counts for nothing: it is dealt again (§8.7)
-                self.state.log.append("the hand counts for nothing: the same dealer deals again")
+                self._emit(ev.DealtAgain())
                 me = self.state.seat
                 if me is not None and st.seat == me and self._checker.benched(me):
-                    self.state.log.append(
-                        "two aborted hands named your seat: the host plays it to the end of "
-                        "the match"
-                    )
+                    self._emit(ev.Benched())
 
-    def _own_verdict(self, st: Abort, fault: Fault | None, me: int | None) -> str | None:
+    def _own_verdict(self, st: Abort, fault: Fault | None, me: int | None) -> ev.OwnRecord | None:
         """What this player's own record says when the host's abort names its seat (``me``:
         its seat, or its lobby seat in the draw)."""
         if me is None or st.seat != me or fault is None:
             return None
         if fault.seat == HOST and fault.kind == Evidence.KIND:
-            return (
-                "the host claims your seed reveal does not open your commitment, but the reveal "
-                "it published as evidence opens it, so the host is at fault"
-            )
-        owed = [
-            (SeedReveal.KIND, "reveal your seed", 0),
-            (SeedCommit.KIND, "commit", 0),
-        ]
+            return ev.OwnRecord(ev.OwnWord.EVIDENCE)
+        owed = [(SeedReveal.KIND, 0), (SeedCommit.KIND, 0)]
         judged = self._checker.owed_at_abort
         if judged is not None and judged[0] == me:  # a blind hand: the statement it waited for
-            owed.insert(0, (judged[1], _BLIND_OWED.get(judged[1], "answer"), judged[2]))
-        for kind, what, index in owed:
+            owed.insert(0, (judged[1], judged[2]))
+        for kind, index in owed:
             r = self._checker.receipt_for(st.hand, kind, me, index)
             if r is not None and fault.seat == HOST:
-                when = datetime.fromtimestamp(r.time, UTC).strftime("%H:%M:%S UTC")
-                return (
-                    f"the host claims you did not {what}; your {kind} was received at {when} "
-                    "(the host's signed receipt is in your record), so the host is at fault"
-                )
+                return ev.OwnRecord(ev.OwnWord.RECEIPT, kind, r.time)
         if fault.seat == HOST:
-            return (
-                "the host stopped the hand naming you, but you owed nothing: the host is at fault"
-            )
+            return ev.OwnRecord(ev.OwnWord.OWED_NOTHING)
         if fault.also_host:
-            return (
-                "the host says you did not answer in time; no receipt in your record proves "
-                "otherwise, so your file says: the host or you, cannot be told apart"
-            )
+            return ev.OwnRecord(ev.OwnWord.CANNOT_TELL)
         return None
 
     def _on_MatchEnded(self, msg: m.MatchEnded, out: list[Message]) -> None:
@@ -1156,7 +1137,7 @@ class ClientSession:
         s.winner, s.hands_won, s.total_points = msg.winner, msg.hands_won, msg.points
         if self._match is not None and not msg.aborted and self._match.winner != msg.winner:
             self._live(Fault(None, "match-end", HOST, "announced winner differs from the hands"))
-        s.log.append("the match was aborted" if msg.aborted else f"side {msg.winner} won the match")
+        self._emit(ev.MatchEnded(msg.winner, msg.aborted))
         self._forget_secrets()
 
     def _forget_secrets(self) -> None:
@@ -1171,14 +1152,45 @@ class ClientSession:
                 self.on_secrets(self.pending_secrets())
 
 
-# What a seat failed to do, by the blind statement an abort says it owed (for its own verdict).
-_BLIND_OWED = {
-    "shuffle": "shuffle the deck",
-    "lock": "lock the deck",
-    "shares": "send your keys for the cards being dealt",
-    "show": "show your hand to your partner",
-    "blind-play": "play",
-    "key-reveal": "reveal your keys",
+# Each message from the host -> its handler (a message of no other type is ignored, and said).
+_HANDLERS: dict[type[Message], Callable[[ClientSession, Any, list[Message]], None]] = {
+    m.Challenge: ClientSession._on_Challenge,
+    m.Welcome: ClientSession._on_Welcome,
+    m.ReplayDone: ClientSession._on_ReplayDone,
+    m.SeatsChanged: ClientSession._on_SeatsChanged,
+    m.SeatAssigned: ClientSession._on_SeatAssigned,
+    m.Error: ClientSession._on_Error,
+    m.Notice: ClientSession._on_Notice,
+    m.PlayerConnection: ClientSession._on_PlayerConnection,
+    m.DrawStarted: ClientSession._on_DrawStarted,
+    m.DrawRevealed: ClientSession._on_DrawRevealed,
+    m.MatchStarted: ClientSession._on_MatchStarted,
+    m.OptionsSet: ClientSession._on_OptionsSet,
+    m.SignalMade: ClientSession._on_SignalMade,
+    m.HandStarted: ClientSession._on_HandStarted,
+    m.HandJoined: ClientSession._on_HandJoined,
+    m.DeckShuffled: ClientSession._on_DeckShuffled,
+    m.DeckLocked: ClientSession._on_DeckLocked,
+    m.SharesSent: ClientSession._on_SharesSent,
+    m.HandsShown: ClientSession._on_HandsShown,
+    m.ComplaintMade: ClientSession._on_ComplaintMade,
+    m.KeysRevealed: ClientSession._on_KeysRevealed,
+    m.SeatTakenOver: ClientSession._on_SeatTakenOver,
+    m.SeedsCommitted: ClientSession._on_SeedsCommitted,
+    m.SeedsRevealed: ClientSession._on_SeedsRevealed,
+    m.DeckCommitted: ClientSession._on_DeckCommitted,
+    m.CardsDealt: ClientSession._on_CardsDealt,
+    m.UpcardTurned: ClientSession._on_UpcardTurned,
+    m.CardPlayed: ClientSession._on_CardPlayed,
+    m.TrickTaken: ClientSession._on_TrickTaken,
+    m.PartnerShown: ClientSession._on_PartnerShown,
+    m.HandEnded: ClientSession._on_HandEnded,
+    m.MatchDecided: ClientSession._on_MatchDecided,
+    m.ReceiptIssued: ClientSession._on_ReceiptIssued,
+    m.EvidenceShown: ClientSession._on_EvidenceShown,
+    m.HandAcked: ClientSession._on_HandAcked,
+    m.HandAborted: ClientSession._on_HandAborted,
+    m.MatchEnded: ClientSession._on_MatchEnded,
 }
 
 

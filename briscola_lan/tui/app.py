@@ -139,7 +139,8 @@ class ClientApp(AppLayout):
 
     def invalidate(self) -> None:
         """The backend changed the model: follow the play, then redraw."""
-        if self.ui.follow.observe(self.model):
+        news = self.backend.take_news() if self.backend is not None else []
+        if news and self.ui.follow.see(news):
             self._hold_trick()
         if self._coach is not None or self.model.started:
             self.coach.observe(self.model)

@@ -16,6 +16,8 @@ from typing import Protocol
 from briscola_lan.choices import AI_PACE
 from briscola_lan.rules import (
     Card,
+    CardDealt,
+    CardPlayed,
     Hand,
     IllegalPlay,
     Match,
@@ -27,6 +29,7 @@ from briscola_lan.rules import (
     deck_for,
 )
 from briscola_lan.rules.signals import SignalValue
+from briscola_lan.table import events as ev
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.i18n import _
@@ -53,6 +56,18 @@ class TableBackend:
     def __init__(self, model: TableModel) -> None:
         self.model = model
         self.listener: Callable[[], None] | None = None
+        self._news: list[ev.Event] = []
+
+    def follow(self, event: ev.Event) -> None:
+        """Pass on an event of the play (a new hand, cards received or played, a trick taken)
+        for the table screen to follow (``tui/follow.py``): ``take_news`` hands them over."""
+        if isinstance(event, ev.HandStarted | ev.CardsReceived | ev.CardPlayed | ev.TrickTaken):
+            self._news.append(event)
+
+    def take_news(self) -> list[ev.Event]:
+        """The play's events since the last call, in order."""
+        news, self._news = self._news, []
+        return news
 
     @property
     def hosting(self) -> bool:
@@ -181,6 +196,7 @@ class PracticeBackend(TableBackend):
     def _deal(self) -> None:
         self.hand = self.match.new_hand(self.deck_source(self.options))
         self.model.hand_number = self.match.hand_number
+        self.follow(ev.HandStarted(self.match.hand_number, self.hand.dealer, blind=False))
         number = self.match.hand_number + 1
         upcard = self._label(self.hand.upcard)
         if self.hand.dealer == self.model.my_seat:
@@ -223,12 +239,19 @@ class PracticeBackend(TableBackend):
 
     def _apply(self, seat: int, card: Card) -> None:
         assert self.hand is not None
-        events = self.hand.play(seat, card)
-        for ev in events:
-            if isinstance(ev, TrickTaken):
-                cards = " ".join(self._label(c) for _seat, c in ev.plays)
-                mine = ev.winner == self.model.my_seat
-                self.model.add_log(trick_line(self.model.who(ev.winner), mine, cards, ev.points))
+        number, me = self.match.hand_number, self.model.my_seat
+        for fact in self.hand.play(seat, card):
+            if isinstance(fact, CardPlayed):
+                self.follow(ev.CardPlayed(number, fact.seat, fact.card, fact.seat == me))
+            elif isinstance(fact, TrickTaken):
+                self.follow(ev.TrickTaken(number, fact))
+                cards = " ".join(self._label(c) for _seat, c in fact.plays)
+                mine = fact.winner == me
+                self.model.add_log(
+                    trick_line(self.model.who(fact.winner), mine, cards, fact.points)
+                )
+            elif isinstance(fact, CardDealt) and fact.seat == me and not fact.initial:
+                self.follow(ev.CardsReceived(number, (fact.card,), drawn=True))
         if self.hand.is_terminal:
             self._finish_hand()
         else:

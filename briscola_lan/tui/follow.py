@@ -1,13 +1,15 @@
 """Following the play: a completed trick held on the table until the player has seen it, the
 card just drawn, the hand in a sorted order, and who is winning the trick so far.
 
-Pure: ``Follow.observe`` is called with the model after every change and says what to show; the
-app owns the timer that ends a held trick (``pause`` seconds, or at once on a key).
+Pure: ``Follow.see`` takes the play's events as the table's backend passes them on (a new hand,
+cards received or played, a trick taken: ``table/events.py``) and says what to show; the app
+owns the timer that ends a held trick (``pause`` seconds, or at once on a key).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -15,7 +17,7 @@ from briscola_lan.rules import Card, Suit, trick_winner_index
 
 if TYPE_CHECKING:
     from briscola_lan.rules import TrickTaken
-    from briscola_lan.tui.state import TableModel
+    from briscola_lan.table.events import Event
 
 TRICK_PAUSE = 1.5  # seconds a completed trick stays on the table (``--trick-pause``)
 
@@ -53,36 +55,22 @@ class Follow:
 
     held: TrickTaken | None = None  # a completed trick still on show
     drawn: Card | None = None  # the card drawn after the last trick (marked in the hand)
-    _hand: tuple[int, int] = (-1, 0)  # (hand number, tricks taken) at the last look
-    _cards: frozenset[Card] = field(default_factory=frozenset)
-    _last: TrickTaken | None = None
 
-    def observe(self, model: TableModel) -> bool:
-        """Take in the model after a change; True when a trick just completed (hold it)."""
-        taken = sum(model.tricks_won)
-        hand = model.hand_number if model.started else -1
+    def see(self, events: Iterable[Event]) -> bool:
+        """Take in the play's events since the last look; True when a trick was just taken
+        (hold it: the last one, if several came at once)."""
+        from briscola_lan.table import events as ev  # with the first table, not the lobby
+
         newly = False
-        last = model.last_trick
-        if hand != self._hand[0]:  # a new hand (or none): nothing held or marked from before
-            self.held, self.drawn, self._last = None, None, last
-            self._cards = frozenset(model.hand)
-        elif (
-            last is not None
-            and last is not self._last
-            and taken == self._hand[1] + 1
-            and model.live
-        ):
-            self.held, newly = last, True
-        if last is not self._last:
-            self._last = last
-        cards = frozenset(model.hand)
-        new = cards - self._cards
-        if hand == self._hand[0] and len(new) == 1 and len(cards) > len(self._cards) - 1:
-            (self.drawn,) = new
-        elif self.drawn is not None and self.drawn not in cards:
-            self.drawn = None  # played
-        self._cards = cards
-        self._hand = (hand, taken)
+        for e in events:
+            if isinstance(e, ev.HandStarted):  # nothing held or marked from the last hand
+                self.held, self.drawn, newly = None, None, False
+            elif isinstance(e, ev.TrickTaken):
+                self.held, newly = e.trick, True
+            elif isinstance(e, ev.CardsReceived) and e.drawn and e.cards:
+                self.drawn = e.cards[-1]
+            elif isinstance(e, ev.CardPlayed) and e.mine and e.card == self.drawn:
+                self.drawn = None
         return newly
 
     def release(self) -> bool:

@@ -485,9 +485,9 @@ class AppLayout:
         verdict = checks[-1].own_verdict if checks else None
         if verdict is None:
             return None
-        from briscola_lan.tui import sessionlog
+        from briscola_lan.tui.verdicts import own_words
 
-        return sessionlog.render(verdict, str, str) or verdict
+        return own_words(verdict)
 
     def _hand_text(self, width: int) -> StyleAndTextTuples:
         sizes = self._sizes()

@@ -10,7 +10,6 @@ table's ``TableModel`` up to date from the session; ``tui/verdicts.py`` words it
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,12 @@ from briscola_lan.net.games import save_game
 from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.rules.signals import SignalValue
+from briscola_lan.table import events as ev
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui import render, sessionlog
+from briscola_lan.tui import eventlog, render
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
-from briscola_lan.tui.backend import TableBackend, removed_two_line, trick_line
+from briscola_lan.tui.backend import TableBackend, removed_two_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel, player_name
@@ -82,14 +82,14 @@ class NetBackend(TableBackend):
         self.host: EmbeddedHost | None = None
         self.session: ClientSession | None = None
         self.client: TableClient | None = None
-        self._log_seen = 0
+        self._events_seen = 0
+        self._last_said = ""  # the log's last line from the session (why a match was aborted)
         self._summarized: set[int] = set()
         self._viewed_hand = -2  # the last hand a seat view was shown for
         self._acks_saved: set[int] = set()
         self._pending_play: tuple[int, int] | None = None
         self._errors_seen = 0
         self._held = False
-        self._last_trick_logged: object = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._seatless: str | None = None  # why no seat could be taken (full, refused)
         self.model.waiting = (
@@ -131,7 +131,7 @@ class NetBackend(TableBackend):
         identity = self.identity
         if identity is None:
             identity = await asyncio.to_thread(load_or_create_identity)
-        self.session = ClientSession(identity, self.name, on_change=self._pull_log)
+        self.session = ClientSession(identity, self.name, on_change=self._pull_events)
         store: ResumeStore | None = None
         if self.resume:
             store = ResumeStore()
@@ -437,7 +437,7 @@ class NetBackend(TableBackend):
                     "closed": "! " + (model.closed_why or _("disconnected")),
                 }.get(model.connection, model.connection)
             )
-        self._pull_log(st)
+        self._pull_events(st)
         if fresh:
             model.error = fresh[-1].text
         if st.options is not None:
@@ -505,9 +505,7 @@ class NetBackend(TableBackend):
             elif st.phase == "playing":
                 model.waiting = self._dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:
-            model.waiting = _("The match was aborted: {why}").format(
-                why=st.log[-1] if st.log else ""
-            )
+            model.waiting = _("The match was aborted: {why}").format(why=self._last_said)
         self.notify()
 
     def _who(self, st: ClientState, seat: int) -> str:
@@ -518,22 +516,6 @@ class NetBackend(TableBackend):
             if info.seat == seat and info.occupied:
                 return player_name(info.name) if info.ai else info.name
         return self.model.who(seat)
-
-    def _named(self, line: str) -> str:
-        """'seat 2' in the session's log lines, with the seat's name."""
-
-        # The session's seats, not the model's: the model is refreshed once per batch of
-        # messages, so after a drawn reseat it would still hold the seats before the draw.
-        seats = self.session.state.seats if self.session is not None else ()
-        names = {i.seat: i.name for i in seats if i.occupied}
-
-        def name(m: re.Match[str]) -> str:
-            seat = int(m.group(1))
-            if seat not in names or names[seat] in line:
-                return m.group(0)
-            return f"{names[seat]} (seat {seat})"
-
-        return _SEAT_RE.sub(name, line)
 
     def _rules(self, summary: str) -> str:
         """A table's rules label in the player's language and deck."""
@@ -547,7 +529,7 @@ class NetBackend(TableBackend):
         return text.encode("ascii", "replace").decode("ascii")
 
     def _seat_name(self, seat: int) -> str:
-        """'Ann (seat 0)' for the log, from the session's seats (see ``_named``)."""
+        """'Ann (seat 0)' for the log, from the session's seats (see ``_SessionNames``)."""
         seats = self.session.state.seats if self.session is not None else ()
         names = {i.seat: player_name(i.name) if i.ai else i.name for i in seats if i.occupied}
         if seat in names:
@@ -564,41 +546,32 @@ class NetBackend(TableBackend):
             return _("side {ab} ({names})").format(ab="AB"[side], names=names)
         return names
 
-    def _sided(self, line: str) -> str:
-        """'side 1 won the match' as a person reads it: the winners' names (and A/B at 4)."""
-        m = _SIDE_WON_RE.fullmatch(line)
-        if m is None:
-            return line
-        side = int(m.group(1))
-        opts = self.model.options
-        if side >= opts.sides:
-            return line
-        return _("{winner} won the match").format(winner=self._side_name(side))
-
-    def _pull_log(self, st: ClientState) -> None:
-        """Copy new session log lines and finished tricks, in order (called per message)."""
-        for line in st.log[self._log_seen :]:
-            if line != "connection lost" and not line.startswith("error (bad_token)"):
-                said = sessionlog.render(line, self._seat_name, self._side_name, self._rules)
-                if said is None:  # a line no pattern knows: as it came, with names
-                    said = self._named(self._sided(line))
-                self.model.add_log(self._plain(said))
-                opts = st.options
-                new_hand = line.startswith("hand ") and " started, " in line
-                if new_hand and opts is not None and opts.players == 3:
-                    self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
-        self._log_seen = len(st.log)
-        t = st.last_trick
-        if t is not None and t is not self._last_trick_logged:
-            cards = " ".join(dk.card_label(c, self.deck, self.ascii_only) for _s, c in t.plays)
-            self.model.add_log(
-                trick_line(self._who(st, t.winner), st.seat == t.winner, cards, t.points)
-            )
-        self._last_trick_logged = t
+    def _pull_events(self, st: ClientState) -> None:
+        """Tell the session's new events, in order (called per message): a line each in the
+        log, and the play to the table screen while it is live."""
+        live = self.client is None or self.client.live or not self.client.connected.is_set()
+        for event in st.events[self._events_seen :]:
+            self._tell(st, event, live)
+        self._events_seen = len(st.events)
         for check in st.checks:
             if check.acks_match is not None and check.hand not in self._acks_saved:
                 self._acks_saved.add(check.hand)
                 self._save()
+
+    def _tell(self, st: ClientState, event: ev.Event, live: bool) -> None:
+        if isinstance(event, ev.ConnectionLost):
+            return  # the connection line says it (reconnecting, closed)
+        if isinstance(event, ev.HostRefused) and event.code == "bad_token":
+            return  # a stale resume token: the client library joins afresh
+        if live or isinstance(event, ev.HandStarted):
+            self.follow(event)
+        said = eventlog.render(event, _SessionNames(self, st))
+        if said:
+            self._last_said = said
+            self.model.add_log(self._plain(said))
+        opts = st.options
+        if isinstance(event, ev.HandStarted) and opts is not None and opts.players == 3:
+            self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
 
     def _dealing_text(self, st: ClientState) -> str:
         d = st.draw
@@ -689,8 +662,30 @@ class NetBackend(TableBackend):
             )
 
 
-_SEAT_RE = re.compile(r"\bseat (\d+)\b")
-_SIDE_WON_RE = re.compile(r"side (\d+) won the match")
+class _SessionNames:
+    """The log's names, from the session's seats (the model's are refreshed once per batch of
+    messages: after a drawn reseat they would still be the seats before the draw)."""
+
+    def __init__(self, backend: NetBackend, st: ClientState) -> None:
+        self._backend, self._st = backend, st
+
+    def seat(self, seat: int) -> str:
+        return self._backend._seat_name(seat)
+
+    def player(self, seat: int) -> str:
+        return self._backend._who(self._st, seat)
+
+    def side(self, side: int) -> str:
+        return self._backend._side_name(side)
+
+    def rules(self, summary: str) -> str:
+        return self._backend._rules(summary)
+
+    def card(self, card: Card) -> str:
+        return dk.card_label(card, self._backend.deck, self._backend.ascii_only)
+
+    def is_me(self, seat: int) -> bool:
+        return self._st.seat == seat
 
 
 def _signal_refusal(why: str) -> str:

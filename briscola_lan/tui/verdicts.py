@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from briscola_lan.fairness.verify import Blame, Fault
-from briscola_lan.tui import sessionlog
-from briscola_lan.tui.i18n import _
+from briscola_lan.table import events as ev
+from briscola_lan.tui.i18n import N_, _
 from briscola_lan.tui.state import Verification
 
 if TYPE_CHECKING:
@@ -112,6 +112,35 @@ def status_word(status: str) -> str:
     }.get(status, status)
 
 
-def own_words(verdict: str) -> str:
-    """What the player's own record says, in the player's language."""
-    return sessionlog.render(verdict, str, str) or verdict
+# What a seat failed to do, by the statement an abort says it owed (``OwnRecord.owed``).
+_OWED = {
+    "seed-reveal": N_("reveal your seed"),
+    "seed-commit": N_("commit"),
+    "shuffle": N_("shuffle the deck"),
+    "lock": N_("lock the deck"),
+    "shares": N_("send your keys for the cards being dealt"),
+    "show": N_("show your hand to your partner"),
+    "blind-play": N_("play"),
+    "key-reveal": N_("reveal your keys"),
+}
+
+
+def own_words(e: ev.OwnRecord) -> str:
+    """What the player's own record says when the host's abort names its seat, in the
+    player's language."""
+    if e.word is ev.OwnWord.EVIDENCE:
+        return _(
+            "the host claims your seed reveal does not open your commitment, but the reveal it "
+            "published as evidence opens it, so the host is at fault"
+        )
+    if e.word is ev.OwnWord.RECEIPT:
+        return _(
+            "the host claims you did not {what}; your {kind} was received at {when} (the "
+            "host's signed receipt is in your record), so the host is at fault"
+        ).format(what=_(_OWED.get(e.owed, N_("answer"))), kind=e.owed, when=e.when)
+    if e.word is ev.OwnWord.OWED_NOTHING:
+        return _("the host stopped the hand naming you, but you owed nothing: the host is at fault")
+    return _(
+        "the host says you did not answer in time; no receipt in your record proves otherwise, "
+        "so your file says: the host or you, cannot be told apart"
+    )

@@ -14,6 +14,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from briscola_lan.table.client import ClientSession
+from briscola_lan.table.events import OwnWord
 from briscola_lan.tui.app import ClientApp, ClientConfig
 from briscola_lan.tui.netplay import NetBackend
 from tests.table.test_cheating_host import THREE, VICTIM, _one_aborted_hand, play_cheater
@@ -104,8 +105,10 @@ def _victim(mode: str) -> ClientSession:
 
 def test_the_victim_with_a_receipt_is_told_the_host_is_at_fault(tmp_path: Path) -> None:
     victim = _victim("withhold")
-    verdict = victim.state.checks[-1].own_verdict
-    assert verdict is not None and "22:13:20 UTC" in verdict
+    own = victim.state.checks[-1].own_verdict
+    assert own is not None and own.word is OwnWord.RECEIPT
+    verdict = str(own)
+    assert "22:13:20 UTC" in verdict
     for rows, columns in ((24, 80), (40, 120)):
         screen = _screen_of(victim, tmp_path, rows, columns)
         text = _joined(_panel(screen, "Table"))
@@ -118,8 +121,10 @@ def test_the_victim_with_a_receipt_is_told_the_host_is_at_fault(tmp_path: Path) 
 
 def test_the_victim_without_a_receipt_is_told_it_cannot_be_told_apart(tmp_path: Path) -> None:
     victim = _victim("no-receipt")
-    verdict = victim.state.checks[-1].own_verdict
-    assert verdict is not None and "cannot be told apart" in verdict
+    own = victim.state.checks[-1].own_verdict
+    assert own is not None and own.word is OwnWord.CANNOT_TELL
+    verdict = str(own)
+    assert "cannot be told apart" in verdict
     screen = _screen_of(victim, tmp_path, 24, 80)
     text = _joined(_panel(screen, "Table"))
     assert _joined(verdict) in text, screen

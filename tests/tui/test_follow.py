@@ -5,6 +5,7 @@ card counts and, at 3 players, the removed 2 on the table and in the log."""
 from __future__ import annotations
 
 from briscola_lan.rules import Card, Suit, TableOptions, TrickTaken
+from briscola_lan.table import events as ev
 from briscola_lan.tui import render
 from briscola_lan.tui.app import ClientConfig
 from briscola_lan.tui.follow import Follow, HandOrder, display_order, winning_seat
@@ -150,14 +151,16 @@ def test_the_card_just_drawn_is_marked_new() -> None:
     follow = Follow()
     model = TableModel(started=True, hand_number=0)
     model.hand = tuple(Card.parse(x) for x in ("Ah", "2c", "5d"))
-    model.tricks_won = (0, 0)
-    assert not follow.observe(model) and follow.drawn is None  # the deal marks nothing
+    dealt = ev.CardsReceived(0, model.hand, drawn=False)
+    assert not follow.see([ev.HandStarted(0, 1, blind=False), dealt])
+    assert follow.drawn is None  # the deal marks nothing
     model.hand = model.hand[1:]  # I played the ace
-    follow.observe(model)
+    assert not follow.see([ev.CardPlayed(0, 0, Card.parse("Ah"), mine=True)])
     trick = TrickTaken(0, ((0, Card.parse("Ah")), (1, Card.parse("4h"))), 11)
     model.hand = (*model.hand, Card.parse("Kc"))
     model.last_trick, model.tricks_won = trick, (1, 0)
-    assert follow.observe(model)  # a trick completed: hold it
+    drew = ev.CardsReceived(0, (Card.parse("Kc"),), drawn=True)
+    assert follow.see([ev.TrickTaken(0, trick), drew])  # a trick completed: hold it
     assert follow.held is trick and follow.drawn == Card.parse("Kc")
     ui = UiState(follow=follow)
     model.trump = Suit.CLUBS

@@ -112,7 +112,8 @@ async def test_learn_mode_and_saved_games_in_italian() -> None:
 
 
 def test_ai_players_and_why_discovery_is_off_speak_italian() -> None:
-    from briscola_lan.tui import sessionlog
+    from briscola_lan.table import events as ev
+    from briscola_lan.tui import eventlog, sessionlog
     from briscola_lan.tui.state import SeatInfo, TableModel, player_name
 
     assert player_name("AI rules 1") == "IA regole 1"
@@ -120,7 +121,7 @@ def test_ai_players_and_why_discovery_is_off_speak_italian() -> None:
     assert player_name("AI rules fan") == "AI rules fan"  # a person's own name stays
     model = TableModel(seats=[SeatInfo(0, "Anna"), SeatInfo(1, "AI random 1", is_ai=True)])
     assert model.name_of(1) == "IA casuale 1" and model.name_of(0) == "Anna"
-    said = sessionlog.render("the match started: Anna, AI rules 1", str, str)
+    said = eventlog.render(ev.MatchStarted(("Anna", "AI rules 1")))
     assert said == "la partita è iniziata: Anna, IA regole 1", said
     reason = sessionlog.discovery_reason(
         "cannot start mDNS on ['10.9.9.9']: [Errno 19] No such device. Pick addresses of this "

@@ -11,6 +11,7 @@ from briscola_lan.fairness.identity import Identity
 from briscola_lan.net.client import Target
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import TableOptions
+from briscola_lan.table import events as ev
 from briscola_lan.table.client import ClientSession
 from briscola_lan.tui import render
 from briscola_lan.tui.lobby_net import join_target_backend
@@ -44,8 +45,8 @@ def test_log_names_seats_as_the_draw_left_them() -> None:
     # the model still holds the lobby seats; the session already has the seats after the draw
     model.seats = [SeatInfo(i, n) for i, n in enumerate(["Ann", "AI 1", "Beppe", "AI 3"])]
     session.state.seats = _wire_seats(["Ann", "AI 1", "AI 3", "Beppe"])
-    session.state.log.append("hand 1 started, seat 2 deals")
-    backend._pull_log(session.state)
+    session.state.events.append(ev.HandStarted(0, 2, blind=False))
+    backend._pull_events(session.state)
     assert model.log[-1] == "hand 1 started, AI 3 (seat 2) deals"
 
 
@@ -55,14 +56,14 @@ def test_match_winner_is_named_not_numbered() -> None:
     model.options = TableOptions.make(players=4)
     model.seats = [SeatInfo(i, n) for i, n in enumerate(["Ann", "Bea", "Cid", "Tess"])]
     model.my_seat, model.seated = 3, True
-    session.state.log.append("side 1 won the match")
-    backend._pull_log(session.state)
+    session.state.events.append(ev.MatchEnded(1, aborted=False))
+    backend._pull_events(session.state)
     assert model.log[-1] == "side B (Bea + You) won the match"
     model.options = TableOptions.make(players=2)
     model.seats = model.seats[:2]
     model.my_seat = 0
-    session.state.log.append("side 1 won the match")
-    backend._pull_log(session.state)
+    session.state.events.append(ev.MatchEnded(1, aborted=False))
+    backend._pull_events(session.state)
     assert model.log[-1] == "Bea won the match"
 
 

@@ -14,8 +14,11 @@ the host's receipt for that statement, which makes it the host's fault.
 
 The package, by concern: ``report`` (the verdicts and who is at fault), ``start`` (the match's
 opening record and its options), ``signatures``, ``draw`` (the seat and dealer draw), ``blame``
-(aborts and receipts) and ``checker`` (``TranscriptChecker``, which follows each hand with its
-machine: ``fairness.classic_hand.ClassicHand`` or ``fairness.blind_hand.BlindHand``).
+(aborts and receipts), ``state`` (what the checker keeps across a match), ``classic_records``
+and ``blind_records`` (a hand's records, each taken by its machine:
+``fairness.classic_hand.ClassicHand`` or ``fairness.blind_hand.BlindHand``), ``seat_records``
+(receipts, evidence, aborts, acknowledgements, signals) and ``checker`` (``TranscriptChecker``,
+which dispatches each record).
 """
 
 from __future__ import annotations

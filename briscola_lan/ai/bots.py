@@ -66,7 +66,8 @@ def decision_rng(seed: int, view: SeatView) -> random.Random:
     """A generator fixed by the seed and the position (seat, deal, own cards, cards played)."""
     hand = ",".join(str(c.code) for c in sorted(view.hand, key=lambda c: c.code))
     played = ",".join(str(c.code) for c in view.played_cards)
-    key = f"{seed}|{view.seat}|{view.dealer}|{view.upcard.code}|{hand}|{played}|{view.points}"
+    up = view.upcard.code if view.upcard is not None else -1  # none at 5 players
+    key = f"{seed}|{view.seat}|{view.dealer}|{up}|{hand}|{played}|{view.points}"
     return random.Random(key)
 
 

@@ -48,6 +48,8 @@ class Knowledge:
         self.n = n
         self.seat = view.seat
         self.side = side_table(n)[view.seat]
+        if view.upcard is None or view.trump is None:
+            raise BotError("this search plays 2 to 4 players, with an upcard; 5 use ai.chiamata")
         self.trump = int(view.trump)
         self.upcard = view.upcard.code
         self.my_hand = [c.code for c in view.hand]

@@ -53,6 +53,7 @@ def history_steps(view: SeatView, seat: int, window: int) -> list[Step]:
         played_before.append(m)
     steps: list[Step] = []
     plays = 0
+    assert view.upcard is not None  # 2 to 4 players: a stock and its upcard
     upcard = view.upcard.code
     for ti in range(len(tricks) - 1, -1, -1):
         if ti < len(tricks) - 1 and ti < draws_done:
@@ -196,6 +197,7 @@ class OpponentModel:
         self.pick = pick
         self.eps = eps
         self.prior = prior
+        assert view.trump is not None  # 2 to 4 players: the upcard's suit
         self.trump = int(view.trump)
         side = view.options.side_of(view.seat)
         others = [s for s in range(view.players) if s != view.seat]

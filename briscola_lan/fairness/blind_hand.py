@@ -403,6 +403,7 @@ class BlindHand:
             k = scalar_of(w.shares[q][1].values[-1])
             assert k is not None
             keys.append(k)
+        assert self.upcard_position is not None  # a window with an upcard: 2 to 4 players
         code = open_card(self.final[self.upcard_position], product(keys))
         if code is None or code not in self.pack:
             self.upcard_failed = True  # a dispute: every party must reveal its keys

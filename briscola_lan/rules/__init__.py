@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from briscola_lan.rules.auction import Bid, Contract
 from briscola_lan.rules.cards import (
     ALL_CARDS,
     RANK_POINTS,
@@ -19,39 +20,59 @@ from briscola_lan.rules.cards import (
     deck_for,
     trick_winner_index,
 )
-from briscola_lan.rules.errors import IllegalPlay, MatchOver, NotYourTurn, OptionsError, RulesError
+from briscola_lan.rules.errors import (
+    IllegalBid,
+    IllegalPlay,
+    MatchOver,
+    NotYourTurn,
+    OptionsError,
+    RulesError,
+)
 from briscola_lan.rules.options import MatchFormat, TableOptions, all_variants
 
 if TYPE_CHECKING:
+    from briscola_lan.rules.chiamata import CallResult
     from briscola_lan.rules.events import (
+        BidMade,
+        CardCalled,
         CardDealt,
         CardPlayed,
         Event,
         HandEnded,
+        HandPassedOut,
         HandsExchanged,
         TrickTaken,
         UpcardTurned,
     )
     from briscola_lan.rules.hand import Hand, SeatView, replay_hand
     from briscola_lan.rules.match import HandResult, Match, hand_winner
+    from briscola_lan.rules.schedule import Phase
 
 __all__ = [
     "ALL_CARDS",
     "RANK_POINTS",
+    "Bid",
+    "BidMade",
+    "CallResult",
     "Card",
+    "CardCalled",
     "CardDealt",
     "CardPlayed",
+    "Contract",
     "Event",
     "Hand",
     "HandEnded",
+    "HandPassedOut",
     "HandResult",
     "HandsExchanged",
+    "IllegalBid",
     "IllegalPlay",
     "Match",
     "MatchFormat",
     "MatchOver",
     "NotYourTurn",
     "OptionsError",
+    "Phase",
     "Rank",
     "RulesError",
     "SeatView",
@@ -72,10 +93,12 @@ __all__ = [
 # client's lobby) starts without them.
 _LAZY = {
     **dict.fromkeys(
-        ("CardDealt", "CardPlayed", "Event", "HandEnded", "HandsExchanged", "TrickTaken",
-         "UpcardTurned"),
+        ("BidMade", "CardCalled", "CardDealt", "CardPlayed", "Event", "HandEnded",
+         "HandPassedOut", "HandsExchanged", "TrickTaken", "UpcardTurned"),
         "events",
     ),
+    "CallResult": "chiamata",
+    "Phase": "schedule",
     **dict.fromkeys(("Hand", "SeatView", "replay_hand"), "hand"),
     **dict.fromkeys(("HandResult", "Match", "hand_winner"), "match"),
 }  # fmt: skip

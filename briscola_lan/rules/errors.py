@@ -21,3 +21,8 @@ class IllegalPlay(RulesError):
 
 class MatchOver(RulesError):
     """A hand was started or recorded after the match was decided."""
+
+
+class IllegalBid(RulesError):
+    """A bid that does not top the last one, a bid or call out of its phase, a call not the
+    caller's."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Card
 
 
@@ -63,4 +64,36 @@ class HandEnded:
     points: tuple[int, ...]
 
 
-Event = CardDealt | UpcardTurned | CardPlayed | TrickTaken | HandsExchanged | HandEnded
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """5 players: ``seat`` bid ``bid`` in the auction, or passed (``bid`` None)."""
+
+    seat: int
+    bid: Bid | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandPassedOut:
+    """5 players: everyone passed before a first bid; the hand is void and dealt again."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardCalled:
+    """5 players: the auction's winner ``seat`` called ``card``; its suit is the briscola and
+    whoever holds it is the caller's secret partner."""
+
+    seat: int
+    card: Card
+
+
+Event = (
+    CardDealt
+    | UpcardTurned
+    | CardPlayed
+    | TrickTaken
+    | HandsExchanged
+    | HandEnded
+    | BidMade
+    | HandPassedOut
+    | CardCalled
+)

@@ -8,6 +8,11 @@ in order; the very last draw takes the upcard. At 4 players, once the stock is e
 show each other their hands (an option). Seats are numbered clockwise (``seat + 1`` is a seat's
 left); any held card is a legal play. ``play`` raises without changing anything on a bad move.
 
+At five players (Briscola chiamata) eight rounds deal the whole pack and nothing is turned up;
+the seats bid (``bid``) from the left of the dealer, the winner calls a suit (``call``), and the
+play follows as above with no draws. The engine knows from the deck who holds the called card
+(``called_holder``); the public engine learns it when the card is played.
+
 A ``Hand`` is the public engine (``rules.schedule.PublicSchedule``: turns, tricks, draws, points)
 with the deck added: it knows every seat's cards, so it refuses a card a seat does not hold and
 reports each card dealt. It changes as it is played; its attributes are public for reading (the
@@ -19,19 +24,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from briscola_lan.rules.auction import Bid, Contract
 from briscola_lan.rules.cards import Card, Suit, deck_for
-from briscola_lan.rules.errors import IllegalPlay, NotYourTurn, RulesError
+from briscola_lan.rules.chiamata import CallResult
+from briscola_lan.rules.errors import IllegalBid, IllegalPlay, NotYourTurn, RulesError
 from briscola_lan.rules.events import (
+    BidMade,
+    CardCalled,
     CardDealt,
     CardPlayed,
     Event,
     HandEnded,
+    HandPassedOut,
     HandsExchanged,
     TrickTaken,
     UpcardTurned,
 )
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.rules.schedule import PublicSchedule, SeatView, initial_deal
+from briscola_lan.rules.schedule import Phase, PublicSchedule, SeatView, initial_deal
 
 
 class Hand:
@@ -52,19 +62,43 @@ class Hand:
         self.n = n
         self.public = PublicSchedule(options, dealer)  # the engine without the deck
         self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.upcard_position = 3 * n
-        self.upcard = self.deck[self.upcard_position]
-        self.trump: Suit = self.upcard.suit
-        self.public.trump = self.trump
+        self.upcard_position = self.public.upcard_position
+        self.upcard: Card | None = None
         self.exchange_shown: tuple[tuple[Card, ...], ...] | None = None
         self.plays: list[Card] = []
         self.deal_events: list[Event] = []
-        for pos, seat in initial_deal(n, dealer):
+        for pos, seat in initial_deal(n, dealer, options.hand_size):
             self.hands[seat].append(self.deck[pos])
             self.deal_events.append(CardDealt(seat, self.deck[pos], pos, initial=True))
-        self.deal_events.append(UpcardTurned(self.upcard, self.upcard_position))
+        if self.upcard_position is not None:
+            self.upcard = self.deck[self.upcard_position]
+            self.public.trump = self.upcard.suit
+            self.deal_events.append(UpcardTurned(self.upcard, self.upcard_position))
 
     # --- the public state, read from the engine without the deck ----------------------------
+
+    @property
+    def trump(self) -> Suit | None:
+        """The briscola: the upcard's suit, or at five players the called suit (None before)."""
+        return self.public.trump
+
+    @property
+    def phase(self) -> str:
+        return self.public.phase
+
+    @property
+    def contract(self) -> Contract | None:
+        return self.public.contract
+
+    @property
+    def called_holder(self) -> int | None:
+        """Five players, once called: the seat dealt the called card (the partner; the caller
+        itself when alone). Known to the engine from the deck, to the table only when played."""
+        contract = self.public.contract
+        if contract is None:
+            return None
+        pos = self.deck.index(contract.called)
+        return self.public.dealt[pos]
 
     @property
     def to_play(self) -> int | None:
@@ -98,12 +132,17 @@ class Hand:
 
     @property
     def current_player(self) -> int | None:
-        """The seat to play, or None once the hand is over."""
-        return self.public.to_play
+        """The seat to act (to bid, call or play), or None once the hand is over."""
+        return self.public.to_act
 
     @property
     def is_terminal(self) -> bool:
-        return self.public.to_play is None
+        return self.public.phase in (Phase.OVER, Phase.PASSED_OUT)
+
+    @property
+    def passed_out(self) -> bool:
+        """Five players: everyone passed before a first bid; the hand is void, dealt again."""
+        return self.public.phase == Phase.PASSED_OUT
 
     @property
     def stock_left(self) -> int:
@@ -117,10 +156,32 @@ class Hand:
             return ()
         return tuple(sorted(self.hands[to_play], key=lambda c: c.code))
 
+    def legal_bids(self) -> tuple[Bid, ...]:
+        """Five players, in the auction: the bids the seat to bid may make (or it passes)."""
+        auction = self.public.auction
+        return auction.legal() if auction is not None else ()
+
+    def bid(self, seat: int, bid: Bid | None) -> list[Event]:
+        """Five players: ``seat`` bids (None: passes). Raises NotYourTurn/IllegalBid and
+        changes nothing."""
+        self.public.bid(seat, bid)
+        events: list[Event] = [BidMade(seat, bid)]
+        if self.passed_out:
+            events.append(HandPassedOut())
+        return events
+
+    def call(self, seat: int, suit: Suit) -> list[Event]:
+        """Five players: the auction's winner calls a suit. Raises NotYourTurn/IllegalBid and
+        changes nothing."""
+        contract = self.public.call(seat, suit)
+        return [CardCalled(seat, contract.called)]
+
     def play(self, seat: int, card: Card) -> list[Event]:
         """Play ``card`` for ``seat``. Raises NotYourTurn/IllegalPlay and changes nothing."""
         public = self.public
         to_play = public.to_play
+        if public.phase in (Phase.AUCTION, Phase.CALL):
+            raise IllegalPlay(f"no card is played before the {public.phase} is over")
         if to_play is None:
             raise IllegalPlay("the hand is over: no more cards can be played")
         if seat != to_play:
@@ -147,8 +208,12 @@ class Hand:
         return events
 
     def returns(self) -> tuple[int, ...]:
-        """Card points per side so far (final once terminal)."""
+        """Card points per side so far (final once terminal); per seat at five players."""
         return tuple(self.public.points)
+
+    def result(self) -> CallResult | None:
+        """Five players, once over: the callers, their points and each seat's score."""
+        return self.public.result()
 
     def view(self, seat: int) -> SeatView:
         """The per-seat observation: own cards and public facts only."""
@@ -160,10 +225,27 @@ class Hand:
 
 
 def replay_hand(
-    options: TableOptions, deck: Sequence[Card], dealer: int, plays: Sequence[Card]
+    options: TableOptions,
+    deck: Sequence[Card],
+    dealer: int,
+    plays: Sequence[Card],
+    *,
+    bids: Sequence[Bid | None] = (),
+    call: Suit | None = None,
 ) -> Hand:
-    """Rebuild a hand from its options, deck order, dealer and the cards played in order."""
+    """Rebuild a hand from its options, deck order, dealer and the cards played in order (at
+    five players, after its bids in order, None for a pass, and the called suit)."""
     hand = Hand(options, deck, dealer)
+    for bid in bids:
+        seat = hand.public.to_bid
+        if seat is None:
+            raise IllegalBid("more bids than the auction took")
+        hand.bid(seat, bid)
+    if call is not None:
+        seat = hand.public.to_call
+        if seat is None:
+            raise IllegalBid("a call with no auction won")
+        hand.call(seat, call)
     for card in plays:
         seat = hand.current_player
         if seat is None:

@@ -4,7 +4,10 @@
 side to win ``hands_to_win`` hands takes the match. 'points' (rules text 000): 2 hands, 3 with 3
 players so each player deals once; the most total card points wins. When the top totals tie, a
 tie-break hand is played by everyone and, among the tied sides, the one with the most points in it
-wins; if they tie again another tie-break hand follows.
+wins; if they tie again another tie-break hand follows. 'total' (5 players, Briscola chiamata):
+``match_hands`` hands, each scored per seat by the table of weights (``rules.chiamata``); the seat
+with the highest sum wins; while the top sum is shared, one more hand is played, and counts. A
+hand everyone passed is not recorded: the same dealer deals again.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from briscola_lan.rules.cards import Card
+from briscola_lan.rules.chiamata import CallResult
 from briscola_lan.rules.errors import MatchOver, RulesError
 from briscola_lan.rules.hand import Hand
 from briscola_lan.rules.options import MatchFormat, TableOptions
@@ -25,8 +29,9 @@ class HandResult:
     number: int
     dealer: int
     points: tuple[int, ...]
-    winner: int | None  # side that won the hand, None for 60–60 (or a tie in 'points')
+    winner: int | None  # side that won the hand, None for 60–60 (or a tie in 'points'; at 5)
     tiebreak: bool
+    call: CallResult | None = None  # 5 players: the callers, their points, each seat's score
 
 
 def hand_winner(points: Sequence[int]) -> int | None:
@@ -60,7 +65,7 @@ class Match:
     @property
     def next_is_tiebreak(self) -> bool:
         return (
-            self.options.match_format is MatchFormat.POINTS
+            self.options.match_format is not MatchFormat.HANDS
             and len(self.results) >= self.options.base_hands
         )
 
@@ -92,32 +97,53 @@ class Match:
             )
         if not hand.is_terminal:
             raise RulesError("only a finished hand can be recorded")
-        result = self.record_points(hand.returns(), hand.dealer)
+        if hand.passed_out:
+            raise RulesError("everyone passed: the hand is dealt again, not recorded")
+        result = self.record_points(hand.returns(), hand.dealer, hand.result())
         self._recorded.append(hand)
         return result
 
-    def record_points(self, points: Sequence[int], dealer: int | None = None) -> HandResult:
-        """Record a finished hand by its points per side (used by replays and verifiers)."""
+    def record_points(
+        self, points: Sequence[int], dealer: int | None = None, call: CallResult | None = None
+    ) -> HandResult:
+        """Record a finished hand by its points per side (used by replays and verifiers); at five
+        players with its scored call (``rules.chiamata.score_hand``)."""
         if self.is_over:
             raise MatchOver("the match is already decided")
         if len(points) != self.options.sides or sum(points) != 120:
             raise RulesError(f"a hand scores 120 points over {self.options.sides} sides")
+        if (call is not None) != self.options.chiamata:
+            raise RulesError("a hand at 5 players is recorded with its call, and only there")
         result = HandResult(
             number=len(self.results),
             dealer=self.next_dealer if dealer is None else dealer,
             points=tuple(points),
-            winner=hand_winner(points),
+            winner=None if call is not None else hand_winner(points),
             tiebreak=self.next_is_tiebreak,
+            call=call,
         )
         self.results.append(result)
         return result
 
     def hands_won(self) -> tuple[int, ...]:
+        """Hands each side won; at five players, hands each seat ended with a positive score."""
         won = [0] * self.options.sides
         for r in self.results:
-            if r.winner is not None:
+            if r.call is not None:
+                for seat, score in enumerate(r.call.scores):
+                    won[seat] += score > 0
+            elif r.winner is not None:
                 won[r.winner] += 1
         return tuple(won)
+
+    def scores(self) -> tuple[int, ...]:
+        """Five players: each seat's score summed over every hand so far (zeros elsewhere)."""
+        tot = [0] * self.options.sides
+        for r in self.results:
+            if r.call is not None:
+                for seat, score in enumerate(r.call.scores):
+                    tot[seat] += score
+        return tuple(tot)
 
     def total_points(self) -> tuple[int, ...]:
         """Card points per side over the regular hands (tie-breaks excluded)."""
@@ -139,6 +165,10 @@ class Match:
             return None
         if len(self.results) < opts.base_hands:
             return None
+        if opts.match_format is MatchFormat.TOTAL:
+            sums = self.scores()
+            leaders = [i for i, s in enumerate(sums) if s == max(sums)]
+            return leaders[0] if len(leaders) == 1 else None
         totals = self.total_points()
         top = max(totals)
         tied = [i for i, p in enumerate(totals) if p == top]

@@ -1,8 +1,10 @@
-"""Table options: every combination of players, match format and variants the two rules texts allow.
+"""Table options: every combination of players, match format and variants the rules allow.
 
 Sources: ``000`` (pagat-style text: 2, 3, 4 players; 39 cards at 3; partner hand exchange at 4;
-"points" match of 2 hands, 3 with 3 players, most total points wins, tie-break hand) and ``002``
-(2 or 4 players; 61 of 120 wins a hand, 60–60 is nobody's; first side to N hands, N in 1..5).
+"points" match of 2 hands, 3 with 3 players, most total points wins, tie-break hand), ``002``
+(2 or 4 players; 61 of 120 wins a hand, 60–60 is nobody's; first side to N hands, N in 1..5) and,
+for five players, Briscola chiamata as docs/rules.md writes it (an auction, a called card and a
+secret partner; a score per hand summed over a match of N hands).
 """
 
 from __future__ import annotations
@@ -21,13 +23,25 @@ class MatchFormat(StrEnum):
 
     HANDS = "hands"  # 002: first side to win N hands (61+ points), 60-60 is nobody's
     POINTS = "points"  # 000: 2 hands (3 at 3 players), most total points, tie-break hand
+    TOTAL = "total"  # 5 players (chiamata): each hand's score summed over N hands
 
 
 def _match_format(value: object) -> MatchFormat:
     """A match format from itself or its name."""
     if isinstance(value, str) and value in MatchFormat.__members__.values():
         return MatchFormat(value)
-    raise OptionsError(f"unknown match format {value!r}: use hands or points")
+    raise OptionsError(f"unknown match format {value!r}: use hands, points or total")
+
+
+# The five-player game (Briscola chiamata): the range of its numeric options and their defaults.
+CHIAMATA_PLAYERS = 5
+POINTS_TO_WIN = 61  # what a rank bid needs (a point bid names its own)
+MATCH_HANDS = 5  # hands in a match: each player deals once
+MAX_MATCH_HANDS = 20
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _suit(value: object) -> Suit:
@@ -42,8 +56,9 @@ class TableOptions:
     """The rules a table plays by, checked when built.
 
     An option that means nothing at a table is set to its default (``hands_to_win`` 2 in the
-    'points' format, ``removed_two`` coins unless 3 play, ``partner_exchange`` on unless 4 play),
-    so two tables that play the same game compare equal.
+    'points' and 'total' formats, ``removed_two`` coins unless 3 play, ``partner_exchange`` on
+    unless 4 play, the chiamata options unless 5 play), so two tables that play the same game
+    compare equal.
     """
 
     players: int = 2
@@ -52,6 +67,9 @@ class TableOptions:
     partner_exchange: bool = True
     removed_two: Suit = Suit.COINS
     signals: bool = False  # partners may signal to each other (4 players; off in strict play)
+    points_to_win: int = POINTS_TO_WIN  # 5 players: what the callers need after a rank bid
+    double_all: bool = True  # 5 players: a hand's score doubles when one side takes all 120
+    match_hands: int = MATCH_HANDS  # 5 players: hands in a match ('total' format)
 
     def __post_init__(self) -> None:
         # Plain strings and ints (from the CLI or the wire) are accepted for the enum fields.
@@ -61,9 +79,15 @@ class TableOptions:
             object.__setattr__(self, "partner_exchange", bool(self.partner_exchange))
         if self.signals in (0, 1) and not isinstance(self.signals, bool):
             object.__setattr__(self, "signals", bool(self.signals))
+        if self.double_all in (0, 1) and not isinstance(self.double_all, bool):
+            object.__setattr__(self, "double_all", bool(self.double_all))
         self.validate()
-        if self.match_format is MatchFormat.POINTS:
+        if self.match_format is not MatchFormat.HANDS:
             object.__setattr__(self, "hands_to_win", 2)
+        if self.players != CHIAMATA_PLAYERS:
+            object.__setattr__(self, "points_to_win", POINTS_TO_WIN)
+            object.__setattr__(self, "double_all", True)
+            object.__setattr__(self, "match_hands", MATCH_HANDS)
         if self.players != 3:
             object.__setattr__(self, "removed_two", Suit.COINS)
         if self.players != 4:
@@ -79,6 +103,9 @@ class TableOptions:
         partner_exchange: bool = True,
         removed_two: Suit | int = Suit.COINS,
         signals: bool = False,
+        points_to_win: int = POINTS_TO_WIN,
+        double_all: bool = True,
+        match_hands: int = MATCH_HANDS,
     ) -> TableOptions:
         """Options from keywords; a format may be given by name and the removed 2 by suit number."""
         return TableOptions(
@@ -88,19 +115,37 @@ class TableOptions:
             partner_exchange=partner_exchange,
             removed_two=_suit(removed_two),
             signals=signals,
+            points_to_win=points_to_win,
+            double_all=double_all,
+            match_hands=match_hands,
         )
 
     def validate(self) -> None:
         """Raise OptionsError unless these are options of a real game (fairness.md §8.2)."""
-        if isinstance(self.players, bool) or self.players not in (2, 3, 4):
-            raise OptionsError(f"Briscola is played by 2, 3 or 4 players, not {self.players!r}")
+        if isinstance(self.players, bool) or self.players not in (2, 3, 4, 5):
+            raise OptionsError(f"Briscola is played by 2, 3, 4 or 5 players, not {self.players!r}")
         if not isinstance(self.match_format, MatchFormat):
-            raise OptionsError(f"unknown match format {self.match_format!r}: use hands or points")
+            raise OptionsError(
+                f"unknown match format {self.match_format!r}: use hands, points or total"
+            )
         if self.match_format is MatchFormat.HANDS and self.players == 3:
             raise OptionsError(
                 "the 'hands' match format (61 to win a hand) is for 2 or 4 players; "
                 "3 players play the 'points' format"
             )
+        if (self.match_format is MatchFormat.TOTAL) != (self.players == CHIAMATA_PLAYERS):
+            raise OptionsError(
+                "5 players (Briscola chiamata) play the 'total' format, and only they: "
+                "a score per hand summed over the match's hands"
+            )
+        ptw = self.points_to_win
+        if not _int(ptw) or not POINTS_TO_WIN <= ptw <= 120:
+            raise OptionsError(f"points to win must be 61 to 120, not {ptw!r}")
+        if not isinstance(self.double_all, bool):
+            raise OptionsError(f"double_all must be on or off, not {self.double_all!r}")
+        mh = self.match_hands
+        if not _int(mh) or not 1 <= mh <= MAX_MATCH_HANDS:
+            raise OptionsError(f"hands in a match must be 1 to {MAX_MATCH_HANDS}, not {mh!r}")
         htw = self.hands_to_win
         if isinstance(htw, bool) or not isinstance(htw, int) or not 1 <= htw <= 5:
             raise OptionsError(f"hands to win must be 1 to 5, not {htw!r}")
@@ -116,8 +161,19 @@ class TableOptions:
         return 39 if self.players == 3 else 40
 
     @property
+    def chiamata(self) -> bool:
+        """Five players: Briscola chiamata (an auction, a called card, no stock, no upcard)."""
+        return self.players == CHIAMATA_PLAYERS
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each seat is dealt at the start: 3, or the whole pack's share (8) at 5 players."""
+        return self.deck_size // self.players if self.chiamata else 3
+
+    @property
     def sides(self) -> int:
-        """Number of sides scoring separately: partnerships at 4 players."""
+        """Number of sides scoring card points separately: partnerships at 4 players (at 5 each
+        seat counts its own; the called partnership is known only at the end)."""
         return 2 if self.players == 4 else self.players
 
     def side_of(self, seat: int) -> int:
@@ -133,7 +189,9 @@ class TableOptions:
 
     @property
     def base_hands(self) -> int:
-        """Hands in a 'points' match before any tie-break."""
+        """Hands in a 'points' or 'total' match before any tie-break."""
+        if self.match_format is MatchFormat.TOTAL:
+            return self.match_hands
         return 3 if self.players == 3 else 2
 
     def summary(self) -> str:
@@ -141,6 +199,12 @@ class TableOptions:
         parts = [f"{self.players}p"]
         if self.match_format is MatchFormat.HANDS:
             parts.append(f"hands:{self.hands_to_win}")
+        elif self.match_format is MatchFormat.TOTAL:
+            parts.append(f"total:{self.match_hands}")
+            if self.points_to_win != POINTS_TO_WIN:
+                parts.append(f"win:{self.points_to_win}")
+            if not self.double_all:
+                parts.append("no-double")
         else:
             parts.append(f"points:{self.base_hands}")
         if self.players == 4:
@@ -175,6 +239,12 @@ class TableOptions:
         }
         if self.signals:
             out["signals"] = True
+        if self.points_to_win != POINTS_TO_WIN:
+            out["points_to_win"] = self.points_to_win
+        if not self.double_all:
+            out["double_all"] = False
+        if self.match_hands != MATCH_HANDS:
+            out["match_hands"] = self.match_hands
         return out
 
     @staticmethod
@@ -188,6 +258,11 @@ class TableOptions:
             signals = data.get("signals", False)
             if not isinstance(signals, bool):
                 raise ValueError(f"signals must be true or false, not {signals!r}")
+            double_all = data.get("double_all", True)
+            if not isinstance(double_all, bool):
+                raise ValueError(f"double_all must be true or false, not {double_all!r}")
+            points_to_win = data.get("points_to_win", POINTS_TO_WIN)
+            match_hands = data.get("match_hands", MATCH_HANDS)
         except (KeyError, ValueError, TypeError) as exc:
             raise OptionsError(f"bad table options {data!r}: {exc}") from exc
         return TableOptions(
@@ -197,14 +272,22 @@ class TableOptions:
             partner_exchange=partner_exchange,
             removed_two=removed_two,
             signals=signals,
+            points_to_win=points_to_win,
+            double_all=double_all,
+            match_hands=match_hands,
         )
 
 
 def all_variants() -> list[TableOptions]:
-    """Every distinct combination of options the rules texts allow (used by tests and tools)."""
+    """Every distinct combination of options the rules allow (used by tests and tools).
+
+    The five-player game's two numeric options take two values each here, their default and
+    another (points to win 61 and 71, a match of 5 hands and of 1): every other value plays by
+    the same rules, and ``validate`` checks the whole range.
+    """
     out: list[TableOptions] = []
     for players in (2, 3, 4):
-        for fmt in MatchFormat:
+        for fmt in (MatchFormat.HANDS, MatchFormat.POINTS):
             if fmt is MatchFormat.HANDS and players == 3:
                 continue
             hands = range(1, 6) if fmt is MatchFormat.HANDS else (2,)
@@ -225,4 +308,16 @@ def all_variants() -> list[TableOptions]:
                                     signals=sig,
                                 )
                             )
+    for target in (POINTS_TO_WIN, 71):
+        for double in (True, False):
+            for length in (MATCH_HANDS, 1):
+                out.append(
+                    TableOptions.make(
+                        players=CHIAMATA_PLAYERS,
+                        match_format=MatchFormat.TOTAL,
+                        points_to_win=target,
+                        double_all=double,
+                        match_hands=length,
+                    )
+                )
     return out

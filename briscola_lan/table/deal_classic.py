@@ -187,6 +187,7 @@ class ClassicDeal(Deal):
         self.hand = t.match.new_hand(deck)
         self._send_deals(self.hand.deal_events, out)
         up = self.hand.upcard_position
+        assert up is not None  # 2 to 4 players: the upcard is turned
         upcard = Upcard(t.game_id, self.number, self._opening(up))
         t.broadcast(out, m.UpcardTurned(*self._publish(upcard)))
         t.phase = Phase.PLAY

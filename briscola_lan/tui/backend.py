@@ -198,6 +198,7 @@ class PracticeBackend(TableBackend):
         self.model.hand_number = self.match.hand_number
         self.follow(ev.HandStarted(self.match.hand_number, self.hand.dealer, blind=False))
         number = self.match.hand_number + 1
+        assert self.hand.upcard is not None  # the practice table plays 2 to 4
         upcard = self._label(self.hand.upcard)
         if self.hand.dealer == self.model.my_seat:
             text = _("Hand {n}: you deal; the briscola is {card}")

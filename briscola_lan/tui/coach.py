@@ -125,6 +125,7 @@ def explain(view: SeatView, card: Card, deck: dk.Deck, ascii_only: bool) -> str:
         return dk.card_label(c, deck, ascii_only)
 
     trump, trick = view.trump, view.trick
+    assert trump is not None  # a card is played once the briscola is known
     out = _still_out(view)
     if not trick:
         return _lead(view, card, out, label)
@@ -172,6 +173,7 @@ def explain(view: SeatView, card: Card, deck: dk.Deck, ascii_only: bool) -> str:
 def _lead(view: SeatView, card: Card, out: list[Card], label: Callable[[Card], str]) -> str:
     """What leading ``card`` does: how many cards still out beat it, or what it keeps."""
     trump = view.trump
+    assert trump is not None  # a card is played once the briscola is known
     k = sum(_beats([card], x, trump) for x in out)
     if not k:
         return _("no card still out beats it: the trick is yours")

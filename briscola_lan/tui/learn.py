@@ -256,6 +256,7 @@ def page_lines(ui: UiState) -> Frag:
         assert taker is not None
         line(_("The last draw"), "class:bold")
         out.append(("", _("The face-up card") + " "))
+        assert hand.upcard is not None  # this walkthrough is of a 2-player hand
         out.append(card(hand.upcard))
         out.append(("", " " + _("stays under the stock until the very end.") + "\n"))
         if taker == 0:

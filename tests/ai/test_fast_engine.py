@@ -20,8 +20,9 @@ from briscola_lan.rules import (
 )
 
 # One option set per distinct hand rule: players, exchange on/off, which 2 is out at 3 players.
+# The compact engine plays the games with a stock and an upcard: 2 to 4 players.
 HAND_VARIANTS = sorted(
-    {(o.players, o.partner_exchange, int(o.removed_two)) for o in all_variants()}
+    {(o.players, o.partner_exchange, int(o.removed_two)) for o in all_variants() if o.players < 5}
 )
 
 

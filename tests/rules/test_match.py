@@ -80,7 +80,9 @@ def test_points_two_sides_tie_then_tiebreak() -> None:
 
 
 def test_invalid_options_are_refused_with_a_reason() -> None:
-    with pytest.raises(OptionsError, match="2, 3 or 4"):
+    with pytest.raises(OptionsError, match="2, 3, 4 or 5"):
+        TableOptions.make(players=6)
+    with pytest.raises(OptionsError, match=r"5 players .* play the 'total' format"):
         TableOptions.make(players=5)
     with pytest.raises(OptionsError, match="3 players play the 'points'"):
         TableOptions.make(players=3, match_format="hands")

@@ -23,8 +23,15 @@ def test_side_text_names_the_winners() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "reason"),
     [
-        ({"players": 7}, "2, 3 or 4 players, not 7"),
-        ({"players": 1}, "2, 3 or 4 players, not 1"),
+        ({"players": 7}, "2, 3, 4 or 5 players, not 7"),
+        ({"players": 1}, "2, 3, 4 or 5 players, not 1"),
+        ({"players": 5}, "5 players (Briscola chiamata) play the 'total' format"),
+        ({"players": 4, "match_format": "total"}, "play the 'total' format, and only they"),
+        ({"players": 5, "match_format": "total", "points_to_win": 60}, "61 to 120, not 60"),
+        ({"players": 5, "match_format": "total", "points_to_win": 121}, "61 to 120, not 121"),
+        ({"players": 5, "match_format": "total", "match_hands": 0}, "1 to 20, not 0"),
+        ({"players": 5, "match_format": "total", "match_hands": 21}, "1 to 20, not 21"),
+        ({"players": 5, "match_format": "total", "double_all": 2}, "on or off, not 2"),
         ({"players": 3}, "3 players play the 'points'"),
         ({"hands_to_win": 0}, "1 to 5, not 0"),
         ({"hands_to_win": 6}, "1 to 5, not 6"),
@@ -43,8 +50,12 @@ def test_options_are_checked_when_built(kwargs: dict[str, Any], reason: str) -> 
 
 
 def test_from_dict_refuses_what_the_constructor_refuses() -> None:
-    with pytest.raises(OptionsError, match="2, 3 or 4 players"):
+    with pytest.raises(OptionsError, match="2, 3, 4 or 5 players"):
         TableOptions.from_dict({"players": 7, "match_format": "hands"})
+    with pytest.raises(OptionsError, match="61 to 120"):
+        TableOptions.from_dict({"players": 5, "match_format": "total", "points_to_win": "61"})
+    with pytest.raises(OptionsError, match="double_all must be true or false"):
+        TableOptions.from_dict({"players": 5, "match_format": "total", "double_all": 0})
     with pytest.raises(OptionsError, match="3 players play the 'points'"):
         TableOptions.from_dict({"players": 3, "match_format": "hands"})
 
@@ -97,9 +108,13 @@ def test_defaults_and_every_variant_keep_their_wire_values() -> None:
             partner_exchange=d["partner_exchange"],
             removed_two=d["removed_two"],
             signals=d.get("signals", False),  # written only when on
+            points_to_win=d.get("points_to_win", 61),  # written only away from the default
+            double_all=d.get("double_all", True),
+            match_hands=d.get("match_hands", 5),
         )
         assert again == opts and again.to_dict() == d
         assert ("signals" in d) is opts.signals
+        assert ("double_all" in d) is (not opts.double_all)
 
 
 def test_plain_names_and_numbers_are_read_for_the_enum_fields() -> None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from briscola_lan.rules.cards import deck_for
+from briscola_lan.rules.cards import Suit, deck_for
 from briscola_lan.rules.events import CardDealt, HandEnded, HandsExchanged
 from briscola_lan.rules.hand import Hand
 from briscola_lan.rules.options import TableOptions, all_variants
@@ -27,7 +27,28 @@ def test_schedule_matches_the_engine_over_whole_hands(options: TableOptions) -> 
         assert sorted(initial) == sorted(sched.dealt.items())
         for seat in range(options.players):
             assert sched.initial[seat] == [p for p, s in initial if s == seat]
-        sched.trump = hand.trump
+        if options.chiamata:
+            assert hand.upcard is None and hand.trump is None and sched.upcard_position is None
+            while hand.phase == "auction":
+                assert sched.to_bid == hand.current_player == hand.public.to_bid
+                seat = sched.to_bid
+                assert seat is not None
+                legal = hand.legal_bids()
+                bid = rng.choice(legal) if legal and rng.random() < 0.3 else None
+                hand.bid(seat, bid)
+                sched.bid(seat, bid)
+            assert sched.phase == hand.phase
+            if hand.passed_out:
+                assert sched.auction is not None and sched.auction.passed_out
+                assert hand.is_terminal and hand.current_player is None
+                continue
+            suit = rng.choice(list(Suit))
+            assert sched.to_call == hand.current_player
+            hand.call(hand.current_player, suit)  # type: ignore[arg-type]
+            sched.call(sched.to_call, suit)  # type: ignore[arg-type]
+            assert sched.contract == hand.contract and sched.trump is suit
+        else:
+            sched.trump = hand.trump
         exchanges = 0
         while not hand.is_terminal:
             seat = hand.current_player
@@ -52,5 +73,11 @@ def test_schedule_matches_the_engine_over_whole_hands(options: TableOptions) -> 
             assert sched.tricks == hand.tricks and sched.points == hand.points
             assert sched.upcard_taken_by == hand.upcard_taken_by
             assert sched.exchange_trick == hand.exchange_trick
+            if options.chiamata:  # the partner is public once the called card is played
+                called = hand.contract.called  # type: ignore[union-attr]
+                played = called in [c for t in hand.tricks for _, c in t.plays]
+                assert sched.partner == (hand.called_holder if played else None)
         assert sched.to_play is None
+        if options.chiamata:
+            assert sched.result() == hand.result() is not None
         assert exchanges == (1 if options.exchange_enabled else 0)

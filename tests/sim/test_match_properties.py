@@ -8,7 +8,7 @@ import random
 import pytest
 
 from briscola_lan.ai import make_bot
-from briscola_lan.rules import Hand, Match, MatchFormat, TableOptions, all_variants, deck_for
+from briscola_lan.rules import Hand, Match, MatchFormat, Suit, TableOptions, all_variants, deck_for
 from briscola_lan.sim import shuffled_deck
 
 
@@ -20,17 +20,29 @@ def _check_hand(hand: Hand) -> None:
     # Every card exactly once (the upcard is in the stock until drawn, then in a hand or played).
     assert sorted(c.code for c in everywhere) == sorted(c.code for c in hand.deck)
     assert len(everywhere) == len(set(everywhere)) == hand.options.deck_size
-    assert (hand.upcard in stock) == (hand.upcard_taken_by is None)
+    if hand.upcard is not None:
+        assert (hand.upcard in stock) == (hand.upcard_taken_by is None)
     # Hand sizes: equal before a trick; seats that already played this trick hold one fewer.
     in_trick = {s for s, _ in hand.trick}
     sizes = [len(h) + (1 if s in in_trick else 0) for s, h in enumerate(hand.hands)]
-    assert len(set(sizes)) == 1 and sizes[0] <= 3
+    assert len(set(sizes)) == 1 and sizes[0] <= hand.options.hand_size
     assert sum(hand.points) == sum(c.points for t in hand.tricks for _, c in t.plays)
+    contract = hand.contract
+    called_played = contract is not None and contract.called in played
     for seat in range(n):
         view = hand.view(seat)
         assert sorted(view.hand, key=lambda c: c.code) == sorted(
             hand.hands[seat], key=lambda c: c.code
         )
+        if hand.options.chiamata:
+            # The partner: known to itself from its cards, to everyone once the card is played.
+            holder = hand.called_holder
+            if called_played:
+                assert view.partner == holder
+            elif seat == holder:
+                assert view.partner == seat and view.holds_called
+            else:
+                assert view.partner is None and not view.holds_called
         visible = set(view.hand) | set(view.played_cards) | {view.upcard}
         if view.partner_shown is not None:
             visible |= set(view.partner_shown)
@@ -48,6 +60,11 @@ def _check_hand(hand: Hand) -> None:
 def _expected_over(match: Match) -> bool:
     """The match format, written out independently of Match.winner."""
     opts = match.options
+    if opts.match_format is MatchFormat.TOTAL:
+        if len(match.results) < opts.match_hands:
+            return False
+        sums = [sum(r.call.scores[i] for r in match.results if r.call) for i in range(5)]
+        return sums.count(max(sums)) == 1
     if opts.match_format is MatchFormat.HANDS:
         won = [0] * opts.sides
         for r in match.results:
@@ -83,6 +100,20 @@ def test_random_matches_keep_every_invariant(options: TableOptions) -> None:
             hand = match.new_hand(shuffled_deck(options, rng.randrange(10**6), m))
             assert hand.dealer == (m + match.hand_number) % options.players
             _check_hand(hand)
+            while hand.phase == "auction":  # five players: random bids, a third of them bids
+                seat = hand.current_player
+                assert seat is not None and hand.view(seat).legal_bids == hand.legal_bids()
+                bids = hand.legal_bids()
+                hand.bid(seat, rng.choice(bids) if rng.random() < 0.35 else None)
+                _check_hand(hand)
+            if hand.passed_out:
+                assert hand.is_terminal
+                continue  # the same dealer deals again
+            if hand.phase == "call":
+                seat = hand.current_player
+                assert seat is not None and hand.view(seat).my_call
+                hand.call(seat, Suit(rng.randrange(4)))
+                _check_hand(hand)
             while not hand.is_terminal:
                 seat = hand.current_player
                 assert seat is not None

@@ -27,11 +27,12 @@ def _factory(level: str, seed: int) -> FirstCardBot:
 
 
 def _variants() -> list[TableOptions]:
-    """Every players/format/exchange combination, hands_to_win 1 and 2, each removed 2 at 3p."""
+    """Every players/format/exchange combination, hands_to_win 1 and 2, each removed 2 at 3p
+    (the table protocol deals 2 to 4 players; five are a rules-engine game only so far)."""
     return [
         v
         for v in all_variants()
-        if v.match_format is MatchFormat.POINTS or v.hands_to_win in (1, 2)
+        if not v.chiamata and (v.match_format is MatchFormat.POINTS or v.hands_to_win in (1, 2))
     ]
 
 

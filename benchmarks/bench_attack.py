@@ -193,6 +193,7 @@ def _env(work: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = str(work / "config")
     env["XDG_DATA_HOME"] = str(work / "data")
+    env["XDG_STATE_HOME"] = str(work / "state")  # the tables' journals
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
 

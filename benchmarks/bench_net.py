@@ -48,6 +48,7 @@ def env_with(config: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = str(config)
     env["XDG_DATA_HOME"] = str(config / "data")  # the hosts' saved games stay in the temp dir
+    env["XDG_STATE_HOME"] = str(config / "state")  # and so do the tables' journals
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
 

@@ -69,6 +69,7 @@ def main() -> None:
         base = dict(os.environ, TERM="xterm", COLUMNS="100", LINES="30", HOME=str(home))
         base["XDG_CONFIG_HOME"] = str(home / "config")
         base["XDG_DATA_HOME"] = str(home / "data")
+        base["XDG_STATE_HOME"] = str(home / "state")
         base["BRISCOLA_LAN_INTERFACES"] = "127.0.0.1"
         base["PYTHONPATH"] = str(ROOT)
         (home / "minimal.py").write_text(MINIMAL)

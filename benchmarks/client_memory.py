@@ -53,6 +53,7 @@ def main() -> int:
     env = {
         "XDG_CONFIG_HOME": str(tmp / "config"),
         "XDG_DATA_HOME": str(tmp / "data"),
+        "XDG_STATE_HOME": str(tmp / "state"),
         "LANG": "C.UTF-8",
         "TERM": "xterm-256color",
     }

@@ -1,6 +1,6 @@
 """Files on disk: the one writer of every file briscola-lan creates, private to this user.
 
-Every file the host, the clients, the bots and the terminal client write (state files, identity
+Every file the host, the clients, the bots and the terminal client write (table specs, identity
 and TLS keys, the certificate, known tables, resume tokens and seeds, saved games) goes through
 ``write_private``: a temporary file in the same folder, created with ``O_CREAT|O_EXCL`` and mode
 0600 (so it is never readable by others, not even for a moment: nothing is chmod-ed after
@@ -8,9 +8,11 @@ writing), written, fsync-ed, then renamed over the old file, so a kill or a full
 moment leaves the old file or the new one, never a part.
 
 Folders: every folder briscola-lan creates is made mode 0700, each missing level of it. A folder
-that already exists is tightened to 0700 when it is briscola-lan's own (its config and data
+that already exists is tightened to 0700 when it is briscola-lan's own (its config, data, state
 folders and what is under them) or the host's ``--state-dir`` (it holds the live deck): see
-``private_dir``. A ``--games DIR`` that exists is left as it is; the files in it are 0600.
+``private_dir``. The tables' journals are SQLite databases (``net/journal.py``), created 0600
+before SQLite opens them. A ``--games DIR`` that exists is left as it is; the files in it are
+0600.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ def data_dir() -> Path:
     return Path(base) / "briscola-lan"
 
 
+def state_dir() -> Path:
+    """The state directory: ``$XDG_STATE_HOME/briscola-lan`` (``~/.local/state/briscola-lan``),
+    where the tables' journals live."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "briscola-lan"
+
+
 def games_dir() -> Path:
     """Where hosts and clients save game transcripts."""
     override = os.environ.get("BRISCOLA_LAN_GAMES")
@@ -49,10 +58,11 @@ def games_dir() -> Path:
 
 
 def own_levels(directory: Path) -> list[Path]:
-    """The folders from briscola-lan's own config or data folder down to ``directory`` (empty
-    when ``directory`` is elsewhere, e.g. a ``--games DIR`` the user chose)."""
+    """The folders from briscola-lan's own config, data or state folder down to ``directory``
+    (empty when ``directory`` is elsewhere, e.g. a ``--games DIR`` the user chose)."""
     target = Path(os.path.abspath(directory))
-    for root in (Path(os.path.abspath(config_dir())), Path(os.path.abspath(data_dir()))):
+    roots = (config_dir(), data_dir(), state_dir())
+    for root in (Path(os.path.abspath(r)) for r in roots):
         if target == root or root in target.parents:
             levels = [target]
             while levels[-1] != root:

@@ -1,9 +1,11 @@
 """``briscola-lan host``: its options, and the tables they ask for (or, with ``--resume``, the
 tables saved in ``--state-dir``), served by ``net/serving.py`` until the host is stopped.
 
-The host runs the pure ``HostTable`` inside ``HostServer``. With ``--state-dir`` it writes the
-table's snapshot after every change; ``--resume`` restarts from it on the same port so that the
-clients reconnect by themselves. ``--tables N`` serves N tables from one process (capacity).
+The host runs the pure ``HostTable`` inside ``HostServer``. Every change of a table is written
+to its journal before anything it causes is sent (``net/journal.py``), in ``--state-dir`` or by
+default in ``$XDG_STATE_HOME/briscola-lan/host`` (``net/host_state.py``); ``--resume``
+restarts from it on the same port so that the clients reconnect by themselves. ``--tables N``
+serves N tables from one process (capacity).
 Once a match is over and its players have left, the table opens for a new match (``--one-match``
 keeps the result on show instead; ``net/next_match.py``). A full or read-only disk stops
 nothing: the host says so once and retries (``net/host_saves.py``). Stopping (SIGINT/SIGTERM)
@@ -24,6 +26,7 @@ from briscola_lan.net import serving, tls
 from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GamesDirError, check_writable
+from briscola_lan.net.host_state import open_state
 from briscola_lan.net.next_match import REOPEN_AFTER
 from briscola_lan.net.server import HELLO_TIMEOUT
 from briscola_lan.net.serving import HostRun, ServedTable
@@ -32,8 +35,6 @@ from briscola_lan.net.table_spec import (
     TableSettings,
     TableSpec,
     default_table_name,
-    load_saved_tables,
-    saved_specs,
 )
 from briscola_lan.net.tables_cmd import add_interfaces_option
 from briscola_lan.net.transport import Heartbeat, heartbeat_option
@@ -93,13 +94,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SEAT:LEVEL,...",
         help="AI players on given seats, e.g. 1:strong,3:rules",
     )
-    parser.add_argument("--state-dir", type=Path, help="write the table state here after changes")
     parser.add_argument(
-        "--resume", action="store_true", help="continue the table saved in --state-dir"
-    )
+        "--state-dir", type=Path, metavar="DIR",
+        help="where the tables' journals are kept (default: $XDG_STATE_HOME/briscola-lan/host); "
+        "every change is written there before it is sent",
+    )  # fmt: skip
     parser.add_argument(
-        "--force", action="store_true", help="start a new table over one saved in --state-dir"
-    )
+        "--resume", action="store_true",
+        help="continue the tables saved in --state-dir (default: the default folder), on their "
+        "ports: the players' clients rejoin by themselves",
+    )  # fmt: skip
+    parser.add_argument(
+        "--force", action="store_true",
+        help="start a new table over an unfinished match saved in --state-dir",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-journal", action="store_true",
+        help="keep no journal: a table the host stops cannot be continued (measurements)",
+    )  # fmt: skip
     parser.add_argument(
         "--games",
         type=Path,
@@ -305,16 +317,8 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
 
     check_numbers(args)
     interfaces = resolve_interfaces(args.interfaces)
-    state_dir: Path | None = args.state_dir
-    if args.resume and state_dir is None:
-        raise HostError("--resume needs --state-dir, the directory the host saved to")
-    if state_dir is not None:
-        if not args.resume and not args.force and saved_specs(state_dir):
-            raise HostError(
-                f"a saved table is in {state_dir}: continue it with --resume, or choose another "
-                "--state-dir (--force starts a new table over it)"
-            )
-        check_writable(state_dir, "--state-dir", tighten=True)  # it holds the live deck
+    if args.no_journal and (args.resume or args.state_dir is not None or args.force):
+        raise HostError("--no-journal keeps no journal: --state-dir, --resume and --force need one")
     if args.games is not None:
         check_writable(args.games, "--games")
     try:
@@ -324,29 +328,46 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             f"cannot create the host certificate in {tls.config_dir()}: {describe_os_error(exc)}"
         ) from exc
     identity = load_or_create_identity()
-    if args.resume:
-        assert state_dir is not None
-        saved = load_saved_tables(state_dir)
-    else:
-        saved = [(spec, None) for spec in table_specs(args)]
-    server = serving.host_server(
-        cert,
-        interfaces,
-        advertise=not args.no_mdns,
-        tick_interval=args.tick,
-        heartbeat=args.heartbeat,
-        hello_timeout=args.hello_timeout,
-    )
     settings = table_settings(args)
-    tables = [(ServedTable(spec, settings, identity), snap) for spec, snap in saved]
-    run = HostRun(
-        state_dir=state_dir,
-        games=args.games,
-        one_match=args.one_match,
-        reopen_after=args.reopen_after,
-        quiet=args.quiet,
-    )
-    return await serving.serve(server, tables, run, stop=stop)
+    if args.no_journal:
+        state = None
+        tables = [(ServedTable(spec, settings, identity), None) for spec in table_specs(args)]
+    else:
+        state = open_state(
+            args.state_dir,
+            resume=args.resume,
+            force=args.force,
+            specs=[] if args.resume else table_specs(args),
+            identity=identity,
+        )
+        tables = [
+            (ServedTable(spec, settings, identity, journal=journal), restored)
+            for spec, journal, restored in state.tables
+        ]
+    try:
+        if state is not None:
+            for line in state.kept:
+                print(line, flush=True)
+        server = serving.host_server(
+            cert,
+            interfaces,
+            advertise=not args.no_mdns,
+            tick_interval=args.tick,
+            heartbeat=args.heartbeat,
+            hello_timeout=args.hello_timeout,
+        )
+        run = HostRun(
+            state_dir=None if state is None else state.directory,
+            resume="" if state is None else state.resume,
+            games=args.games,
+            one_match=args.one_match,
+            reopen_after=args.reopen_after,
+            quiet=args.quiet,
+        )
+        return await serving.serve(server, tables, run, stop=stop)
+    finally:
+        if state is not None:
+            state.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,8 +5,9 @@ the codec and go to ``HostTable.receive``; whatever the table returns is written
 connections at once (one write per frame, never awaiting a slow peer). A timer drives
 ``HostTable.tick``; the same timer pings quiet connections and drops those silent past the
 heartbeat timeout (``Ping``/``Pong`` never reach the table). After every change the table's
-snapshot is written to disk (when a state path is set) and the mDNS TXT record is refreshed
-when the table's public info changed.
+journal (``net/journal.py``, when the table keeps one) is written before any message that the
+change caused is sent (write-ahead), and the mDNS TXT record is refreshed when the table's
+public info changed.
 
 Admission (protocol/transport.md section 7): a connection is unauthenticated from its TCP accept
 until the table sends it ``welcome`` (seen here in the outgoing messages, whatever the table's
@@ -40,6 +41,7 @@ from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartb
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
 
 if TYPE_CHECKING:  # the coordinator is the caller's: serving a table does not load it
+    from briscola_lan.net.journal import Journal
     from briscola_lan.table.host import TableInfo
 
 log = logging.getLogger(__name__)
@@ -127,7 +129,7 @@ class HostedTable:
 
     key: str
     table: TableLike
-    state_path: Path | None
+    journal: Journal | None  # where its every change is written first (None: kept nowhere)
     server: tlsio.Listener | None = None
     port: int = 0
     conns: dict[int, FrameConnection] = field(default_factory=dict)
@@ -138,7 +140,7 @@ class HostedTable:
     txt_gen: int = field(default_factory=lambda: int(time.time()))
     txt_key: object = None  # what the last TXT was made from (``txt_key``): unchanged, not again
     instance: str = ""
-    dirty: bool = False  # its last state could not be saved (a full disk...): retried
+    dirty: bool = False  # its last change could not be journaled (a full disk...): retried
     # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
     unauthenticated: AdmissionPool = field(
         default_factory=lambda: AdmissionPool(
@@ -188,12 +190,6 @@ def with_gen(txt: dict[str, bytes], gen: int) -> dict[str, bytes]:
 def _address(peername: Any) -> str:
     """The address part of a peer address (the key of the per-address limits)."""
     return str(peername[0]) if isinstance(peername, tuple) and peername else str(peername)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` (mode 0600) so that a kill at any moment leaves the old or
-    the new file: ``net.files.write_private``, the one writer of every file."""
-    files.write_private(path, data)
 
 
 class HostServer:
@@ -252,13 +248,14 @@ class HostServer:
     # --- lifecycle ------------------------------------------------------------------------------
 
     async def add_table(
-        self, key: str, table: TableLike, *, port: int = 0, state_path: Path | None = None
+        self, key: str, table: TableLike, *, port: int = 0, journal: Journal | None = None
     ) -> HostedTable:
-        """Start serving ``table`` on ``port`` (0: any free port) and advertise it."""
+        """Start serving ``table`` on ``port`` (0: any free port) and advertise it; every
+        change of it is written to ``journal`` first (its opener closes it)."""
         hosted = HostedTable(
             key,
             table,
-            state_path,
+            journal,
             pending_checks=_defer_checks(table),
             acts_now=_acts_now(table),
             unauthenticated=AdmissionPool(
@@ -394,11 +391,12 @@ class HostServer:
             outgoing[:] = [o for o in early if o.conn == cid]
             self._dispatch(hosted, batch)
 
-        # With a state file every frame waits for the snapshot (write-ahead); without one there
-        # is nothing to write first, and a card goes out before the host signs what follows it.
+        # With a journal every frame waits for its change to be written (write-ahead); without
+        # one there is nothing to write first, and a card goes out before the host signs what
+        # follows it.
         table: Any = hosted.table
         core: Any = _core(table)  # the coordinator itself: its relay hook is set on it directly
-        early = hosted.state_path is None and hasattr(core, "on_relay")
+        early = hosted.journal is None and hasattr(core, "on_relay")
 
         budget = None if self.messages is None else MessageBudget(*self.messages)
         backlog: collections.deque[Any] = collections.deque()  # read, over the budget
@@ -562,21 +560,23 @@ class HostServer:
                 hosted.txt_gen += 1
                 self._spawn(self.advertiser.async_update(hosted.key, with_gen(txt, hosted.txt_gen)))
 
-    # --- saving the state file -----------------------------------------------------------------
+    # --- the journal --------------------------------------------------------------------------
 
-    # Told when a table's state file stops or starts being saved again (path, the OSError or
+    # Told when a table's journal stops or starts being written again (its path, the OSError or
     # None). None: the log and that table's players hear of it. ``host`` sets its own.
     on_saving: Callable[[HostedTable, Path, OSError | None], None] | None = None
 
     def _save(self, hosted: HostedTable) -> None:
-        """Write the table's snapshot. A file system that refuses it (a full disk, read-only...)
-        does not stop the game: it goes on in memory, the next change and ``retry_saves`` try
-        again, and ``on_saving`` hears of the first failure and of the first success after it."""
-        path = hosted.state_path
-        if path is None:
+        """Write the table's change to its journal. A file system that refuses it (a full disk,
+        read-only...) does not stop the game: it goes on in memory, the next change and
+        ``retry_saves`` write everything since, and ``on_saving`` hears of the first failure and
+        of the first success after it."""
+        journal = hosted.journal
+        if journal is None:
             return
+        path = journal.path
         try:
-            write_atomic(path, hosted.table.snapshot())
+            journal.save(_core(hosted.table))
         except OSError as exc:
             if not hosted.dirty:
                 hosted.dirty = True
@@ -669,8 +669,7 @@ def _defer_checks(table: Any) -> Callable[[], Any] | None:
     """Have the coordinator under any wrappers hand its checks out to the worker thread;
     returns its ``pending_checks`` (None for a table that has none), asked after each dispatch
     without going through the wrappers."""
-    while isinstance(table, TableWrapper):
-        table = table.table
+    table = _core(table)
     if hasattr(table, "defer_checks"):
         table.defer_checks = True
     return getattr(table, "pending_checks", None)

@@ -20,6 +20,7 @@ from briscola_lan.net.discovery import Advertiser
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver
 from briscola_lan.net.host_saves import SaveReporter, host_saver, save_all, save_loop
+from briscola_lan.net.journal import Journal
 from briscola_lan.net.next_match import (
     REOPEN_AFTER,
     NextMatchTable,
@@ -59,18 +60,17 @@ class ServedTable:
     identity: Any
     wrap: Callable[[Any], Any] = _as_is
     hosted: HostedTable | None = None
+    journal: Journal | None = None  # where each change of its matches is written first
 
-    def build(self, snapshot: bytes | None = None) -> Any:
-        """The table as served: fresh, or restored from ``snapshot``."""
-        return self.wrap(make_table(self.spec, self.identity, snapshot, self.settings))
+    def build(self, restored: Any = None) -> Any:
+        """The table as served: fresh, or the one ``restored`` from its journal."""
+        return self.wrap(make_table(self.spec, self.identity, restored, self.settings))
 
-    async def serve(
-        self, server: HostServer, key: str, table: Any, state_path: Path | None = None
-    ) -> HostedTable:
+    async def serve(self, server: HostServer, key: str, table: Any) -> HostedTable:
         """Serve ``table`` (built by ``build``) on the spec's port, which becomes the one
-        actually opened (0 picks a free one)."""
+        actually opened (0 picks a free one), journaled in ``journal``."""
         try:
-            hosted = await server.add_table(key, table, port=self.spec.port, state_path=state_path)
+            hosted = await server.add_table(key, table, port=self.spec.port, journal=self.journal)
         except OSError as exc:
             raise ListenError(server.hosts, self.spec.port, exc) from exc
         self.spec.port = hosted.port
@@ -110,7 +110,8 @@ def quiet_cancelled_callbacks(loop: asyncio.AbstractEventLoop) -> None:
 class HostRun:
     """How ``briscola-lan host`` serves its tables (from its options)."""
 
-    state_dir: Path | None = None  # each table's state and spec, kept for --resume
+    state_dir: Path | None = None  # each table's journal and spec, kept for --resume
+    resume: str = ""  # the command that continues them, said at start
     games: Path | None = None  # the transcripts (None: the default games folder)
     one_match: bool = False  # a finished match stays on show; no next match opens
     reopen_after: float = REOPEN_AFTER  # seconds a finished table waits, empty, to reopen
@@ -119,12 +120,12 @@ class HostRun:
 
 async def serve(
     server: HostServer,
-    tables: Sequence[tuple[ServedTable, bytes | None]],
+    tables: Sequence[tuple[ServedTable, Any]],
     run: HostRun,
     *,
     stop: asyncio.Event | None = None,
 ) -> int:
-    """Serve each table (restored from its snapshot, if it has one) until SIGINT/SIGTERM (or
+    """Serve each table (the one restored from its journal, if any) until SIGINT/SIGTERM (or
     ``stop``); returns the exit status."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -144,7 +145,7 @@ async def serve(
 
 async def _serve(
     server: HostServer,
-    tables: Sequence[tuple[ServedTable, bytes | None]],
+    tables: Sequence[tuple[ServedTable, Any]],
     run: HostRun,
     stop: asyncio.Event,
     *,
@@ -164,11 +165,11 @@ async def _serve(
         return host_saver(table, run.games, reporter, warn)
 
     try:
-        for i, (served, snap) in enumerate(tables):
+        for i, (served, restored) in enumerate(tables):
             spec = served.spec
             served.wrap = _wrapping(run, consoles, say)
-            table = served.build(snap)
-            if snap is not None and is_over(table):
+            table = served.build(restored)
+            if restored is not None and is_over(table):
                 then = (
                     "result only (start a new match with --force, or another --state-dir)"
                     if run.one_match
@@ -179,8 +180,7 @@ async def _serve(
             savers.append((table, saver_for(table)))
             stem = "table" if len(tables) == 1 else f"table{i:03d}"
             state_dir = run.state_dir
-            state_path = None if state_dir is None else state_dir / f"{stem}.state"
-            hosted = await served.serve(server, stem, table, state_path)
+            hosted = await served.serve(server, stem, table)
             reopeners.append(Reopener(served, len(savers) - 1, after=run.reopen_after))
             if state_dir is not None:
                 try:
@@ -194,6 +194,9 @@ async def _serve(
                 f"table {spec.name!r} ({spec.options.summary()}, {table.deal_mode} deal) on "
                 f"{where} fingerprint {server.fingerprint}"
             )
+        if run.state_dir is not None:
+            say(f"journal in {run.state_dir}: if the host stops before the match is over, "
+                f"continue it with `{run.resume}`")  # fmt: skip
         say("ready")
         for console in consoles:
             console.start()

@@ -1,5 +1,5 @@
 """What a hosted table is made of, and the one way to make it: its ``TableSpec`` (name, rules,
-AI players, port; kept beside its state for ``host --resume``), its ``TableSettings`` (timers,
+AI players, port; kept beside its journal for ``host --resume``), its ``TableSettings`` (timers,
 the AI players' pace, hints) and ``make_table``, for ``briscola-lan host`` and for a table a
 client hosts itself alike."""
 
@@ -60,17 +60,14 @@ class TableSettings:
 def make_table(
     spec: TableSpec,
     identity: Any,
-    snapshot: bytes | None = None,
+    restored: Any = None,
     settings: TableSettings = TableSettings(),
 ) -> Any:
-    """A fresh HostTable, or one restored from ``snapshot`` (with the timers given now)."""
-    from briscola_lan.table.host import HostTable, SnapshotError
+    """A fresh HostTable, or the one ``restored`` from its journal, with the timers given now."""
+    from briscola_lan.table.host import HostTable
 
-    if snapshot is not None:
-        try:
-            table = HostTable.restore(snapshot, identity=identity)
-        except SnapshotError as exc:
-            raise HostError(f"cannot resume: {exc}") from exc
+    if restored is not None:
+        table = restored
         table.grace, table.timeout = settings.grace, settings.timeout
         table.ai_delay = settings.ai_delay
         table.call_wait, table.play_timeout = settings.call_wait, settings.play_timeout
@@ -96,7 +93,7 @@ def make_table(
 
 
 def save_spec(path: Path, spec: TableSpec) -> None:
-    """Keep ``spec`` at ``path`` (``table.json`` beside the table's state), private."""
+    """Keep ``spec`` at ``path`` (``table.json`` beside the table's journal), private."""
     data = {
         "name": spec.name,
         "options": spec.options.to_dict(),
@@ -129,21 +126,3 @@ def load_spec(path: Path) -> TableSpec:
 def saved_specs(state_dir: Path) -> list[Path]:
     """The specs of the tables kept in ``state_dir`` (``table.json``, ``table000.json``...)."""
     return sorted(state_dir.glob("table*.json"))
-
-
-def load_saved_tables(state_dir: Path) -> list[tuple[TableSpec, bytes | None]]:
-    """Every table kept in ``state_dir``: its spec, and its last state if one was written."""
-    paths = saved_specs(state_dir)
-    if not paths:
-        raise HostError(f"nothing to resume in {state_dir}: no table was saved there")
-    tables: list[tuple[TableSpec, bytes | None]] = []
-    for path in paths:
-        spec = load_spec(path)
-        snap_path = path.with_suffix(".state")
-        try:
-            tables.append((spec, snap_path.read_bytes() if snap_path.exists() else None))
-        except OSError as exc:
-            raise HostError(
-                f"cannot resume from {snap_path}: {files.describe_os_error(exc)}"
-            ) from exc
-    return tables

@@ -230,15 +230,39 @@ class HostTable(Lobby, MatchLifecycle):
         """
         table = cls.__new__(cls)
         host_snapshot.load(table, data, identity)
-        table.entropy = entropy
-        table.clock = clock
-        table.bot_factory = bot_factory or default_bot_factory
-        table._bots = {}
-        table.conns = {}
-        table.on_relay = None
-        table.signals = HostSignals(table)  # read again from the transcript when asked
-        table._rebase = True
-        return table
+        return table._restored(entropy, bot_factory, clock)
+
+    @classmethod
+    def restore_map(
+        cls,
+        obj: object,
+        *,
+        identity: Identity,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
+        bot_factory: BotFactory | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> HostTable:
+        """``restore`` from the snapshot's map rather than its bytes (the host's journal
+        rebuilds the map, ``table.host_journal``)."""
+        table = cls.__new__(cls)
+        host_snapshot.load_map(table, obj, identity)
+        return table._restored(entropy, bot_factory, clock)
+
+    def _restored(
+        self,
+        entropy: Callable[[int], bytes],
+        bot_factory: BotFactory | None,
+        clock: Callable[[], float],
+    ) -> HostTable:
+        self.entropy = entropy
+        self.clock = clock
+        self.bot_factory = bot_factory or default_bot_factory
+        self._bots = {}
+        self.conns = {}
+        self.on_relay = None
+        self.signals = HostSignals(self)  # read again from the transcript when asked
+        self._rebase = True
+        return self
 
     # --- methods the host's own CLI may call ---------------------------------------------------
 

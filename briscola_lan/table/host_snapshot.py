@@ -37,9 +37,12 @@ SNAPSHOT_VERSION = 5
 
 def dump(t: HostTable) -> bytes:
     """The table's state as a msgpack snapshot file (``HostTable.snapshot``)."""
-    return pack_state(
-        {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "state": _dump_state(t)}
-    )
+    return pack_state(wrap(_dump_state(t)))
+
+
+def wrap(state: dict[str, object]) -> dict[str, object]:
+    """The snapshot's map around a table's ``state``."""
+    return {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "state": state}
 
 
 def load(t: HostTable, data: bytes, identity: Identity) -> None:
@@ -49,6 +52,12 @@ def load(t: HostTable, data: bytes, identity: Identity) -> None:
         obj = unpack_state(data)
     except CodecError as exc:
         raise SnapshotError(f"not a table snapshot ({exc})") from exc
+    load_map(t, obj, identity)
+
+
+def load_map(t: HostTable, obj: object, identity: Identity) -> None:
+    """Fill a new table's state from a snapshot's map, read from a file (``load``) or rebuilt
+    from the host's journal (``table.host_journal``)."""
     if not isinstance(obj, dict) or obj.get("format") != SNAPSHOT_FORMAT:
         raise SnapshotError("not a briscola-lan table snapshot: start a new table")
     if obj.get("version") != SNAPSHOT_VERSION:
@@ -88,7 +97,9 @@ class _MessageTable:
         return at
 
 
-def _dump_seat(seat: Seat, messages: _MessageTable) -> dict[str, object]:
+def dump_seat(seat: Seat) -> dict[str, object]:
+    """A seat's map in the snapshot, without its log (``log``: the snapshot's own, or the
+    journal's rows)."""
     return {
         "occupied": seat.occupied,
         "name": seat.name,
@@ -101,7 +112,6 @@ def _dump_seat(seat: Seat, messages: _MessageTable) -> dict[str, object]:
         "dropped_at": seat.dropped_at,
         "taken_over": seat.taken_over,
         "stalled": seat.stalled,
-        "log": [messages.add(msg) for msg in seat.log],
     }
 
 
@@ -138,10 +148,22 @@ def _logged(messages: list[Message], i: int) -> Message:
 
 
 def _dump_state(t: HostTable) -> dict[str, object]:
-    match = t.match
+    state = dump_rest(t)
     messages = _MessageTable(t.encoded_cache)
-    seats = [_dump_seat(seat, messages) for seat in t.seats]
+    seats = state["seats"]
+    assert isinstance(seats, list)
+    for seat, fields in zip(t.seats, seats, strict=True):
+        fields["log"] = [messages.add(msg) for msg in seat.log]
     t.encoded_cache = messages.cache
+    state["messages"] = messages.encoded
+    state["records"] = [list(r) for r in t.records]
+    return state
+
+
+def dump_rest(t: HostTable) -> dict[str, object]:
+    """The snapshot's state without what grows with the match: no ``records``, no
+    ``messages``, no seat ``log`` (a few KB, whatever the length of the match)."""
+    match = t.match
     return {
         "host_key": t.identity.public_key,
         "options": t.options.to_dict(),
@@ -156,11 +178,9 @@ def _dump_state(t: HostTable) -> dict[str, object]:
         "deal_mode": t.deal_mode,
         "hints": t.hints,
         "drawing": t.drawing,
-        "messages": messages.encoded,
-        "seats": seats,
+        "seats": [dump_seat(seat) for seat in t.seats],
         "phase": str(t.phase),
         "now": t.now,
-        "records": [list(r) for r in t.records],
         "chain": t.chain,
         "game_id": t.game_id,
         "match": None

@@ -20,7 +20,9 @@ it arrives until the next one):
 - ``["cards", e, hand, [code, ...]]``: the ``Card`` objects held together (in one list, tuple,
   dict or object), the first time that container holds them (so a finished hand's cards, kept
   for the match's record, are judged by the hand they were first held in);
-- ``["write", e, path, bytes]``: every file written through ``net.files.write_private``.
+- ``["write", e, path, bytes]``: every file written through ``net.files.write_private``, and
+  every change the host wrote to a table's journal (``path`` ``journal/rest``: the packed
+  state that the change replaced; ``journal/rows``: its new records and messages).
 
 Nothing is changed in what the command does; only copies are taken. The record is what the
 privacy tests (``tests/net/privacy.py``) search for keys that would open a card too early.
@@ -231,6 +233,18 @@ def install(rec: Recorder) -> None:
 
     observe_decoder(FrameDecoder, rec)
     write_private = files.write_private
+    from briscola_lan.table.host_journal import JournalCursor
+
+    changes = JournalCursor.changes
+
+    def observed_changes(self: JournalCursor, table: Any) -> Any:
+        ch = changes(self, table)
+        rec.write("journal/rest", ch.rest)
+        rows = [[list(r) for r in ch.records], list(ch.messages)]
+        rec.write("journal/rows", msgpack.packb(rows, use_bin_type=True))
+        return ch
+
+    JournalCursor.changes = observed_changes  # type: ignore[method-assign]
 
     def observed_write(path: Any, data: bytes, **kwargs: Any) -> None:
         rec.write(path, data)

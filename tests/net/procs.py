@@ -21,6 +21,7 @@ def cli_env(config: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = str(config)
     env["XDG_DATA_HOME"] = str(config / "data")  # saved games stay in the test's directory
+    env["XDG_STATE_HOME"] = str(config / "state")  # and so do the tables' journals
     env.pop("BRISCOLA_LAN_GAMES", None)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONUNBUFFERED"] = "1"

@@ -5,7 +5,7 @@ The acceptance test plays a 4-player blind match of four ``briscola-lan bot`` pr
 ``briscola-lan host`` process on a LAN of network namespaces (TLS, mDNS), each run under
 ``observe.py``: every frame each process read, every message its table or session was given,
 everything its ``HostTable`` (deal, hand, records, seat logs) or ``ClientSession`` held after
-each one, and every file it wrote (the host's state file and transcripts, a bot's secrets,
+each one, and every file it wrote (the host's journal and transcripts, a bot's secrets,
 tokens and transcript) are recorded with the moment they were first there. After the match,
 the finished transcript gives every party's hand secret and so every key and every card, and
 ``privacy.py`` searches each record for anything that opens a card of another seat before its
@@ -243,13 +243,14 @@ def test_the_search_finds_cards_a_host_peeked_at(
 
 
 def test_the_search_reads_the_files_a_process_wrote() -> None:
-    """A state file holding a hand's deck as card codes, a transcript file holding (in hex) a
-    lock key of a card nobody played yet: both are leaks, found in what the process wrote."""
+    """A journal's state holding a hand's deck as card codes, a transcript file holding (in
+    hex) a lock key of a card nobody played yet: both are leaks, found in what the process
+    wrote."""
     truths = privacy.match_truth(VECTOR)
     t = truths[0]
     out = io.BytesIO()
     rec = Recorder(out)
-    rec.write("state/table.state", pack_state({"state": {"deal": {"deck": list(t.order)}}}))
+    rec.write("journal/rest", pack_state({"deal": {"deck": list(t.order)}}))
     lock = t.keys[1].lock(7).to_bytes(32, "little")
     rec.write("games/x-host.briscola.json", dumps([(b"record", lock)]))
     obs = privacy.observed(out.getvalue(), "host")
@@ -357,5 +358,5 @@ def test_nobody_on_the_lan_can_open_a_card_before_the_rules_show_it(tmp_path: Pa
     for f in findings:
         print(f.summary())
     print(f"{_search.opens.tried} distinct scalars tried against 40 cards each")  # type: ignore[attr-defined]
-    for path in records.values():  # tens of MB (the host's state file, written at each change)
+    for path in records.values():  # MBs (everything each process held, written at each change)
         path.unlink()

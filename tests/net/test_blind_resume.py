@@ -1,8 +1,8 @@
 """Crashes in a blind hand, as real processes: a player's client killed (SIGKILL) after its
 shuffle pass and again mid-play comes back with the same config dir, takes its seat back, loads
 its hand secret from its private secrets file and sends what it owes; the host killed mid-hand
-resumes from its state file (``--state-dir``, ``--resume``) and the blind hand goes on, with AI
-seats too (the host is then a party: its hand secret is in the state file). Every file verifies;
+resumes from its journal (``--state-dir``, ``--resume``) and the blind hand goes on, with AI
+seats too (the host is then a party: its hand secret is in the journal). Every file verifies;
 the secrets are in 0600 files in 0700 folders and are gone once the game is over."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.statements import KeyReveal, decode
 from briscola_lan.fairness.transcript import load as load_transcript
 from briscola_lan.net.client import TableClient, Target
+from briscola_lan.net.journal import parse
 from briscola_lan.net.player import auto_play, connect, make_chooser
 from briscola_lan.wire.messages import LockDeck
 from tests.net.procs import Host, finish, spawn, start_host
@@ -201,10 +202,11 @@ async def test_a_client_killed_mid_hand_comes_back_with_its_hand_secret(
 # --- the host killed mid-hand -----------------------------------------------------------------
 
 
-def _host_secret(snapshot: Path) -> bytes:
-    """The host's hand secret in its state file (empty when it holds none)."""
-    state = msgpack.unpackb(snapshot.read_bytes(), raw=False)["state"]
-    deal = state["deal"]
+def _host_secret(journal: Path) -> bytes:
+    """The host's hand secret in its journal (empty when it holds none)."""
+    rest = parse(journal.read_bytes(), str(journal)).rest
+    assert rest is not None
+    deal = msgpack.unpackb(rest, raw=False)["deal"]
     return b"" if deal is None or deal["mode"] != "blind" else bytes(deal["host_secret"])
 
 
@@ -253,10 +255,11 @@ async def test_the_host_killed_mid_hand_resumes_the_blind_hand(
             return len(bh.plays) >= 8
 
         assert await me.wait_for(moment, 90), me.session.state.log
-        snapshot = state / "table.state"
-        _private(snapshot, state)
+        journal = state / "table.journal"
+        for path in (journal, state / "table.journal.lock"):
+            _private(path, state)
         _kill(host.proc)
-        assert len(_host_secret(snapshot)) == (32 if ai else 0)  # a party: its secret is kept
+        assert len(_host_secret(journal)) == (32 if ai else 0)  # a party: its secret is kept
         if down:
             await asyncio.sleep(down)  # the host is away this long (the scenario, not a wait)
         if held is not None:

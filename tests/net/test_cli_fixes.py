@@ -15,7 +15,7 @@ import pytest
 from briscola_lan.net import tls
 from briscola_lan.net.bot_cmd import UsageError, check_target
 from briscola_lan.net.client import Target
-from tests.net.procs import finish, spawn, start_host
+from tests.net.procs import finish, spawn, start_host, wait_line
 
 LO = ("--interfaces", "127.0.0.1")
 
@@ -129,24 +129,74 @@ def test_check_target_tells_addresses_from_names() -> None:
             check_target(bad)
 
 
-def test_existing_state_dir_needs_resume_or_force(tmp_path: Path) -> None:
+def _stopped_mid_match(tmp_path: Path, *args: str) -> None:
+    """A host whose match has started (a bot in seat 0, an AI at a slow pace in seat 1),
+    stopped before the match is over."""
+    host = start_host(tmp_path / "h", "--name", "Duo", "--no-mdns", *LO, "--ai", "1",
+                      "--ai-delay", "30", *args)  # fmt: skip
+    bot = spawn(tmp_path / "b", "bot", f"127.0.0.1:{host.port}", "--fingerprint",
+                host.fingerprint, "--seat", "0", "--level", "random")  # fmt: skip
+    try:
+        assert host.proc.stdout is not None
+        wait_line(host.proc.stdout, "the match started", 30, host.lines)
+    finally:
+        bot.kill()
+        bot.wait()
+    assert host.stop() == 0
+
+
+def test_an_unfinished_match_needs_resume_or_force(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    first = start_host(tmp_path / "h", "--name", "Duo", "--state-dir", str(state), "--no-mdns", *LO)
-    assert first.stop() == 0
+    _stopped_mid_match(tmp_path, "--state-dir", str(state))
     saved = (state / "table.json").read_bytes()
     code, out = finish(
         spawn(tmp_path / "h", "host", "--state-dir", str(state), "--no-mdns", *LO), 30
     )
     assert code == 2, out
-    assert "--resume" in out and "--force" in out
+    assert "unfinished match of table 'Duo'" in out and "--resume" in out and "--force" in out
     assert (state / "table.json").read_bytes() == saved
     again = start_host(tmp_path / "h", "--state-dir", str(state), "--resume", "--no-mdns", *LO)
     assert again.stop() == 0
+    assert any("Duo" in line for line in again.lines if line.startswith("table ")), again.lines
     forced = start_host(
         tmp_path / "h", "--name", "New", "--state-dir", str(state), "--force", "--no-mdns", *LO
     )
     assert forced.stop() == 0
     assert b"New" in (state / "table.json").read_bytes()
+    # a table whose match never started is no match to keep: a new table takes its place
+    fresh = start_host(tmp_path / "h", "--name", "Third", "--state-dir", str(state), "--no-mdns",
+                       *LO)  # fmt: skip
+    assert fresh.stop() == 0
+    assert b"Third" in (state / "table.json").read_bytes()
+
+
+def test_the_default_journal_keeps_an_unfinished_match_and_says_how_to_continue(
+    tmp_path: Path,
+) -> None:
+    """Without --state-dir the journal lives in the user's state folder; a new host keeps an
+    unfinished match there (in a folder of its own) and says how to continue it."""
+    default = tmp_path / "h" / "state" / "briscola-lan" / "host"  # XDG_STATE_HOME of the host
+    _stopped_mid_match(tmp_path)
+    assert (default / "table.journal").exists() and (default / "table.json").exists()
+    other = start_host(tmp_path / "h", "--name", "Other", "--no-mdns", *LO)
+    try:
+        kept = [line for line in other.lines if "unfinished match of table 'Duo'" in line]
+        assert kept and f"kept in {default}" in kept[0], other.lines
+        assert "continue it with `briscola-lan host --resume`" in kept[0], kept
+        said = [line for line in other.lines if line.startswith("journal in ")]
+        assert said and str(default.with_name("host-2")) in said[0], other.lines
+        assert "--state-dir" in said[0], said
+    finally:
+        assert other.stop() == 0
+    again = start_host(tmp_path / "h", "--resume", "--no-mdns", *LO)
+    try:
+        assert any("'Duo'" in line for line in again.lines if line.startswith("table ")), (
+            again.lines
+        )
+        said = [line for line in again.lines if line.startswith("journal in ")]
+        assert said and said[0].rstrip().endswith("with `briscola-lan host --resume`"), said
+    finally:
+        assert again.stop() == 0
 
 
 def test_default_table_name_is_per_user_and_host(tmp_path: Path) -> None:

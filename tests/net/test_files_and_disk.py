@@ -23,9 +23,11 @@ from briscola_lan.fairness.identity import IdentityError
 from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.net import files, host_cmd, tls
+from briscola_lan.net import journal as journal_module
 from briscola_lan.net.client import Target
 from briscola_lan.net.files import load_or_create_identity, private_dir, write_private
 from briscola_lan.net.host_saves import RETRY_SAVES
+from briscola_lan.net.journal import Journal
 from briscola_lan.net.player import auto_play, connect, make_chooser
 from briscola_lan.net.table_spec import load_spec
 from tests.net.procs import ROOT, cli_args, finish
@@ -55,9 +57,9 @@ def loose_modes(root: Path) -> list[str]:
 
 
 def _home_env(home: Path) -> dict[str, str]:
-    """A user whose only folder is an empty HOME: the defaults (~/.config, ~/.local/share)."""
+    """A user whose only folder is an empty HOME: the defaults (~/.config, ~/.local/...)."""
     env = dict(os.environ)
-    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "BRISCOLA_LAN_GAMES"):
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "BRISCOLA_LAN_GAMES"):
         env.pop(var, None)
     env["HOME"] = str(home)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
@@ -126,7 +128,7 @@ def test_every_file_the_host_a_bot_and_a_line_client_write_is_private(tmp_path: 
         ".config/briscola-lan/resume_tokens",
         ".config/briscola-lan/bots/bot-random/identity.key",
         ".config/briscola-lan/bots/bot-random/resume_tokens",
-        "state/table.state",
+        "state/table.journal",  # the table's journal
         "state/table.json",
     ):
         assert expected in written, (expected, sorted(written))
@@ -218,14 +220,31 @@ def test_identity_created_once_then_refused_if_damaged(
 
 
 class DiskFault:
-    """Makes the one file writer refuse every file under ``roots`` while ``on``."""
+    """Makes the one file writer refuse every file under ``roots`` while ``on``, and the tables'
+    journals there too (they append to their file: the disk takes half a change, then
+    refuses)."""
 
     def __init__(self, code: int, *roots: Path) -> None:
         self.code, self.roots, self.on, self.refused = code, roots, False, 0
         self.real: Callable[..., None] = files.write_private
+        self.real_write_at = journal_module._write_at
+
+    def covers(self, path: Path) -> bool:
+        return any(r == path or r in path.parents for r in self.roots)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(files, "write_private", self)
+        monkeypatch.setattr(journal_module, "_write_at", self.write_at)
+
+    def write_at(self, fd: int, data: bytes, offset: int) -> None:
+        if self.on and self.covers(Path(os.readlink(f"/proc/self/fd/{fd}"))):
+            self.refused += 1
+            self.real_write_at(fd, data[: len(data) // 2], offset)
+            raise OSError(self.code, os.strerror(self.code))
+        self.real_write_at(fd, data, offset)
 
     def __call__(self, path: Path, data: bytes, **kw: Any) -> None:
-        if self.on and any(r == path or r in path.parents for r in self.roots):
+        if self.on and self.covers(path):
             self.refused += 1
             raise OSError(self.code, os.strerror(self.code), str(path))
         self.real(path, data, **kw)
@@ -243,7 +262,7 @@ async def test_a_disk_that_refuses_writes_mid_game_stops_nothing_and_loses_nothi
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     state, games = tmp_path / "state", tmp_path / "games"
     fault = DiskFault(code, state, games)
-    monkeypatch.setattr(files, "write_private", fault)
+    fault.install(monkeypatch)
     fp = tls.load_or_create_certificate().fingerprint
     parser = argparse.ArgumentParser()
     host_cmd.configure(parser)
@@ -278,21 +297,22 @@ async def test_a_disk_that_refuses_writes_mid_game_stops_nothing_and_loses_nothi
             fault.on = False  # space again
             assert await client.wait_for(lambda: len(st.notices) == 2, 3 * RETRY_SAVES)
             assert st.notices[1].code == "saving"
-            # nothing lost: the state file and the transcript hold the whole finished match
-            from briscola_lan.table.host import HostTable
-
-            table = HostTable.restore(
-                (state / "table.state").read_bytes(), identity=load_or_create_identity()
-            )
-            saved = load(next(games.glob("*-host.briscola.json")))
-            report = verify_records(saved)
-            assert str(table.phase) == "over" and table.records == saved
-            assert report.ok and report.match_over
         finally:
             await client.close()
     finally:
         stop.set()
         assert await asyncio.wait_for(host, 30) == 0
+    # nothing lost: the journal and the transcript hold the whole finished match
+    identity = load_or_create_identity()
+    journal = Journal.open(state / "table.journal", identity.public_key)
+    try:
+        table = journal.load(identity)
+    finally:
+        journal.close()
+    saved = load(next(games.glob("*-host.briscola.json")))
+    report = verify_records(saved)
+    assert table is not None and str(table.phase) == "over" and table.records == saved
+    assert report.ok and report.match_over
     out, err = capfd.readouterr()
     console = (out + err).splitlines()
     refused = [line for line in console if "cannot save the game" in line]
@@ -310,7 +330,7 @@ def test_a_state_folder_on_a_full_disk_is_said_so_at_start(
     state = tmp_path / "state"
     fault = DiskFault(errno.ENOSPC, state)
     fault.on = True
-    monkeypatch.setattr(files, "write_private", fault)
+    fault.install(monkeypatch)
     code = host_cmd.main(["--no-mdns", *LO, "--state-dir", str(state)])
     err = capsys.readouterr().err
     assert code == 2

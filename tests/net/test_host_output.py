@@ -63,7 +63,8 @@ def test_a_host_whose_output_nobody_reads_plays_a_match_to_the_end(tmp_path: Pat
         port = int(first.split(" on ")[1].split()[0].rsplit(":", 1)[1])
         fingerprint = first.split()[-1]
         time.sleep(1.0)  # the console's lines fill the pipe
-        assert len(lines) == 101  # a line a table, then "ready": the rest waits in the pipe
+        # a line a table, where they are journaled, then "ready": the rest waits in the pipe
+        assert len(lines) == 102 and lines[-2].startswith("journal in "), lines[-3:]
 
         async def play() -> bool:
             client = await connect(Target("127.0.0.1", port, None, fingerprint), "Ann")

@@ -16,14 +16,17 @@ import socket
 import ssl
 import struct
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net import tls
 from briscola_lan.net.admission import AcceptRate, AdmissionPool
 from briscola_lan.net.client import TableClient, Target
+from briscola_lan.net.journal import Journal
 from briscola_lan.net.player import auto_play, connect, make_chooser, new_session
 from briscola_lan.net.server import HostedTable, HostServer
 from briscola_lan.rules.options import TableOptions
@@ -130,6 +133,16 @@ class Attack:
                 await asyncio.wait_for(stop.wait(), rng.uniform(0.2, 1.0))
 
 
+_JOURNALS: list[Journal] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_journals() -> Iterator[None]:
+    yield
+    while _JOURNALS:
+        _JOURNALS.pop().close()
+
+
 async def _serve(tmp_path: Path, table: HostTable, **kwargs: object) -> tuple[HostServer, str]:
     cert = tls.load_or_create_certificate(tmp_path / "host")
     server = HostServer(
@@ -138,7 +151,9 @@ async def _serve(tmp_path: Path, table: HostTable, **kwargs: object) -> tuple[Ho
         fingerprint=cert.fingerprint,
         **kwargs,  # type: ignore[arg-type]
     )
-    await server.add_table("t", table, state_path=tmp_path / "table.state")
+    journal = Journal.open(tmp_path / "table.journal", table.identity.public_key)
+    _JOURNALS.append(journal)
+    await server.add_table("t", table, journal=journal)  # written at every change, as by default
     return server, cert.fingerprint
 
 

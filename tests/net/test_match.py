@@ -10,16 +10,17 @@ import pytest
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net import tls
 from briscola_lan.net.client import Target
+from briscola_lan.net.journal import Journal
 from briscola_lan.net.player import auto_play, connect, make_chooser
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import MatchFormat, TableOptions
 from briscola_lan.table.host import HostTable
 
 
-async def _serve(tmp_path: Path, table: HostTable) -> tuple[HostServer, int, str]:
+async def _serve(tmp_path: Path, table: HostTable, journal: Journal) -> tuple[HostServer, int, str]:
     cert = tls.load_or_create_certificate(tmp_path / "host")
     server = HostServer(tls.server_context(cert), hosts=["127.0.0.1"], fingerprint=cert.fingerprint)
-    hosted = await server.add_table("t", table, state_path=tmp_path / "table.state")
+    hosted = await server.add_table("t", table, journal=journal)
     return server, hosted.port, cert.fingerprint
 
 
@@ -45,7 +46,8 @@ async def test_full_match_over_tls(
         draw_partners=draw,
         draw_dealer=draw,
     )
-    server, port, fp = await _serve(tmp_path, table)
+    journal = Journal.open(tmp_path / "table.journal", table.identity.public_key)
+    server, port, fp = await _serve(tmp_path, table, journal)
     humans = [s for s in range(options.players) if s not in ai_seats]
     clients = []
     try:
@@ -69,8 +71,16 @@ async def test_full_match_over_tls(
                 ch.summary for ch in st.checks
             ]
         assert table.phase == "over"
-        assert (tmp_path / "table.state").stat().st_size > 0
     finally:
         for c in clients:
             await c.close()
         await server.close()
+        journal.close()
+    # the journal holds the whole match: the table comes back from it, records and all
+    again = Journal.open(tmp_path / "table.journal", table.identity.public_key)
+    try:
+        restored = again.load(table.identity)
+        assert restored is not None and restored.phase == "over"
+        assert restored.records == table.records and restored.game_id == table.game_id
+    finally:
+        again.close()

@@ -1,0 +1,296 @@
+"""Benchmark: the host's crash-safe journal against the state file it replaced, side by side.
+
+    python benchmarks/bench_journal.py [--hands 1 2 3 5] [--dir DIR]
+
+Each row is one 4-player blind match (every seat a person, first legal card, in memory: a
+``HostTable`` and four ``ClientSession``s, ``table/selfplay.py``), first to win N hands. After
+every host step that sends something — where ``net/server.py`` writes before sending — the
+writer writes that step:
+
+- **state file**: the whole snapshot rewritten (``net.files.write_private``: a temporary file,
+  fsync, rename), as the host did with ``--state-dir`` before the journal;
+- **(no writer)**: the host alone, the baseline;
+- **journal**: ``net/journal.py`` as the host runs it (an append-only file, each change one
+  frame, flushed to the disk by its thread at most every second);
+- **journal, fsync each**: the same, each change flushed before ``save`` returns
+  (``sync="change"``);
+- **SQLite (WAL)**: the same changes as rows of an SQLite database (write-ahead log, a
+  transaction per change): the alternative measured for the choice of an append-only file.
+
+Each writer plays the same match (fixed entropy) on its own, in turn, for ``--rounds`` rounds
+(medians), so that a busy machine slows all of them alike. Printed per writer: bytes written
+over the match (``wchar`` of ``/proc/self/io`` around each write: what reached the file system,
+SQLite's pages and checkpoints included) and per card; the writer's CPU per card (its thread's
+CPU in the writes, plus the journal's flushing thread's); the host's CPU per card with the writer
+(its steps and the writes) and that over the host's without any (the target: a card at most 1.1x
+its cost without the journal); and the wall time of a card's step, the host's handling of the
+card and the write that comes before its messages leave, against the same without a writer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from briscola_lan.net import files  # noqa: E402
+from briscola_lan.net import journal as journal_module  # noqa: E402
+from briscola_lan.net.journal import Journal  # noqa: E402
+from briscola_lan.rules import MatchFormat, TableOptions  # noqa: E402
+from briscola_lan.table.host import HostTable  # noqa: E402
+from briscola_lan.table.host_journal import JournalCursor  # noqa: E402
+from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients  # noqa: E402
+from briscola_lan.wire.codec import pack_state  # noqa: E402
+from briscola_lan.wire.messages import PlayCard  # noqa: E402
+
+SYNC_EVERY = journal_module.SYNC_EVERY
+
+
+def written() -> int:
+    """Bytes this process has passed to write calls so far."""
+    with open("/proc/self/io", "rb") as f:
+        for line in f:
+            if line.startswith(b"wchar:"):
+                return int(line.split()[1])
+    raise RuntimeError("no wchar in /proc/self/io")
+
+
+class Flushes:
+    """The journal's flushing thread's CPU (``Journal.sync_now``), summed."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.lock = threading.Lock()
+
+    def timed(self, fn: Callable[[], None]) -> None:
+        t = time.thread_time()
+        fn()
+        with self.lock:
+            self.cpu += time.thread_time() - t
+
+
+FLUSHES: dict[str, Flushes] = {}
+
+
+class Writer:
+    """One way of keeping the table: written after each step, timed, its bytes counted."""
+
+    name = ""
+
+    def __init__(self, work: Path) -> None:
+        self.work = work
+        self.cpu = 0.0
+        self.wall: list[float] = []
+        self.bytes = 0
+
+    def write(self, host: HostTable) -> None:
+        raise NotImplementedError
+
+    def step(self, host: HostTable) -> float:
+        before, c, w = written(), time.thread_time(), time.perf_counter()
+        self.write(host)
+        wall = time.perf_counter() - w
+        self.cpu += time.thread_time() - c
+        self.bytes += written() - before
+        self.wall.append(wall)
+        return wall
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def flush_cpu(self) -> float:
+        return FLUSHES[self.name].cpu if self.name in FLUSHES else 0.0
+
+
+class StateFile(Writer):
+    name = "state file"
+
+    def write(self, host: HostTable) -> None:
+        files.write_private(self.work / "table.state", host.snapshot())
+
+
+class JournalWriter(Writer):
+    def __init__(self, work: Path, host: HostTable, sync: str) -> None:
+        super().__init__(work)
+        self.name = "journal" if sync == "second" else "journal, fsync each"
+        self.journal = Journal.open(work / f"{sync}.journal", host.identity.public_key, sync=sync)
+
+    def write(self, host: HostTable) -> None:
+        self.journal.save(host)
+
+    def close(self) -> None:
+        self.journal.close()
+
+
+class SQLiteStore(Writer):
+    """The alternative measured for the choice: the same changes as rows of an SQLite database
+    in write-ahead-log mode (records, messages and the seats' logs appended, the rest replaced
+    in one ``head`` row), a transaction per change, flushed at its checkpoints (NORMAL)."""
+
+    name = "SQLite (WAL)"
+
+    def __init__(self, work: Path, host: HostTable) -> None:
+        super().__init__(work)
+        self.db = sqlite3.connect(work / "table.sqlite", isolation_level=None)
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        for statement in (
+            "CREATE TABLE records(n INTEGER PRIMARY KEY, body BLOB, sig BLOB)",
+            "CREATE TABLE messages(n INTEGER PRIMARY KEY, body BLOB)",
+            "CREATE TABLE logs(id INTEGER PRIMARY KEY, seat, epoch, n, message)",
+            "CREATE TABLE head(id INTEGER PRIMARY KEY, seats BLOB, rest BLOB)",
+        ):
+            self.db.execute(statement)
+        self.cursor = JournalCursor(len(host.seats))
+
+    def write(self, host: HostTable) -> None:
+        ch = self.cursor.changes(host)
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(
+            "INSERT INTO records VALUES (?, ?, ?)",
+            [(ch.records_start + i, b, s) for i, (b, s) in enumerate(ch.records)],
+        )
+        db.executemany(
+            "INSERT INTO messages VALUES (?, ?)",
+            [(ch.messages_start + i, b) for i, b in enumerate(ch.messages)],
+        )
+        db.executemany(
+            "INSERT INTO logs(seat, epoch, n, message) VALUES (?, ?, ?, ?)",
+            [(r.seat, r.epoch, r.start + k, m) for r in ch.logs for k, m in enumerate(r.messages)],
+        )
+        heads = pack_state([[h.epoch, h.length] for h in ch.heads])
+        db.execute("INSERT OR REPLACE INTO head VALUES (0, ?, ?)", (heads, ch.rest))
+        db.execute("COMMIT")
+        self.cursor.advance(ch)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _timed_sync_now() -> None:
+    """Count the journal's flushing thread's CPU (for the "journal" row)."""
+    real = Journal.sync_now
+
+    def sync_now(self: Journal) -> None:
+        FLUSHES.setdefault("journal", Flushes()).timed(lambda: real(self))
+
+    Journal.sync_now = sync_now  # type: ignore[method-assign]
+
+
+WRITERS: dict[str, Callable[[Path, HostTable], Writer | None]] = {
+    "(no writer)": lambda work, host: None,
+    "state file": lambda work, host: StateFile(work),
+    "journal": lambda work, host: JournalWriter(work, host, "second"),
+    "journal, fsync each": lambda work, host: JournalWriter(work, host, "change"),
+    "SQLite (WAL)": SQLiteStore,
+}
+
+
+@dataclass
+class Run:
+    """One match with one writer: the host's CPU (its steps and the writes), the writer's share,
+    the bytes written, each card step's wall time (the host's step and the write after it)."""
+
+    steps: int = 0
+    cards: int = 0
+    hands: int = 0
+    host_cpu: float = 0.0
+    writer_cpu: float = 0.0
+    written: int = 0
+    card_walls: list[float] = field(default_factory=list)
+
+
+def play(hands: int, work: Path, make: Callable[[Path, HostTable], Writer | None]) -> Run:
+    """One 4-player blind match (the same one every time: fixed entropy) with one writer."""
+    options = TableOptions.make(players=4, match_format=MatchFormat.HANDS, hands_to_win=hands)
+    host, clients, wire = seat_clients(
+        options, entropy=counter_entropy(f"journal{hands}"), deal="blind"
+    )
+    FLUSHES.clear()
+    writer = make(work, host)
+    run = Run()
+    receive, tick = host.receive, host.tick
+
+    def stepped(fn: Callable[[], list[Any]], card: bool) -> list[Any]:
+        c, w = time.thread_time(), time.perf_counter()
+        out = fn()
+        wall = time.perf_counter() - w
+        run.host_cpu += time.thread_time() - c
+        if out:
+            run.steps += 1
+            if writer is not None:
+                wall += writer.step(host)
+        if card:
+            run.card_walls.append(wall)
+        return out
+
+    def on_receive(conn: int, msg: Any) -> list[Any]:
+        card = isinstance(msg, PlayCard)
+        run.cards += card
+        return stepped(lambda: receive(conn, msg), card)
+
+    host.receive = on_receive  # type: ignore[method-assign]
+    host.tick = lambda now: stepped(lambda: tick(now), False)  # type: ignore[method-assign]
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    play_out(wire, [lambda view: view.legal_plays[0]] * 4)
+    if writer is not None:
+        time.sleep(SYNC_EVERY * 1.5)  # the last flush happens (its CPU is counted)
+        writer.close()
+        run.writer_cpu, run.written = writer.cpu + writer.flush_cpu, writer.bytes
+    run.hands = len(host.match.results) if host.match else 0
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--hands", type=int, nargs="+", default=[1, 2, 3, 5], help="hands to win")
+    ap.add_argument("--rounds", type=int, default=3, help="runs of each writer (medians)")
+    ap.add_argument("--dir", type=Path, default=None, help="where to write (default: a temp dir)")
+    ap.add_argument("--only", nargs="+", default=list(WRITERS), choices=list(WRITERS))
+    args = ap.parse_args()
+    _timed_sync_now()
+    names = ["(no writer)", *(n for n in args.only if n != "(no writer)")]
+    print(f"{'match':<24}{'writer':<22}{'written':>10}{'per card':>10}{'CPU/card':>10}"
+          f"{'card CPU':>10}{'x no writer':>13}{'card wall':>11}{'x':>7}")  # fmt: skip
+    for hands in args.hands:
+        runs: dict[str, list[Run]] = {n: [] for n in names}
+        for _ in range(args.rounds):  # each round runs every writer once: load hits all alike
+            for name in names:
+                with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+                    runs[name].append(play(hands, Path(tmp), WRITERS[name]))
+        base = runs["(no writer)"]
+        cards = base[0].cards
+        base_cpu = statistics.median(r.host_cpu for r in base) / cards
+        base_wall = statistics.median(w for r in base for w in r.card_walls)
+        label = f"{hands} to win ({base[0].hands} hands)"
+        for name in names:
+            rs = runs[name]
+            written = statistics.median(r.written for r in rs)
+            writer_cpu = statistics.median(r.writer_cpu for r in rs) / cards
+            card_cpu = statistics.median(r.host_cpu + r.writer_cpu for r in rs) / cards
+            wall = statistics.median(w for r in rs for w in r.card_walls)
+            print(
+                f"{label if name == names[0] else '':<24}{name:<22}"
+                f"{written / 2**20:>8.1f}MB{written / cards / 1024:>8.1f}KB"
+                f"{writer_cpu * 1e3:>8.3f}ms{card_cpu * 1e3:>8.3f}ms{card_cpu / base_cpu:>12.3f}x"
+                f"{wall * 1e3:>9.3f}ms{wall / base_wall:>6.2f}x"
+            )
+        print(f"{'':<24}({base[0].steps} writes, {cards} cards, {args.rounds} rounds)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""The host's journal, its pure half: what a table's snapshot gained since the journal last
+wrote it, and the snapshot's map made again from what the journal holds.
+
+Theory of operation. A table's snapshot (``table.host_snapshot``, protocol/SPEC.md §10) is a few
+KB of state that each change replaces (``dump_rest``) and three lists that only grow while a
+match is played: the transcript's records, the messages the seats' logs name (each encoded once)
+and each seat's log of them. Written whole at every change, a match writes the square of its
+length; the journal (``net/journal.py``) appends what is new of the lists and replaces the rest,
+which is linear. ``JournalCursor`` remembers what has been written: ``changes(table)`` is what
+is new since, ``advance(changes)`` once the journal holds it (a write the disk refused is
+not advanced: the next change writes it too). A seat whose log is no longer the list written
+(the draw moves the players to their seats; a seat freed and taken again) starts a new *epoch*:
+its log is written again, whole, under the next number. ``rebuild`` makes the snapshot's map
+from the journal's parts, and ``HostTable.restore_map`` reads it as it reads a snapshot file,
+with every check that makes (the records against their hash chain, the plays through the rules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from briscola_lan.rules.options import TableOptions
+from briscola_lan.table.host_snapshot import dump_rest, wrap
+from briscola_lan.table.snapshot import SnapshotError
+from briscola_lan.wire.codec import CodecError, encode_message, pack_state, unpack_state
+from briscola_lan.wire.messages import Message, Record
+
+if TYPE_CHECKING:
+    from briscola_lan.table.host import HostTable
+
+
+class SeatLog(NamedTuple):
+    """What the journal holds of one seat's log: its epoch and how many messages."""
+
+    epoch: int
+    length: int
+
+
+class LogRows(NamedTuple):
+    """Messages appended to a seat's log: ``start`` is the first one's place in the epoch."""
+
+    seat: int
+    epoch: int
+    start: int
+    messages: tuple[int, ...]  # places in the message table
+
+
+@dataclass(slots=True)
+class Changes:
+    """What a table's snapshot gained since the journal's last write, and its new rest."""
+
+    records_start: int
+    records: list[Record]
+    messages_start: int
+    messages: list[bytes]  # encoded, each once: the message table from ``messages_start`` on
+    logs: list[LogRows]
+    heads: list[SeatLog]  # every seat's log once these changes are written
+    rest: bytes  # the packed ``dump_rest``: the snapshot without its growing lists
+    rest_changed: bool
+    _lists: list[list[Message]] = field(default_factory=list)
+    _placed: dict[int, tuple[Message, int]] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to write: no record, message or log entry, and the same rest."""
+        return not (self.records or self.messages or self.logs or self.rest_changed)
+
+
+class JournalCursor:
+    """How much of one table's snapshot the journal holds."""
+
+    def __init__(self, seats: int) -> None:
+        self.records = 0
+        self.messages = 0
+        self.heads = [SeatLog(-1, 0)] * seats
+        self.rest = b""
+        self._lists: list[list[Message] | None] = [None] * seats
+        # id of a message object -> (the object, kept alive so its id is not reused; its place)
+        self._placed: dict[int, tuple[Message, int]] = {}
+
+    def changes(self, t: HostTable) -> Changes:
+        """What ``t`` gained since the last ``advance`` (O(what is new), plus the rest)."""
+        if len(t.seats) != len(self.heads):
+            raise ValueError("the journal's cursor belongs to a table with another seat count")
+        placed: dict[int, tuple[Message, int]] = {}
+        encoded: list[bytes] = []
+
+        def place(msg: Message) -> int:
+            hit = self._placed.get(id(msg)) or placed.get(id(msg))
+            if hit is not None and hit[0] is msg:
+                return hit[1]
+            at = self.messages + len(encoded)
+            placed[id(msg)] = (msg, at)
+            encoded.append(encode_message(msg))
+            return at
+
+        logs: list[LogRows] = []
+        heads: list[SeatLog] = []
+        lists: list[list[Message]] = []
+        for i, seat in enumerate(t.seats):
+            log, head = seat.log, self.heads[i]
+            if log is self._lists[i] and len(log) >= head.length:
+                epoch, start = head.epoch, head.length
+            else:  # another list (or a shorter one): the seat's log is written again, whole
+                epoch, start = head.epoch + 1, 0
+            if epoch != head.epoch or len(log) > start:
+                logs.append(LogRows(i, epoch, start, tuple(place(msg) for msg in log[start:])))
+            heads.append(SeatLog(epoch, len(log)))
+            lists.append(log)
+        rest = pack_state(dump_rest(t))
+        return Changes(
+            records_start=self.records,
+            records=t.records[self.records :],
+            messages_start=self.messages,
+            messages=encoded,
+            logs=logs,
+            heads=heads,
+            rest=rest,
+            rest_changed=rest != self.rest,
+            _lists=lists,
+            _placed=placed,
+        )
+
+    def advance(self, ch: Changes) -> None:
+        """The journal holds ``ch`` now."""
+        self.records = ch.records_start + len(ch.records)
+        self.messages = ch.messages_start + len(ch.messages)
+        self.heads = list(ch.heads)
+        self.rest = ch.rest
+        self._lists = list(ch._lists)
+        self._placed.update(ch._placed)
+
+    @classmethod
+    def restored(
+        cls, t: HostTable, records: int, messages: int, heads: list[SeatLog], logs: list[list[int]]
+    ) -> JournalCursor:
+        """The cursor of a table just restored from a journal holding ``records`` records,
+        ``messages`` messages and each seat's log (``heads``, with the messages' places)."""
+        cursor = cls(len(t.seats))
+        cursor.records, cursor.messages, cursor.heads = records, messages, list(heads)
+        for i, (seat, places) in enumerate(zip(t.seats, logs, strict=True)):
+            cursor._lists[i] = seat.log
+            for msg, at in zip(seat.log, places, strict=True):
+                cursor._placed[id(msg)] = (msg, at)
+        return cursor  # its rest is unknown: the first change writes it
+
+
+def rebuild(
+    rest: bytes, records: list[Record], messages: list[bytes], logs: list[list[int]]
+) -> dict[str, object]:
+    """The snapshot's map from a journal's parts (read by ``HostTable.restore_map``)."""
+    state = _rest_map(rest)
+    seats = state.get("seats")
+    if not isinstance(seats, list) or len(seats) != len(logs):
+        raise SnapshotError("damaged table journal: its seats do not match their logs")
+    for i, (seat, log) in enumerate(zip(seats, logs, strict=True)):
+        if not isinstance(seat, dict):
+            raise SnapshotError(f"damaged table journal: seat {i} is not a map")
+        seat["log"] = log
+    state["records"] = [list(r) for r in records]
+    state["messages"] = list(messages)
+    return wrap(state)
+
+
+def _rest_map(rest: bytes) -> dict[str, object]:
+    try:
+        state = unpack_state(rest)
+    except CodecError as exc:
+        raise SnapshotError(f"damaged table journal: its state is not msgpack ({exc})") from exc
+    if not isinstance(state, dict):
+        raise SnapshotError("damaged table journal: its state is not a map")
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the lobby says of a journaled table, read from its rest alone."""
+
+    name: str
+    options: TableOptions
+    phase: str
+    deal: str
+    seats: tuple[str, ...]  # the players' names ("" for an empty seat)
+    ai: tuple[bool, ...]  # which seats an AI plays
+    hands: tuple[tuple[int, ...], ...]  # the points of each hand played to its end
+
+    @property
+    def started(self) -> bool:
+        """A match was started (a table still in its lobby is not worth continuing)."""
+        return self.phase != "lobby"
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+
+def summary(rest: bytes) -> Summary:
+    """The lobby's view of a journaled table; ``SnapshotError`` when the rest cannot tell it."""
+    state = _rest_map(rest)
+    try:
+        options = TableOptions.from_dict(dict(state["options"]))  # type: ignore[call-overload]
+        seats = [s for s in state["seats"] if isinstance(s, dict)]  # type: ignore[attr-defined]
+        match = state.get("match")
+        results = match.get("results", []) if isinstance(match, dict) else []
+        return Summary(
+            name=str(state["name"]),
+            options=options,
+            phase=str(state["phase"]),
+            deal=str(state["deal_mode"]),
+            seats=tuple(str(s.get("name", "")) if s.get("occupied") else "" for s in seats),
+            ai=tuple(s.get("ai") is not None for s in seats),
+            hands=tuple(tuple(int(p) for p in r[1]) for r in results),
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise SnapshotError(f"damaged table journal: {exc}") from exc
+
+
+__all__ = [
+    "Changes",
+    "JournalCursor",
+    "LogRows",
+    "SeatLog",
+    "Summary",
+    "rebuild",
+    "summary",
+]

@@ -1,8 +1,9 @@
 """Network bots at ``--delay 0`` play whole matches against each other over real sockets.
 
-The host runs without ``--state-dir``, so it relays each card before it signs the draws that
-follow (the early relay): a bot that played as soon as a trick was taken chose from a hand that
-still lacked its drawn card, and the strong bot died with a ``KeyError`` in most matches.
+The host runs without a journal (``--no-journal``), so it relays each card before it signs the
+draws that follow (the early relay): a bot that played as soon as a trick was taken chose from a
+hand that still lacked its drawn card, and the strong bot died with a ``KeyError`` in most
+matches.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ LO = ("--interfaces", "127.0.0.1")
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_strong_and_rules_bots_play_whole_matches_at_full_speed(tmp_path: Path, seed: int) -> None:
-    host = start_host(tmp_path / "h", "--players", "2", "--no-mdns", "--one-match", *LO)
+    host = start_host(
+        tmp_path / "h", "--players", "2", "--no-mdns", "--one-match", "--no-journal", *LO
+    )
     levels = ["strong", "rules"] if seed % 2 else ["rules", "strong"]  # the strong bot leads too
     try:
         bots = [

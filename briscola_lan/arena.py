@@ -55,21 +55,27 @@ def _outcome(points: list[int], a_sides: list[int], sides: int) -> tuple[int, fl
     return won, a_pts - sum(b_list) / len(b_list)
 
 
-def play_deal(task: tuple[dict[str, Any], str, str, int, int, str]) -> list[tuple[int, float]]:
-    """All seatings of one deal (a hand, or a whole match): (won, point difference) per seating."""
-    opts_dict, a, b, seed, deal, unit = task
+Task = tuple[dict[str, Any], str, str, int, int, str, str]
+
+
+def play_deal(task: Task) -> list[tuple[int, float]]:
+    """All seatings of one deal (a hand, or a whole match): (won, point difference) per seating.
+    ``ignore`` ("a", "b" or ""): the bots of that side do not read their partners' signals."""
+    opts_dict, a, b, seed, deal, unit, ignore = task
     options = TableOptions.from_dict(opts_dict)
     n = options.players
     out = []
     for k, levels in enumerate(seatings(n, a, b)):
         bots = [make_bot(lv, seed * 7919 + deal * 31 + s) for s, lv in enumerate(levels)]
-        a_sides = sorted({options.side_of(s) for s in _a_seats(k, n)})
+        a_seats = _a_seats(k, n)
+        a_sides = sorted({options.side_of(s) for s in a_seats})
+        deaf = frozenset(s for s in range(n) if ignore and (s in a_seats) == (ignore == "a"))
         if unit == "hands":
             deck = shuffled_deck(options, seed, deal)
-            hand = play_hand(options, deck, deal % n, bots)
+            hand = play_hand(options, deck, deal % n, bots, deaf)
             out.append(_outcome(list(hand.returns()), a_sides, options.sides))
         else:
-            rec = play_match(options, bots, seed, deal, first_dealer=deal % n)
+            rec = play_match(options, bots, seed, deal, first_dealer=deal % n, deaf=deaf)
             diff = sum(_outcome(h["points"], a_sides, options.sides)[1] for h in rec.hands) / len(
                 rec.hands
             )
@@ -111,10 +117,14 @@ def arena(
     unit: str,
     jobs: int,
     show_progress: bool = False,
+    ignore_signals: str = "",
 ) -> dict[str, Any]:
     """Run the deals (in ``jobs`` processes) and summarise them from A's point of view;
-    ``show_progress`` draws a bar with the time left on stderr."""
-    tasks = [(options.to_dict(), a, b, seed, d, unit) for d in range(deals)]
+    ``show_progress`` draws a bar with the time left on stderr; ``ignore_signals`` ("a" or
+    "b"): at a table with signals, that side's bots play without reading them."""
+    tasks: list[Task] = [
+        (options.to_dict(), a, b, seed, d, unit, ignore_signals) for d in range(deals)
+    ]
     start = time.perf_counter()
     label = f"{a} vs {b}: {unit}"
     if jobs > 1:
@@ -138,6 +148,7 @@ def arena(
         "b": b,
         "seed": seed,
         "unit": unit,
+        "ignore_signals": ignore_signals or None,
         "deals": deals,
         "played": len(flat),
         "a_won": a_won,
@@ -163,6 +174,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-progress", action="store_true", help="no progress bar (shown on a terminal)"
     )
     add_table_arguments(parser)
+    parser.add_argument(
+        "--ignore-signals",
+        choices=("a", "b"),
+        default="",
+        help="with --signals: side A's (or B's) bots play without reading their partners' "
+        "signals (what the signals are worth: strong strong --signals --ignore-signals b)",
+    )
 
 
 def format_arena(r: dict[str, Any]) -> str:
@@ -170,14 +188,19 @@ def format_arena(r: dict[str, Any]) -> str:
     # From the counts, not the rounded JSON fields: one rounding only (369 of 397 is 92.9%).
     share, lo, hi = wilson(r["a_won"], r["a_won"] + r["b_won"])
     unit = r["unit"]
+    a, b = r["a"], r["b"]
+    deaf = r.get("ignore_signals")
+    if deaf:  # say which side reads the signals (A and B are often the same level)
+        a += " (deaf)" if deaf == "a" else " (signals)"
+        b += " (deaf)" if deaf == "b" else " (signals)"
     return "\n".join(
         [
-            f"{r['a']} vs {r['b']}  {opts.summary()}  seed {r['seed']}  {r['deals']} deals, "
+            f"{a} vs {b}  {opts.summary()}  seed {r['seed']}  {r['deals']} deals, "
             f"{r['played']} {unit} played (all seatings), {r['seconds']} s",
-            f"{unit} won: {r['a']} {r['a_won']}, {r['b']} {r['b_won']}, nobody {r['nobody']}",
-            f"{r['a']} wins {100 * share:.1f}% of decided {unit} "
+            f"{unit} won: {a} {r['a_won']}, {b} {r['b_won']}, nobody {r['nobody']}",
+            f"{a} wins {100 * share:.1f}% of decided {unit} "
             f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
-            f"mean point difference per hand ({r['a']} - {r['b']}): "
+            f"mean point difference per hand ({a} - {b}): "
             f"{r['mean_point_diff_per_hand']:+.2f} ± {r['mean_point_diff_ci95']:.2f}",
         ]
     )
@@ -189,6 +212,8 @@ def run(args: argparse.Namespace) -> int:
         parse_levels(f"{args.a},{args.b}", 2)
         if args.deals < 1 or args.jobs < 1:
             raise SimulationError("--deals and --jobs must be at least 1")
+        if args.ignore_signals and not options.signals:
+            raise SimulationError("--ignore-signals needs --signals (partners signalling)")
         result = arena(
             options,
             args.a,
@@ -198,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
             unit=args.unit,
             jobs=args.jobs,
             show_progress=wanted(args.no_progress),
+            ignore_signals=args.ignore_signals,
         )
     except SimulationError as exc:
         print(f"briscola-lan arena: {exc}", file=sys.stderr)

@@ -8,6 +8,7 @@ the whole verifiable protocol (``table.selfplay``) and saves the transcripts.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import random
@@ -22,6 +23,7 @@ from briscola_lan.choices import CLASSIC, DEAL_MODES
 from briscola_lan.progress import progress, wanted
 from briscola_lan.rules import Card, Hand, Match, MatchFormat, OptionsError, Suit, TableOptions
 from briscola_lan.rules import deck_for as rules_deck_for
+from briscola_lan.rules.signals import SignalValue, truthful
 
 
 class SimulationError(ValueError):
@@ -35,14 +37,38 @@ def shuffled_deck(options: TableOptions, seed: int, *tags: int) -> list[Card]:
     return deck
 
 
-def play_hand(options: TableOptions, deck: list[Card], dealer: int, bots: list[Bot]) -> Hand:
-    """Play one hand to its end, each seat's bot choosing from that seat's view only."""
+def play_hand(
+    options: TableOptions,
+    deck: list[Card],
+    dealer: int,
+    bots: list[Bot],
+    deaf: frozenset[int] = frozenset(),
+) -> Hand:
+    """Play one hand to its end, each seat's bot choosing from that seat's view only (and, at a
+    table with signals, the signal its partner made, ``opening_signals``, unless the seat is
+    one of ``deaf``: it plays as if it had not read it)."""
     hand = Hand(options, deck, dealer)
+    heard = opening_signals(hand) if options.signals else {}
     while not hand.is_terminal:
         seat = hand.current_player
         assert seat is not None
-        hand.play(seat, bots[seat].choose(hand.view(seat)))
+        view = hand.view(seat)
+        if seat in heard and seat not in deaf:
+            view = dataclasses.replace(view, partner_signals=heard[seat])
+        hand.play(seat, bots[seat].choose(view))
     return hand
+
+
+def opening_signals(hand: Hand) -> dict[int, tuple[tuple[int, SignalValue], ...]]:
+    """What each seat reads of its partner's signal, as at a table of AI players: before the
+    first card, each tells its partner the best thing its hand holds (``truthful``)."""
+    heard: dict[int, tuple[tuple[int, SignalValue], ...]] = {}
+    for seat in range(hand.options.players):
+        partner = hand.options.partner_of(seat)
+        view = hand.view(partner) if partner is not None else None
+        if view is not None and view.trump is not None:
+            heard[seat] = ((0, truthful(view.hand, view.trump)),)
+    return heard
 
 
 @dataclass(slots=True)
@@ -66,16 +92,23 @@ class MatchRecord:
 
 
 def play_match(
-    options: TableOptions, bots: list[Bot], seed: int, index: int, first_dealer: int = 0
+    options: TableOptions,
+    bots: list[Bot],
+    seed: int,
+    index: int,
+    first_dealer: int = 0,
+    *,
+    deaf: frozenset[int] = frozenset(),
 ) -> MatchRecord:
-    """Play a whole match; hand ``k`` of match ``index`` uses ``shuffled_deck(seed, index, k)``."""
+    """Play a whole match; hand ``k`` of match ``index`` uses ``shuffled_deck(seed, index, k)``
+    (``deaf``: as ``play_hand``)."""
     match = Match(options, first_dealer)
     rec = MatchRecord(index, first_dealer)
     while not match.is_over:
         if match.hand_number >= 50:  # only endless points ties could get here
             raise SimulationError("a match did not end after 50 hands")
         deck = shuffled_deck(options, seed, index, match.hand_number)
-        hand = play_hand(options, deck, match.next_dealer, bots)
+        hand = play_hand(options, deck, match.next_dealer, bots, deaf)
         res = match.record(hand)
         rec.hands.append(
             {
@@ -92,6 +125,8 @@ def play_match(
 
 def options_from_args(args: argparse.Namespace) -> TableOptions:
     """Table options from the shared command-line flags, with an actionable error if invalid."""
+    if args.signals and args.players != 4:
+        raise SimulationError("--signals is a 4-player option (partners signal to each other)")
     try:
         fmt = MatchFormat(args.format or ("points" if args.players == 3 else "hands"))
         two = Suit.parse(args.removed_two)
@@ -101,6 +136,7 @@ def options_from_args(args: argparse.Namespace) -> TableOptions:
             hands_to_win=args.hands_to_win,
             partner_exchange=not args.no_exchange,
             removed_two=two,
+            signals=args.signals,
         )
     except (OptionsError, ValueError) as exc:
         raise SimulationError(str(exc)) from exc
@@ -121,6 +157,11 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--removed-two", default="d", help="3 players: suit of the removed 2 (d h s c)"
+    )
+    parser.add_argument(
+        "--signals",
+        action="store_true",
+        help="4 players: partners signal what they hold (each bot once a hand, truthfully)",
     )
 
 
@@ -311,6 +352,10 @@ def run(args: argparse.Namespace) -> int:
         if args.matches < 1:
             raise SimulationError("--matches must be at least 1")
         bar = wanted(args.no_progress)
+        if args.save and options.signals:
+            raise SimulationError(
+                "--signals is not played through the protocol: leave out --save or --signals"
+            )
         if args.save:
             records = _save_matches(
                 options,

@@ -82,7 +82,8 @@ class Evaluation:
 
 
 def consistent_deals(k: Knowledge) -> int:
-    """How many distinct deals agree with what the seat knows (hands as sets, stock in order)."""
+    """How many distinct deals agree with what the seat knows (hands as sets, stock in order);
+    with the partner's signals to check (``Knowledge.fits``), an upper bound."""
     count = math.factorial(len(k.pool))
     for f in k.free:
         count //= math.factorial(f)
@@ -90,7 +91,8 @@ def consistent_deals(k: Knowledge) -> int:
 
 
 def all_deals(k: Knowledge) -> Iterator[FastHand]:
-    """Every deal consistent with the seat's knowledge, each once (see ``consistent_deals``)."""
+    """Every deal consistent with the seat's knowledge, each once (see ``consistent_deals``),
+    the partner's signals included."""
     others = [s for s in range(k.n) if k.free[s] > 0]
 
     def split(pool: tuple[int, ...], i: int) -> Iterator[list[tuple[int, ...]]]:
@@ -105,7 +107,8 @@ def all_deals(k: Knowledge) -> Iterator[FastHand]:
 
     for parts in split(tuple(k.pool), 0):
         order = [c for part in parts[:-1] for c in part] + list(parts[-1])
-        yield k.deal(order)
+        if k.fits(order):
+            yield k.deal(order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,26 +139,31 @@ def evaluate(
     """Every legal card of ``view`` scored on the same deals, each solved exactly to the end."""
     k = Knowledge(view)
     rng = rng if rng is not None else random.Random(0)
-    cards = sorted(k.my_hand)
-    count = consistent_deals(k)
-    exact = count <= budget.exact_up_to
+    exact = consistent_deals(k) <= budget.exact_up_to
+    samples = _solve_deals(k, budget, rng, exact)
+    if not samples[k.my_hand[0]]:  # no deal fits the partner's signals: a bluff, ignored
+        k.checks.clear()
+        samples = _solve_deals(k, budget, rng, exact)
+    done = len(samples[k.my_hand[0]])
+    return Evaluation({c: tuple(xs) for c, xs in samples.items()}, (1.0,) * done, exact=exact)
+
+
+def _solve_deals(
+    k: Knowledge, budget: Budget, rng: random.Random, exact: bool
+) -> dict[int, list[float]]:
+    """Each card's outcome on every deal (``exact``: every one is solved) or on the budget's
+    sampled deals (as many as fit its seconds)."""
     if exact:
         deals: Iterator[FastHand] = all_deals(k)
-        limit = count
     else:
-        limit = budget.deals(view.stock_left, k.n)
-        deals = (k.sample(rng) for _ in range(limit))
+        deals = (k.sample(rng) for _ in range(budget.deals(k.view.stock_left, k.n)))
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    samples: dict[int, list[float]] = {c: [] for c in cards}
-    done = 0
-    for h in deals:
+    samples: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
+    for done, h in enumerate(deals, 1):
         now = h.points[k.side]
         values = Solver(h, k.side).values(h)
-        for c in cards:
-            samples[c].append(now + values[c])
-        done += 1
+        for c, xs in samples.items():
+            xs.append(now + values[c])
         if deadline is not None and done >= 2 and time.perf_counter() > deadline and not exact:
             break
-    return Evaluation(
-        {c: tuple(xs) for c, xs in samples.items()}, (1.0,) * done, exact=exact and done == limit
-    )
+    return samples

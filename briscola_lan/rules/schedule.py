@@ -22,6 +22,7 @@ from briscola_lan.rules.chiamata import CallResult, score_hand
 from briscola_lan.rules.errors import IllegalBid, NotYourTurn
 from briscola_lan.rules.events import TrickTaken
 from briscola_lan.rules.options import TableOptions
+from briscola_lan.rules.signals import SignalValue
 
 
 def initial_deal(players: int, dealer: int, rounds: int = 3) -> list[tuple[int, int]]:
@@ -60,6 +61,9 @@ class SeatView:
     At five players there is no upcard (``upcard`` None), no trump before the call (``trump``
     None), and the view adds the auction, the contract once called, and the partner only as this
     seat may know it: itself if it holds the called card, anyone's once the card is played.
+    ``partner_signals`` are the partner's signals this seat has read this hand (the play index
+    each was made at, and what it says): only whoever plays the seat can fill them in (the host
+    for its AI seats), since only the partners can read a signal; empty otherwise.
     """
 
     seat: int
@@ -85,6 +89,7 @@ class SeatView:
     to_call: int | None = None
     contract: Contract | None = None
     partner: int | None = None
+    partner_signals: tuple[tuple[int, SignalValue], ...] = ()
 
     @property
     def players(self) -> int:

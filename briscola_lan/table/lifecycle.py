@@ -3,6 +3,7 @@ deal, the acknowledgements, aborts and hands dealt again, takeovers, deadlines a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from briscola_lan.fairness import match_options
@@ -380,6 +381,9 @@ class MatchLifecycle(TableCore):
             view = deal.view(seat_no)
             if view is None:
                 return
+            heard = self.signals.heard_by(seat_no) if self.options.signals else ()
+            if heard:  # the partner's signals this AI seat read with its own key
+                view = dataclasses.replace(view, partner_signals=heard)
             bot = self._bots.get(seat_no)
             if bot is None:
                 level = self.seats[seat_no].ai or "rules"

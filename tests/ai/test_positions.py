@@ -16,7 +16,14 @@ from briscola_lan.rules.schedule import draw_order, initial_deal
 from briscola_lan.tui import coach
 
 
-def _deal(players: int, hands: list[str], upcard: str, dealer: int = 0, stock: str = "") -> Hand:
+def _deal(
+    players: int,
+    hands: list[str],
+    upcard: str,
+    dealer: int = 0,
+    stock: str = "",
+    options: TableOptions | None = None,
+) -> Hand:
     """A hand where seat s is dealt ``hands[s]``, the stock starts with ``stock`` (in draw
     order) and ends with ``upcard``; the other cards fill the pack in code order."""
     fixed: dict[int, Card] = {}
@@ -28,7 +35,7 @@ def _deal(players: int, hands: list[str], upcard: str, dealer: int = 0, stock: s
     fixed.update(zip(order, map(Card.parse, stock.split()), strict=False))
     rest = iter(c for c in deck_for(players) if c not in fixed.values())
     pack = [fixed[p] if p in fixed else next(rest) for p in range(40)]
-    return Hand(TableOptions.make(players=players), pack, dealer)
+    return Hand(options or TableOptions.make(players=players), pack, dealer)
 
 
 def _play(hand: Hand, *cards: str) -> Hand:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from briscola_lan.arena import arena, format_arena, seatings, wilson
 from briscola_lan.cli import main
-from briscola_lan.rules import TableOptions
+from briscola_lan.rules import Card, Hand, SeatView, TableOptions
+from briscola_lan.rules.signals import truthful
+from briscola_lan.sim import play_hand, shuffled_deck
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -150,3 +153,53 @@ def test_two_levels_at_three_players_put_one_against_two() -> None:
     assert parse_levels("strong,random", 3) == ["strong", "random", "random"]
     assert parse_levels("rules,random", 4) == ["rules", "random", "rules", "random"]
     assert parse_levels("rules", 3) == ["rules"] * 3
+
+
+class _Recorder:
+    """A bot that plays its first legal card and keeps every view it was given."""
+
+    def __init__(self) -> None:
+        self.views: list[SeatView] = []
+
+    def choose(self, view: SeatView) -> Card:
+        self.views.append(view)
+        return view.legal_plays[0]
+
+
+def test_a_simulated_table_with_signals_tells_each_bot_its_partners_signal_alone() -> None:
+    opts = TableOptions.make(players=4, signals=True)
+    deck = shuffled_deck(opts, 3, 0)
+    bots = [_Recorder() for _ in range(4)]
+    hand = play_hand(opts, deck, 1, list(bots), deaf=frozenset({1}))
+    for seat, bot in enumerate(bots):
+        partner = (seat + 2) % 4
+        first = Hand(opts, deck, 1).view(partner)
+        said = ((0, truthful(first.hand, first.trump)),)
+        assert len(bot.views) == 10
+        assert all(v.partner_signals == (() if seat == 1 else said) for v in bot.views), seat
+    assert sum(hand.returns()) == 120
+    quiet = [_Recorder() for _ in range(4)]
+    play_hand(TableOptions.make(players=4), deck, 1, list(quiet))
+    assert all(not v.partner_signals for bot in quiet for v in bot.views)
+
+
+def test_arena_and_simulate_with_signals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    base = ["arena", "strong:4", "strong:4", "-n", "1", "--players", "4", "--jobs", "1"]
+    code, out, _ = _run(capsys, *base, "--signals", "--ignore-signals", "b", "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["options"]["signals"] and r["ignore_signals"] == "b" and r["played"] == 2
+    code, out, _ = _run(capsys, *base, "--signals", "--ignore-signals", "a")
+    assert code == 0 and "strong:4 (deaf) vs strong:4 (signals)" in out
+    code, _, err = _run(capsys, *base, "--ignore-signals", "b")
+    assert code == 2 and "--ignore-signals needs --signals" in err
+    sim = ["simulate", "--bots", "strong:4", "-n", "1", "--players", "4", "--signals", "--json"]
+    code, out, _ = _run(capsys, *sim)
+    assert code == 0 and json.loads(out)["options"]["signals"]
+    code, _, err = _run(capsys, "simulate", "--bots", "rules", "-n", "1", "--signals")
+    assert code == 2 and "4-player option" in err
+    code, _, err = _run(capsys, *sim[:-1], "--save", str(tmp_path / "games"))
+    assert code == 2 and "leave out --save or --signals" in err
+    assert not (tmp_path / "games").exists()

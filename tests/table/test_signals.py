@@ -13,7 +13,7 @@ import pytest
 from briscola_lan.fairness.signals import pad, partners_point, seal
 from briscola_lan.fairness.statements import Receipt, Signal, decode
 from briscola_lan.fairness.verify import verify_records
-from briscola_lan.rules import TableOptions
+from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.rules.signals import SignalValue, truthful
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.host import HostTable
@@ -159,3 +159,38 @@ def test_a_host_that_hides_a_receipted_signal_is_caught_in_the_seats_file() -> N
     assert "never published" in rep.blame.reason
     for records in (host.records, clients[1].records, clients[2].records):
         assert verify_records(records).verdict == "verified"
+
+
+@pytest.mark.parametrize("deal", ["classic", "blind"])
+def test_the_ai_seat_plays_with_its_partners_signal_and_never_an_opponents(deal: str) -> None:
+    """Every view the host gives the AI in seat 3 carries what its partner (seat 1) signalled,
+    read with the AI seat's own key, and nothing of its opponents' signals (seats 0 and 2)."""
+    opts = TableOptions.make(players=4, hands_to_win=1, signals=True)
+    host, clients, wire = seat_clients(
+        opts, ai_seats={3: "strong"}, entropy=counter_entropy("heard"), deal=deal
+    )
+    views: list[SeatView] = []
+
+    class Recorder:
+        def choose(self, view: SeatView) -> Card:
+            views.append(view)
+            return view.legal_plays[0]
+
+    host.bot_factory = lambda level, seed: Recorder()
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    three, ace, carico = (
+        SignalValue.THREE_OF_TRUMPS,
+        SignalValue.ACE_OF_TRUMPS,
+        SignalValue.CARICO,
+    )
+    for client, value in zip(clients, (three, carico, ace), strict=True):  # seats 0, 1, 2
+        wire.send_to_host(clients.index(client), client.signal(value))
+        wire.pump()
+    (made,) = [st.index for st in _signals(host.records) if st.seat == 1]
+    play_out(wire, [lambda v: v.legal_plays[0]] * 3)
+    assert host.phase == "over" and len(views) == 10
+    assert all(v.seat == 3 for v in views)
+    assert {x for v in views for x in v.partner_signals} == {(made, carico)}
+    assert views[-1].partner_signals == ((made, carico),)
+    assert verify_records(host.records).verdict == "verified"

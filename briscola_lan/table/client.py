@@ -181,6 +181,12 @@ class ClientState:
     signals: list[SignalSeen] = field(default_factory=list)  # this hand's signals (§12)
 
     @property
+    def partner_signals(self) -> tuple[tuple[int, SignalValue], ...]:
+        """The partner's signals of this hand that this seat read: (play index, value), what
+        ``SeatView.partner_signals`` carries to the hint and the review."""
+        return tuple((x.index, x.value) for x in self.signals if not x.mine and x.value is not None)
+
+    @property
     def verification(self) -> HandCheck | None:
         return self.checks[-1] if self.checks else None
 

@@ -10,6 +10,7 @@ table's ``TableModel`` up to date from the session; ``tui/verdicts.py`` words it
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
@@ -322,7 +323,10 @@ class NetBackend(TableBackend):
         st = self.session.state if self.session is not None else None
         if st is None or not self.model.live or st.taken_over:
             return None
-        return st.view
+        view, heard = st.view, st.partner_signals
+        if view is not None and heard:  # the hint plays with what my partner signalled me
+            view = dataclasses.replace(view, partner_signals=heard)
+        return view
 
     def hints_allowed(self) -> bool:
         st = self.session.state if self.session is not None else None

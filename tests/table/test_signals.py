@@ -69,6 +69,11 @@ def test_only_the_partner_reads_a_signal_and_every_file_verifies(deal: str) -> N
     assert said is not None and ai_signal.sealed == seal(
         said, pad(host.game_id, 0, 3, ai_signal.index, point)
     )
+    # what each person's hint and review play with: its partner's signals alone
+    made = {st.seat: st.index for st in _signals(host.records)}
+    assert clients[2].state.partner_signals == ((made[0], three),)
+    assert clients[0].state.partner_signals == ()  # seat 2 has not signalled
+    assert clients[1].state.partner_signals == ((made[3], said),)
     receipts = [decode(decode(b).statement) for b, _ in clients[0].records if _is_receipt(b)]
     assert any(isinstance(st, Signal) and st.seat == 0 for st in receipts)
     play_out(wire, [lambda v: v.legal_plays[0]] * 3)

@@ -277,10 +277,12 @@ def main() -> None:
         base_cpu = statistics.median(r.host_cpu for r in base) / cards
         base_wall = statistics.median(w for r in base for w in r.card_walls)
         label = f"{hands} to win ({base[0].hands} hands)"
+        per_writer: dict[str, tuple[float, float]] = {}  # bytes, writer CPU per card
         for name in names:
             rs = runs[name]
             written = statistics.median(r.written for r in rs)
             writer_cpu = statistics.median(r.writer_cpu for r in rs) / cards
+            per_writer[name] = (written, writer_cpu)
             card_cpu = statistics.median(r.host_cpu + r.writer_cpu for r in rs) / cards
             wall = statistics.median(w for r in rs for w in r.card_walls)
             print(
@@ -290,6 +292,13 @@ def main() -> None:
                 f"{wall * 1e3:>9.3f}ms{wall / base_wall:>6.2f}x"
             )
         print(f"{'':<24}({base[0].steps} writes, {cards} cards, {args.rounds} rounds)")
+        if "state file" in per_writer:  # the whole snapshot at each change, against each other
+            whole_bytes, whole_cpu = per_writer["state file"]
+            for name, (b, c) in per_writer.items():
+                if name in ("(no writer)", "state file") or not b or not c:
+                    continue
+                print(f"{'':<24}state file / {name}: {whole_bytes / b:.1f}x the bytes, "
+                      f"{whole_cpu / c:.1f}x the writer's CPU per card")  # fmt: skip
 
 
 if __name__ == "__main__":

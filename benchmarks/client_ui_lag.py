@@ -34,6 +34,7 @@ async def one_hand(players: int, own_thread: bool, games: Path) -> list[float]:
             advertise=False,
             ai_delay=0.0,
             own_thread=own_thread,
+            keep=False,  # one hand of a match: no unfinished match left in the user's lobby
         )
 
     backend = NetBackend(

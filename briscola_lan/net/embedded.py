@@ -2,6 +2,10 @@
 table for the LAN): built and served as ``briscola-lan host`` does (``net/serving.py``), on an
 event loop of its own thread so that its AI players never hold up the client's screen. The
 client plays at it over loopback TLS like any other player.
+
+Each such table keeps its journal (``net/kept.py``): a table the client quit, or that went down
+with it, comes back with ``continue_embedded_host`` on the same port, certificate and host key,
+so that the players' clients rejoin it by themselves.
 """
 
 from __future__ import annotations
@@ -9,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.net import tls
+from briscola_lan.net import files, kept, tls
+from briscola_lan.net.host_state import HostState, open_own_folder, resume_state
 from briscola_lan.net.next_match import open_next_match
 from briscola_lan.net.server import HostServer
 from briscola_lan.net.serving import (
@@ -23,7 +30,7 @@ from briscola_lan.net.serving import (
     host_server,
     quiet_cancelled_callbacks,
 )
-from briscola_lan.net.table_spec import TableSettings, TableSpec
+from briscola_lan.net.table_spec import HostError, TableSettings, TableSpec, save_spec
 from briscola_lan.rules import TableOptions
 
 _T = TypeVar("_T")
@@ -86,6 +93,12 @@ class EmbeddedHost:
     fingerprint: str
     address: str
     runner: HostThread | None = None
+    state: HostState | None = None  # the folder its journal is kept in (None: kept nowhere)
+
+    @property
+    def kept_in(self) -> Path | None:
+        """The folder the table is kept in (its journal, host key, the player's seat token)."""
+        return None if self.state is None else self.state.directory
 
     @property
     def port(self) -> int:
@@ -108,13 +121,19 @@ class EmbeddedHost:
         await (self.runner.call(swap()) if self.runner else swap())
 
     async def close(self) -> None:
-        if self.runner is None:
-            await self.server.close()
-            return
+        """Stop serving; the journal stays, so that an unfinished match can be continued."""
         try:
-            await self.runner.call(self.server.close())
+            if self.runner is None:
+                await self.server.close()
+                return
+            try:
+                await self.runner.call(self.server.close())
+            finally:
+                await self.runner.stop()
         finally:
-            await self.runner.stop()
+            if self.state is not None:
+                self.state.close()
+                self.state = None
 
 
 async def start_embedded_host(
@@ -130,12 +149,14 @@ async def start_embedded_host(
     own_thread: bool = False,
     deal: str | None = None,
     hints: bool = False,
+    keep: bool = True,
 ) -> EmbeddedHost:
     """Host a table in this process on ``interfaces``, advertised over mDNS when asked; a
-    ``ListenError`` if it cannot listen there.
+    ``ListenError`` if it cannot listen there, a ``HostError`` if it cannot be kept.
 
     ``own_thread`` runs the host on a ``HostThread`` so that its AI players never block the
-    caller's event loop (the screen).
+    caller's event loop (the screen). ``keep`` keeps its journal in a folder of its own
+    (``net/kept.py``: practice when not advertised, else hosted) for ``continue_embedded_host``.
     """
     cert = tls.load_or_create_certificate()
     spec = TableSpec(
@@ -147,9 +168,83 @@ async def start_embedded_host(
         draw_dealer=draw_dealer,
         deal=deal,
     )
-    # One host key for the table and its rematches; the host's timers are the defaults.
-    served = ServedTable(spec, TableSettings(ai_delay=ai_delay, hints=hints), Identity.generate())
-    table = served.build()
+    settings = TableSettings(ai_delay=ai_delay, hints=hints)  # the host's timers: the defaults
+    kind = kept.HOSTED if advertise else kept.PRACTICE
+    if not keep:  # one host key for the table and its rematches
+        served = ServedTable(spec, settings, Identity.generate())
+        return await _open(cert, served, None, interfaces=list(interfaces), advertise=advertise,
+                           own_thread=own_thread, state=None)  # fmt: skip
+    state, identity = await _in_thread(
+        open_own_folder, kept.tables_dir() / kind, spec, kept.folder_identity
+    )
+    try:
+        kept.forget_seat(state.directory)
+        kept.save_hosting(state.directory, kind, list(interfaces))
+        (_spec, journal, _restored) = state.tables[0]
+        served = ServedTable(spec, settings, identity, journal=journal)
+        return await _open(cert, served, None, interfaces=list(interfaces), advertise=advertise,
+                           own_thread=own_thread, state=state)  # fmt: skip
+    except OSError as exc:
+        state.close()
+        raise HostError(
+            f"cannot keep the table in {state.directory}: {files.describe_os_error(exc)}"
+        ) from exc
+    except BaseException:
+        state.close()
+        raise
+
+
+async def continue_embedded_host(
+    directory: Path, *, ai_delay: float, own_thread: bool = False
+) -> EmbeddedHost:
+    """The table kept in ``directory`` (``net/kept.py``) served again where it was (the same
+    addresses, port, certificate and host key), its match restored from its journal: its
+    players' clients rejoin by themselves. A ``HostError`` says why it cannot be continued, a
+    ``ListenError`` why it cannot listen there again (its port taken meanwhile)."""
+    cert = tls.load_or_create_certificate()
+
+    def load() -> tuple[HostState, Any, str, list[str]]:
+        try:
+            kind, interfaces = kept.load_hosting(directory)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise HostError(f"cannot continue the table kept in {directory}: {exc}") from exc
+        identity = kept.folder_identity(directory)
+        return resume_state(directory, identity), identity, kind, interfaces
+
+    state, identity, kind, interfaces = await _in_thread(load)
+    try:
+        (spec, journal, restored) = state.tables[0]
+        if restored is None:
+            raise HostError(f"cannot continue the table kept in {directory}: it holds no match")
+        served = ServedTable(spec, TableSettings(ai_delay=ai_delay), identity, journal=journal)
+        return await _open(cert, served, restored, interfaces=interfaces,
+                           advertise=kind == kept.HOSTED, own_thread=own_thread,
+                           state=state)  # fmt: skip
+    except BaseException:
+        state.close()
+        raise
+
+
+async def _in_thread(fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(*args)`` (files: a folder claimed, a journal read) off the caller's event loop, on a
+    thread of its own that ends with it."""
+    with ThreadPoolExecutor(1, thread_name_prefix="briscola-kept") as pool:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+
+async def _open(
+    cert: Any,
+    served: ServedTable,
+    restored: Any,
+    *,
+    interfaces: list[str],
+    advertise: bool,
+    own_thread: bool,
+    state: HostState | None,
+) -> EmbeddedHost:
+    """Serve ``served`` (fresh, or ``restored``) on ``interfaces``; its spec is kept beside its
+    journal once its port is known."""
+    table = served.build(restored)
 
     async def open_server() -> HostServer:
         server = host_server(cert, interfaces, advertise=advertise)
@@ -167,4 +262,14 @@ async def start_embedded_host(
         if runner is not None:
             await runner.stop()
         raise
-    return EmbeddedHost(server, served, cert.fingerprint, interfaces[0], runner)
+    host = EmbeddedHost(server, served, cert.fingerprint, interfaces[0], runner)
+    if state is not None:
+        try:
+            save_spec(state.directory / "table.json", served.spec)
+        except OSError as exc:
+            await host.close()
+            raise HostError(
+                f"cannot keep the table in {state.directory}: {files.describe_os_error(exc)}"
+            ) from exc
+        host.state = state
+    return host

@@ -12,6 +12,10 @@ AI players, port) and journal (``table.journal``, ``net/journal.py``; ``table000
   the default folder it is kept, and the host uses the next default folder (``host-2``,
   ``host-3``...) that is free, saying where the kept match is and how to continue it. A
   finished match, or a table whose match never started, is replaced.
+
+A table a client hosts itself is kept the same way, in a family of folders of its own
+(``open_own_folder``, ``net/kept.py``), each with its own host key; the lobby continues one with
+``resume_state``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,7 +90,7 @@ def open_state(
     restored (``resume``), or journals made ready for ``specs``. A ``HostError`` says what
     stands in the way (a folder in use, an unfinished match, a damaged journal)."""
     if resume:
-        return _resume(state_dir or default_state_dir(), identity)
+        return resume_state(state_dir or default_state_dir(), identity)
     if state_dir is not None:
         lock = _claim(state_dir, explicit=True)
         assert lock is not None
@@ -187,7 +192,37 @@ def _fresh(
     return state
 
 
-def _resume(directory: Path, identity: Any) -> HostState:
+def open_own_folder(
+    base: Path, spec: TableSpec, identity_of: Callable[[Path], Any]
+) -> tuple[HostState, Any]:
+    """A folder for a new table of the family ``base``, ``base-2``, ``base-3``... (the tables a
+    client hosts itself, ``net/kept.py``), locked, its journal ready for ``spec``: the first
+    folder no process holds that keeps no unfinished match (those stay for the lobby to
+    continue). Each folder has a host key of its own (``identity_of(folder)``), returned too."""
+    from briscola_lan.fairness.identity import IdentityError
+
+    for i in range(1, MAX_DEFAULT_FOLDERS + 1):
+        directory = base if i == 1 else base.with_name(f"{base.name}-{i}")
+        lock = _claim(directory, explicit=False)
+        if lock is None:  # another process serves the table kept there
+            continue
+        try:
+            identity = identity_of(directory)
+        except IdentityError:  # a damaged key: what is kept there stays as it is
+            lock.release()
+            continue
+        if _blocker(directory, _key(identity)) is None:
+            return _fresh(directory, lock, [spec], identity, []), identity
+        lock.release()
+    raise HostError(
+        f"every folder from {base} to {base.name}-{MAX_DEFAULT_FOLDERS} is in use or keeps an "
+        "unfinished match: continue one from the lobby first"
+    )
+
+
+def resume_state(directory: Path, identity: Any) -> HostState:
+    """The folder ``directory``, locked, with every table saved there restored from its
+    journal; a ``HostError`` says why not (nothing saved, a folder in use, a damaged journal)."""
     if not directory.is_dir():
         raise HostError(f"nothing to resume in {directory}: no table was saved there")
     lock = _claim(directory, explicit=True)
@@ -223,4 +258,12 @@ def _key(identity: Any) -> bytes:
     return key
 
 
-__all__ = ["HostState", "default_state_dir", "open_state", "resume_command", "stem"]
+__all__ = [
+    "HostState",
+    "default_state_dir",
+    "open_own_folder",
+    "open_state",
+    "resume_command",
+    "resume_state",
+    "stem",
+]

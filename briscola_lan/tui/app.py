@@ -71,6 +71,10 @@ class ClientConfig:
     # Hooks the network layer plugs in: host a table / join a lobby entry.
     host_factory: Callable[[HostForm, ClientConfig, bool], TableBackend] | None = None
     join_factory: Callable[[LobbyEntry, ClientConfig], TableBackend] | None = None
+    # The unfinished matches of the tables this client hosted (``net.kept.KeptTable``, read in
+    # a thread), and continuing one.
+    kept_source: Callable[[], list[Any]] | None = None
+    continue_factory: Callable[[Any, ClientConfig], TableBackend] | None = None
     lobby_source: LobbySource | None = None
     # The player's signing identity (``fairness.identity.Identity``); None: the saved one.
     identity: Any = None
@@ -93,6 +97,7 @@ class ClientApp(AppLayout):
         self.backend: TableBackend | None = None
         self._coach: Coach | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing: set[asyncio.Task[Any]] = set()  # tables closing: awaited before exit
         self._release: asyncio.TimerHandle | None = None
         self._hand_new_since: float | None = None  # when a trick's pause ran out (loop time)
         # The card under the cursor, and since when it has been there by itself (None: the
@@ -128,6 +133,37 @@ class ClientApp(AppLayout):
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
+
+    def _spawn_close(self, backend: TableBackend) -> None:
+        """Close ``backend`` (its table hosted here, if any, with it), then list again the
+        matches that can be continued: the one just left may be one of them. Quitting waits
+        for it."""
+
+        async def close() -> None:
+            await backend.close()
+            await self.refresh_kept()
+
+        task = asyncio.get_running_loop().create_task(close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    async def refresh_kept(self) -> None:
+        """The unfinished matches of the tables hosted here, for the lobby's ``c``."""
+        source = self.config.kept_source
+        if source is None:
+            return
+        self.ui.kept = await asyncio.to_thread(source)
+        self.app.invalidate()
+
+    def continue_kept(self) -> None:
+        """c in the lobby: the latest unfinished match of a table hosted here, continued."""
+        if not self.ui.kept or self.config.continue_factory is None:
+            self.ui.lobby_status = _("No unfinished match to continue.")
+            return
+        kept = self.ui.kept.pop(0)
+        self.open_table(self.config.continue_factory(kept, self.config))
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -317,7 +353,7 @@ class ClientApp(AppLayout):
             return
         backend.listener = None
         self.backend = None
-        self._spawn(backend.close())
+        self._spawn_close(backend)
         self.open_table(new)
 
     def leave_table(self) -> None:
@@ -325,7 +361,7 @@ class ClientApp(AppLayout):
         self.backend = None
         if backend is not None:
             backend.listener = None
-            self._spawn(backend.close())
+            self._spawn_close(backend)
         self.release_trick()
         self.model = TableModel()
         self.ui.screen = Screen.LOBBY
@@ -573,14 +609,17 @@ class ClientApp(AppLayout):
     async def run_async(self) -> int:
         """Run the app until the user quits; starts and stops discovery around it."""
         source = self.config.lobby_source
-        if source is not None:
-            # Discovery (zeroconf's import and sockets) starts once the lobby is on the screen.
-            def first_frame(_: object) -> None:
-                self.app.after_render -= first_frame
+
+        # Discovery (zeroconf's import and sockets) and the unfinished matches' list start
+        # once the lobby is on the screen.
+        def first_frame(_: object) -> None:
+            self.app.after_render -= first_frame
+            self._spawn(self.refresh_kept())
+            if source is not None:
                 self._spawn(self._start_lobby(source))
 
-            self.app.after_render += first_frame
-        else:
+        self.app.after_render += first_frame
+        if source is None:
             self.ui.lobby_status = _("Network discovery is not available in this build.")
         if self.config.initial_table is not None:
             self.open_table(self.config.initial_table(self.config))
@@ -591,6 +630,8 @@ class ClientApp(AppLayout):
                 self._release.cancel()
             if self.backend is not None:
                 await self.backend.close()
+            if self._closing:  # a table hosted here closes whole: its journal, its folder
+                await asyncio.wait(list(self._closing), timeout=10)
             if source is not None:
                 await source.close()
             for task in list(self._tasks):

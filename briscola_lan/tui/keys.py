@@ -92,6 +92,10 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _lobby_ai(event: KeyPressEvent) -> None:
         app.practice()
 
+    @kb.add("c", filter=lobby)
+    def _lobby_continue(event: KeyPressEvent) -> None:
+        app.continue_kept()
+
     @kb.add("h", filter=lobby)
     def _lobby_host(event: KeyPressEvent) -> None:
         ui.form.error = None

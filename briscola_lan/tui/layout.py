@@ -31,7 +31,7 @@ from prompt_toolkit.layout.dimension import Dimension as D
 
 from briscola_lan.net.files import games_dir
 from briscola_lan.tui import panes, render
-from briscola_lan.tui.i18n import _
+from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
 
@@ -176,7 +176,12 @@ class AppLayout:
                     height=D(min=1, max=4),
                     dont_extend_height=True,
                 ),
-                _box(lambda: _("Menu"), _wrapped(self._lobby_menu), a, height=D.exact(7)),
+                _box(
+                    lambda: _("Menu"),
+                    _wrapped(self._lobby_menu),
+                    a,
+                    height=lambda: D.exact(8 if self.ui.kept else 7),
+                ),
             ]
         )
         form = _box(
@@ -396,6 +401,11 @@ class AppLayout:
             text = _("y: yes, leave   n: no, keep playing")
         elif self.ui.show_help:
             text = _("Up/Down/PgUp/PgDn: scroll  Esc or ?: close")
+        elif s is Screen.LOBBY and self.ui.kept:
+            text = _(
+                "c: continue  a: play vs AI  h: host  Enter: join  l: learn  s: saved  t: stats  "
+                "?: keys  q: quit"
+            )
         elif s is Screen.LOBBY:
             text = _(
                 "a: play vs AI  h: host  Enter: join  l: learn  s: saved  t: stats  ?: keys  "
@@ -455,7 +465,15 @@ class AppLayout:
         return _("Left/Right/1-{n}: card  Enter: play  h: hint  ?: keys  q: quit").format(n=n)
 
     def _lobby_menu(self, width: int) -> StyleAndTextTuples:
+        kept: StyleAndTextTuples = []
+        if self.ui.kept:
+            more = len(self.ui.kept) - 1
+            line = render.kept_line(self.ui.kept[0])
+            if more:
+                line += " " + ngettext("(and {n} more)", "(and {n} more)", more).format(n=more)
+            kept = [("class:bold", " c "), ("class:turn", line + "\n")]
         return [
+            *kept,
             ("class:bold", " a "), ("", _("Play against AI now (on this machine)") + "\n"),
             ("class:bold", " h "), ("", _("Host a table on the network") + "\n"),
             ("class:bold", " " + _("Enter") + " "), ("", _("Join the selected table") + "\n"),

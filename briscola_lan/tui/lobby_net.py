@@ -1,5 +1,6 @@
 """The lobby's network side: the live table list from mDNS discovery, and the tables the
-lobby opens (hosted in this process, joined from the list, or named on the command line).
+lobby opens (hosted in this process, joined from the list, named on the command line, or an
+unfinished match of a table this client hosted, continued).
 
 Only this module starts with the client: hosting and joining load the network client
 (``tui/netplay.py``: TLS, the wire, the fairness protocol) and the embedded host
@@ -19,6 +20,7 @@ from briscola_lan.tui.state import HostForm, LobbyEntry
 if TYPE_CHECKING:  # zeroconf is loaded when discovery starts, after the lobby is on the screen
     from briscola_lan.net.client import Target
     from briscola_lan.net.discovery import Browser, TableAd
+    from briscola_lan.net.kept import KeptTable
     from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
 
@@ -124,6 +126,49 @@ def host_backend(form: HostForm, config: ClientConfig, practice: bool) -> TableB
     )
 
 
+def kept_tables() -> list[KeptTable]:
+    """The unfinished matches of the tables this client hosted itself, the latest first."""
+    from briscola_lan.net.kept import unfinished
+
+    return unfinished()
+
+
+def continue_backend(kept: KeptTable, config: ClientConfig) -> TableBackend:
+    """An unfinished match of a table this client hosted, served again where it was (a
+    practice game alone; a hosted table on its addresses and port, where its players' clients
+    rejoin by themselves) and my seat taken back."""
+    from briscola_lan.net.client import ConnectError
+    from briscola_lan.net.embedded import EmbeddedHost, continue_embedded_host
+    from briscola_lan.net.kept import PRACTICE
+    from briscola_lan.net.serving import ListenError
+    from briscola_lan.tui.netplay import NetBackend
+
+    async def factory() -> EmbeddedHost:
+        try:
+            return await continue_embedded_host(
+                kept.directory, ai_delay=config.ai_delay, own_thread=True
+            )
+        except ListenError as exc:
+            where = ", ".join(exc.hosts)
+            raise ConnectError(
+                _("cannot host on {where}: {error}").format(where=where, error=exc.error)
+            ) from exc
+
+    practice = kept.kind == PRACTICE
+    return NetBackend(
+        kept.name,
+        name=config.name,
+        host_factory=factory,
+        want_seat=0,
+        auto_start=True,
+        interfaces=[] if practice else (config.interfaces or []),
+        games=config.games,
+        identity=config.identity,
+        ascii_only=config.ascii_only,
+        deck=config.deck,
+    )
+
+
 def join_backend(entry: LobbyEntry, config: ClientConfig) -> TableBackend:
     """A table found in the lobby: pinned to its advertised fingerprint, trusted on first use
     (the network client loads with the first table joined)."""
@@ -190,13 +235,17 @@ def install(config: ClientConfig) -> None:
     config.lobby_source = DiscoveryLobby(config.interfaces)
     config.host_factory = host_backend
     config.join_factory = join_backend
+    config.kept_source = kept_tables
+    config.continue_factory = continue_backend
 
 
 __all__ = [
     "DiscoveryLobby",
+    "continue_backend",
     "host_backend",
     "install",
     "join_backend",
     "join_target_backend",
+    "kept_tables",
     "lobby_entry",
 ]

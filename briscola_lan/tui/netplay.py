@@ -134,8 +134,14 @@ class NetBackend(TableBackend):
             identity = await asyncio.to_thread(load_or_create_identity)
         self.session = ClientSession(identity, self.name, on_change=self._pull_events)
         store: ResumeStore | None = None
-        if self.resume:
+        kept_in = None if self.host is None else self.host.kept_in
+        if kept_in is not None:  # my seat's token is kept with the table, for its "continue"
+            from briscola_lan.net.kept import seat_tokens
+
+            store = ResumeStore(seat_tokens(kept_in))
+        elif self.resume:
             store = ResumeStore()
+        if store is not None:
             # A restarted client takes its seat back and can still reveal a seed it committed.
             store.attach_secrets(self.session, self.target.key)
         self.client = TableClient(

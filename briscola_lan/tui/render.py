@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -670,6 +671,15 @@ def title_text(model: TableModel, ui: UiState, width: int = 200) -> Frag:
 # --- lobby, form, help ---------------------------------------------------------------------------
 
 
+def kept_line(kept: Any) -> str:
+    """The lobby's offer to continue an unfinished match hosted here (``net.kept.KeptTable``)."""
+    if kept.kind == "practice":
+        text = _("Continue {table}: practice, hand {hand}")
+    else:
+        text = _("Continue {table}: hosted on the network, hand {hand}")
+    return text.format(table=kept.name, hand=kept.hand)
+
+
 def lobby_lines(ui: UiState, width: int | None = None) -> Frag:
     """The tables found: name, host, rules, deal and seats, in columns fitted to the width (the
     host's address goes first when room is short); a finished table is dim, its match over."""
@@ -935,6 +945,7 @@ def help_lobby() -> list[tuple[str, str]]:
         (_("Up/Down"), _("choose a table")),
         (_("Enter"), _("join the chosen table")),
         ("a", _("play against AI now")),
+        ("c", _("continue an unfinished match")),
         ("h", _("host a table")),
         ("l", _("learn the game, then practice")),
         ("s", _("saved games")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from briscola_lan.choices import default_deal
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions
@@ -266,6 +266,7 @@ class UiState:
     lobby: list[LobbyEntry] = field(default_factory=list)
     lobby_index: int = 0
     lobby_status: str = ""  # the app says what discovery is doing
+    kept: list[Any] = field(default_factory=list)  # unfinished matches hosted here (net.kept)
     form: HostForm = field(default_factory=HostForm)
     card_index: int = 0
     show_help: bool = False

@@ -1,8 +1,9 @@
-"""Benchmark: the host's state file over a whole match — how many times it is written, how big it
-grows, how many bytes reach the disk in all, and the CPU each write costs.
+"""Benchmark: the host's snapshot over a whole match, taken at each change as if written whole
+each time — how big it grows, how many bytes that would write in all, and the CPU each costs.
 
-The host writes its snapshot (protocol/SPEC.md §10) before it sends anything (write-ahead), so a
-match writes it a few hundred times. Baseline in the same run, on the same snapshots: the
+The snapshot (protocol/SPEC.md §10) is what the host's journal is read back into
+(``net/journal.py`` appends what each change added instead: ``bench_journal.py`` measures the two
+side by side). Baseline in the same run, on the same snapshots: the
 version 3 layout, where every human seat's log held its own copy of each message it was sent
 (a broadcast stored once per seat) and every snapshot encoded every logged message again.
 Run: python benchmarks/bench_state.py [--hands N]

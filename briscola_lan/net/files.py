@@ -10,8 +10,8 @@ moment leaves the old file or the new one, never a part.
 Folders: every folder briscola-lan creates is made mode 0700, each missing level of it. A folder
 that already exists is tightened to 0700 when it is briscola-lan's own (its config, data, state
 folders and what is under them) or the host's ``--state-dir`` (it holds the live deck): see
-``private_dir``. The tables' journals are SQLite databases (``net/journal.py``), created 0600
-before SQLite opens them. A ``--games DIR`` that exists is left as it is; the files in it are
+``private_dir``. The tables' journals (``net/journal.py``) are append-only files, created 0600
+and then appended to. A ``--games DIR`` that exists is left as it is; the files in it are
 0600.
 """
 

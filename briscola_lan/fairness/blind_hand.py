@@ -11,26 +11,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from briscola_lan.fairness import blind_judge
 from briscola_lan.fairness.blind import (
-    SHARE,
-    SHOW,
     PartyKeys,
-    deck_order,
     derive_keys,
-    lock_pass,
     open_card,
     opens_as,
-    pack_points,
     pad,
     product,
-    seal,
-    shared_point,
-    shuffle_pass,
-    unseal,
 )
+from briscola_lan.fairness.blind_fault import BlindFault
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.group import base, is_point, scalar_of
-from briscola_lan.fairness.proofs import dleq_verify, lock_verify, proof_label
+from briscola_lan.fairness.proofs import lock_verify, proof_label
 from briscola_lan.fairness.shuffle import pack_codes
 from briscola_lan.fairness.statements import (
     BlindPlay,
@@ -49,24 +42,6 @@ from briscola_lan.rules.schedule import PublicSchedule, initial_deal
 
 # Every statement a blind hand publishes (what ``BlindHand.apply`` follows).
 BlindStatement = ShufflePass | LockPass | Shares | Show | BlindPlay | Complaint | KeyReveal
-
-
-class BlindFault(Exception):
-    """A check of a blind hand failed: ``party`` is at fault (a seat, or HOST_PARTY for the host);
-    ``record`` names an earlier record when that one is the wrong one."""
-
-    def __init__(
-        self,
-        party: int,
-        reason: str,
-        record: int | None = None,
-        kind: str = "",
-        *,
-        also_host: bool = False,
-    ) -> None:
-        super().__init__(reason)
-        self.party, self.reason, self.record, self.kind = party, reason, record, kind
-        self.also_host = also_host  # the record cannot tell the host and the party apart
 
 
 class Presence:
@@ -490,29 +465,15 @@ class BlindHand:
         pos = st.position
         if pos in self.played:
             return "that card was played"
-        if not (self._dealt_to_party(st.seat, pos) or self.shown_to_party(st.seat, pos)):
+        if not (self.dealt_to_party(st.seat, pos) or self.shown_to_party(st.seat, pos)):
             return "that position was not dealt or shown to this party"
         return None
 
     def complaint_proof_problem(self, st: Complaint) -> str | None:
         """Why a complaint's ``about``, point or proof is not valid, or None."""
-        if st.about == st.seat:
-            if st.shared != bytes(32) or st.proof:
-                return "a complaint about no one's value reveals no point"
-            return None
-        source = self._complained_value(st)
-        if source is None:
-            return "that party sent this party no value for that position"
-        what, _rec, _value, points = source
-        label = proof_label(self.game_id, self.hand, st.seat, st.context, Complaint.KIND)
-        mine, theirs = points[st.seat], points[st.about]
-        if not is_point(st.shared) or not dleq_verify(
-            base(1), mine, theirs, st.shared, st.proof, label=label
-        ):
-            return f"the complaint's proof does not show the point of its {what} pad"
-        return None
+        return blind_judge.complaint_proof_problem(self, st)
 
-    def _dealt_to_party(self, party: int, pos: int) -> bool:
+    def dealt_to_party(self, party: int, pos: int) -> bool:
         """Whether the position was dealt to a seat the party holds, its window complete."""
         seat = self.sched.dealt.get(pos)
         number = self.position_window.get(pos)
@@ -523,65 +484,6 @@ class BlindHand:
             and self.windows[number].shares_done
         )
 
-    def _complained_value(
-        self, st: Complaint
-    ) -> tuple[str, tuple[int, Shares | Show], bytes, dict[int, bytes]] | None:
-        """The value a complaint names: ``about``'s share of the position (dealt to the
-        complainer) or the show that gave it to the complainer; with the exchange points the pad
-        was made from."""
-        pos, me, about = st.position, st.seat, st.about
-        if self._dealt_to_party(me, pos):
-            w = self.windows[self.position_window[pos]]
-            got = w.shares.get(about)
-            if got is None or pos not in got[1].positions:
-                return None
-            rec, shares = got
-            return SHARE, (rec, shares), shares.values[shares.positions.index(pos)], self.ecdh
-        show = self.shown_to_party(me, pos)
-        if show is None or self.owner(show.seat) != about:
-            return None
-        for w in self.windows:
-            for rec, s in w.shows.values():
-                if s is show:
-                    return SHOW, (rec, s), s.values[s.positions.index(pos)], self.ecdh_show
-        return None
-
-    def _decide(self, st: Complaint, record: int) -> BlindFault:
-        """A complaint about another party's value, decided from the point it reveals: the
-        value is wrong (that party's fault, its statement the evidence) or right (a false
-        complaint, the complainer's fault)."""
-        source = self._complained_value(st)
-        assert source is not None and self.final is not None
-        what, (rec, sent), value, _points = source
-        pos, me, about = st.position, st.seat, st.about
-        key = unseal(value, self.pad(about, me, pos, what, st.shared))
-        if what == SHARE:
-            wrong = key is None or not self.key_matches(about, pos, key)
-            told = "its key for that position is not the one its lock pass committed to"
-        else:
-            code = None if key is None else open_card(self.final[pos], key)
-            wrong = (
-                code is None
-                or code not in self.pack
-                or (pos == self.upcard_position and code != self.upcard)
-            )
-            told = "the key it showed for that position does not open it to a card of the pack"
-        if wrong:
-            return BlindFault(
-                about,
-                f"{told} (position {pos}, sent to {_party(me)}: the point the complaint reveals "
-                "unseals it)",
-                rec,
-                sent.KIND,
-            )
-        return BlindFault(
-            me,
-            f"complained that {_party(about)}'s {what} for position {pos} is wrong, but the "
-            "point it reveals unseals the right one",
-            record,
-            Complaint.KIND,
-        )
-
     def on_complaint(self, st: Complaint, record: int) -> None:
         problem = self.complaint_problem(st)
         if problem is not None:
@@ -590,7 +492,7 @@ class BlindHand:
         self.window = None
         self.changes += 1
         if st.about != st.seat:
-            self.verdict = self._decide(st, record)
+            self.verdict = blind_judge.decide(self, st, record)
 
     def on_end(self) -> None:
         """The hand's blind-end was published (the verifier checks its points)."""
@@ -628,7 +530,7 @@ class BlindHand:
             self.unchecked_locks.remove(self.parties.index(st.seat))
         self.reveals[st.seat] = (record, keys)
         if len(self.reveals) == len(self.parties):
-            self._after_reveals()
+            blind_judge.after_reveals(self)
 
     def reveal_order_problem(self, st: KeyReveal) -> None:
         """Raise the host's fault if ``st`` is not the key reveal due now."""
@@ -656,47 +558,10 @@ class BlindHand:
         worker thread while nothing else changes the hand; ``unchecked`` is
         ``unchecked_parties()`` as it was when the work was handed out."""
         keys = derive_keys(self.game_id, self.hand, st.seat, st.secret, self.size)
-        self._recompute(keys, self.unchecked_parties() if unchecked is None else unchecked)
+        blind_judge.recompute(
+            self, keys, self.unchecked_parties() if unchecked is None else unchecked
+        )
         return keys
-
-    def _recompute(self, keys: PartyKeys, unchecked: Sequence[int]) -> None:
-        q = keys.party
-        i = self.parties.index(q)
-        s_rec, shuffle = self.shuffles[i]
-        inputs = pack_points(self.codes) if i == 0 else self.shuffles[i - 1][1].points
-        if (
-            shuffle.ecdh != keys.ecdh_point
-            or shuffle.ecdh_show != keys.show_point
-            or shuffle_pass(keys, inputs) != shuffle.points
-        ):
-            raise BlindFault(
-                q, "the shuffle pass is not what the revealed keys give", s_rec, shuffle.KIND
-            )
-        if i < len(self.locks):
-            l_rec, lock = self.locks[i]
-            right = True  # its proof, checked on arrival, showed the points are what the keys give
-            if q in unchecked:  # judged by the revealed keys, not by its proof
-                right = lock_pass(keys, self.lock_inputs(i)) == lock.points
-            if (
-                not right
-                or lock.key != base(keys.shuffle_key)
-                or lock.commits != tuple(base(b) for b in keys.locks)
-            ):
-                raise BlindFault(
-                    q, "the lock pass is not what the revealed keys give", l_rec, lock.KIND
-                )
-        shared: dict[int, bytes] = {}
-        for w in self.windows:
-            got = w.shares.get(q)
-            if got is None:
-                continue
-            rec, st = got
-            for pos, value in zip(st.positions, st.values, strict=True):
-                want = self._share_value(keys, pos, shared, public=pos == w.upcard)
-                if value != want:
-                    raise BlindFault(
-                        q, f"the key for position {pos} is not the party's", rec, st.KIND
-                    )
 
     def pad(self, sender: int, receiver: int, position: int, what: str, shared: bytes) -> bytes:
         """The pad that seals a value of this hand from one party to another."""
@@ -709,42 +574,6 @@ class BlindHand:
             what=what,
             shared=shared,
         )
-
-    def _share_value(
-        self, keys: PartyKeys, pos: int, shared: dict[int, bytes], *, public: bool
-    ) -> bytes:
-        b = keys.lock(pos)
-        if public:
-            return b.to_bytes(32, "little")
-        to = self.owner(self.sched.dealt[pos])
-        if to not in shared:
-            shared[to] = shared_point(keys.ecdh_key, self.ecdh[to])
-        return seal(b, self.pad(keys.party, to, pos, SHARE, shared[to]))
-
-    def _after_reveals(self) -> None:
-        """Every party revealed: the deck order, every show and every play checked."""
-        keys = [self.reveals[q][1] for q in self.parties]
-        self.order = deck_order(self.codes, [k.perm for k in keys])
-        shared: dict[tuple[int, int], bytes] = {}
-        by_party = {k.party: k for k in keys}
-        for w in self.windows:
-            for rec, show in w.shows.values():
-                sender, to = self.owner(show.seat), self.owner(show.partner)
-                if (sender, to) not in shared:
-                    key = by_party[sender].show_key
-                    shared[(sender, to)] = shared_point(key, self.ecdh_show[to])
-                for pos, value in zip(show.positions, show.values, strict=True):
-                    beta = product([k.lock(pos) for k in keys])
-                    pads = self.pad(sender, to, pos, SHOW, shared[(sender, to)])
-                    if value != seal(beta, pads):
-                        raise BlindFault(
-                            sender, f"the show of position {pos} is false", rec, show.KIND
-                        )
-        for rec, play in self.plays:
-            if self.order[play.position] != play.card:
-                raise BlindFault(
-                    HOST_PARTY, "a played card is not the card at its position", rec, play.KIND
-                )
 
     def dispute_verdict(self) -> BlindFault:
         """Who a dispute makes at fault: a complaint decided by its proof says; otherwise every
@@ -776,10 +605,6 @@ class BlindHand:
     def points(self) -> tuple[int, ...]:
         """Card points per side from the tricks taken so far."""
         return tuple(self.sched.points)
-
-
-def _party(party: int) -> str:
-    return "the host" if party == HOST_PARTY else f"seat {party}"
 
 
 __all__ = ["BlindFault", "BlindHand", "Presence", "Window"]

@@ -16,9 +16,8 @@ import contextlib
 from typing import Any
 
 from briscola_lan.fairness.blind import PartyKeys
-from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, BlindStatement, Presence
+from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, Presence
 from briscola_lan.fairness.blind_party import BlindParty
-from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.predicates import Foreign
 from briscola_lan.fairness.statements import (
@@ -34,12 +33,13 @@ from briscola_lan.fairness.statements import (
     Show,
     ShufflePass,
     Statement,
-    StatementError,
     decode,
 )
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.schedule import PublicSchedule
+from briscola_lan.table import blind_snapshot
+from briscola_lan.table.blind_snapshot import apply as apply_published
 from briscola_lan.table.deal import (
     BLIND,
     Checks,
@@ -50,7 +50,7 @@ from briscola_lan.table.deal import (
     TableSide,
     refuse_foreign,
 )
-from briscola_lan.table.snapshot import Fields, SnapshotError
+from briscola_lan.table.snapshot import Fields
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.messages import ErrorCode, Message, Record
 
@@ -147,11 +147,11 @@ class BlindDeal(Deal):
                 seat.taken_over = i not in self.parties
         if HOST_PARTY in self.parties:
             self.host_secret = t.entropy(32)
-        self._open(self.parties)
+        self.open_hand(self.parties)
         t.phase = Phase.SHUFFLE
         self._progress(out)
 
-    def _open(self, parties: tuple[int, ...]) -> None:
+    def open_hand(self, parties: tuple[int, ...]) -> None:
         t = self.table
         self.bh = BlindHand(t.options, t.game_id, self.number, self.dealer, parties)
         if HOST_PARTY in parties and self.host_secret:  # empty after a restore: revealed, or over
@@ -400,7 +400,7 @@ class BlindDeal(Deal):
             t.on_relay(list(out))  # the pass goes on to the next party before its proof is checked
             out.clear()
         try:
-            _apply(bh, st, index)
+            apply_published(bh, st, index)
         except BlindFault as bf:
             self._fail(bf, out)
             return
@@ -431,7 +431,7 @@ class BlindDeal(Deal):
             return
         try:
             for i, r in enumerate(recs):
-                _apply(bh, decode(r[0]), first + i)
+                apply_published(bh, decode(r[0]), first + i)
         except BlindFault as bf:
             self._fail(bf, out)
             return
@@ -510,7 +510,7 @@ class BlindDeal(Deal):
                 t.broadcast(out, m.KeysRevealed(tuple(prefix)))
                 try:
                     for i, r in enumerate(prefix):
-                        _apply(bh, decode(r[0]), first + i)
+                        apply_published(bh, decode(r[0]), first + i)
                 except BlindFault as bf:
                     self._fail(bf, out)
                     return
@@ -621,7 +621,7 @@ class BlindDeal(Deal):
         t.broadcast(out, m.KeysRevealed((*recs, overdue)))
         try:
             for i, r in enumerate(recs):
-                _apply(bh, decode(r[0]), first + i)
+                apply_published(bh, decode(r[0]), first + i)
             bh.on_overdue(missing)
         except BlindFault as bf:
             self._fail(bf, out)
@@ -640,114 +640,23 @@ class BlindDeal(Deal):
         with contextlib.suppress(BlindFault):  # a wrong one: its party's fault, in every file
             bh.on_key_reveal(st, index)
 
-    # --- the snapshot ---------------------------------------------------------------------------
+    # --- the snapshot (table/blind_snapshot.py) ---------------------------------------------
 
     def dump(self) -> dict[str, Any]:
-        bh = self.bh
-        # The host's hand secret, only while it still has to act with it: once its key reveal
-        # is published it is in the records, and a finished or aborted hand needs it no more.
-        needed = (
-            bh is not None
-            and HOST_PARTY not in bh.reveals
-            and self.table.phase not in (Phase.ACK, Phase.OVER)
-        )
-        return {
-            "mode": BLIND,
-            "hand_number": self.number,
-            "dealer": self.dealer,
-            "parties": list(self.parties),
-            "host_secret": self.host_secret if needed else b"",
-            "pending": [[p, list(r)] for p, r in sorted(self.pending.items())],
-            "presents": [[p, list(r)] for p, r in sorted(self.presents.items())],
-            "call_since": self.call_since,
-        }
+        return blind_snapshot.dump(self)
 
     @classmethod
     def load(cls, table: TableSide, f: Fields) -> BlindDeal:
         """A blind hand from its snapshot: the hand's state is rebuilt from its records."""
         deal = cls(table, f.get_int("hand_number"), f.get_int("dealer"))
-        deal.presence = Presence([seat.ai is None for seat in table.seats])
-        deal.host_secret = f.get_bytes("host_secret")
-        start = None
-        for i, (body, _sig) in enumerate(table.records):
-            st = decode(body)
-            if isinstance(st, BlindStart) and st.hand == deal.number:
-                start = i
-        if start is None:
-            raise SnapshotError("damaged table snapshot: the blind hand's start is missing")
-        deal.call_since = f.get_float("call_since") if "call_since" in f.obj else table.now
-        for item in f.get_list("presents") if "presents" in f.obj else []:
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
-                raise SnapshotError("damaged table snapshot: an answer to the call")
-            deal.presents[item[0]] = _record(item[1])
-        chain = ContextChain()  # the chain as it was at each record, for the reveals' context
-        for body, _sig in table.records[: start + 1]:
-            if decode(body).PUBLIC:
-                chain.follow(body)
-        try:
-            for i in range(start + 1, len(table.records)):
-                body = table.records[i][0]
-                st = decode(body)
-                if st.PUBLIC:
-                    chain.follow(body)
-                if isinstance(st, Present):
-                    deal.presence.on_present(st, i)
-                    continue
-                if deal.bh is None:
-                    deal.parties = deal.presence.close()
-                    deal._open(deal.parties)
-                assert deal.bh is not None
-                if isinstance(st, BlindEnd):
-                    deal.bh.on_end()
-                    deal.bh.reveal_context = chain.expected(KeyReveal.KIND)
-                elif isinstance(st, Overdue):
-                    deal.bh.on_overdue(st.parties)
-                elif isinstance(st, KeyReveal) and deal.bh.ended and not deal.bh.disputed:
-                    # Reveals saved before the host checked them: a wrong one aborts the hand
-                    # at the first tick, as its check would have (nothing follows it).
-                    try:
-                        _apply(deal.bh, st, i)
-                    except BlindFault as bf:
-                        deal.fault_due = bf
-                        break
-                elif isinstance(st, _FOLLOWED):
-                    _apply(deal.bh, st, i)
-        except (BlindFault, StatementError) as exc:
-            raise SnapshotError(f"damaged table snapshot: {exc}") from exc
-        if deal.bh is None and table.phase is not Phase.CALL:  # the call ended, nothing after it
-            deal.parties = deal.presence.close()
-            deal._open(deal.parties)
-        if deal.parties and tuple(f.ints("parties")) != deal.parties:
-            raise SnapshotError("damaged table snapshot: the parties are not the answers'")
-        for item in f.get_list("pending"):
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
-                raise SnapshotError("damaged table snapshot: a pending statement")
-            deal.pending[item[0]] = _record(item[1])
-        if deal.bh is not None:
-            deal.waiting_for, deal.waiting_since = deal.bh.owed(), table.now
-        deal.resumed = True
+        blind_snapshot.restore(deal, f)
         return deal
-
-
-_FOLLOWED = (ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal)  # the hand
-
-
-def _record(v: object) -> Record:
-    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, bytes) for x in v)):
-        raise SnapshotError("damaged table snapshot: a record is not [body, signature]")
-    return bytes(v[0]), bytes(v[1])
 
 
 def _reveal(rec: Record) -> KeyReveal:
     st = decode(rec[0])
     assert isinstance(st, KeyReveal)
     return st
-
-
-def _apply(bh: BlindHand, st: Statement, index: int) -> None:
-    """Follow one published statement of the hand (only the blind kinds are published here)."""
-    assert isinstance(st, BlindStatement)
-    bh.apply(st, index)
 
 
 def _relay_message(st: Statement, rec: Record) -> Message:

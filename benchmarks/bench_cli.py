@@ -8,6 +8,7 @@ is as much as wall time does. The last column counts the project modules each on
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
@@ -56,7 +57,9 @@ def project_modules(args: list[str], env: dict[str, str]) -> str:
 
 
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("rounds", nargs="?", type=int, default=10, help="processes per case")
+    rounds = parser.parse_args().rounds
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
     samples: dict[str, list[float]] = {name: [] for name in CASES}
     for args in CASES.values():  # warm the bytecode and file caches once

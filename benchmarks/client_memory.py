@@ -10,6 +10,7 @@ prompt_toolkit and waits. Run it inside a network namespace for safety:
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import subprocess
@@ -97,4 +98,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__).parse_args()  # --help, no options
     sys.exit(main())

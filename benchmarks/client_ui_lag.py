@@ -11,6 +11,7 @@ Run it inside a network namespace:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import statistics
@@ -87,4 +88,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__).parse_args()  # --help, no options
     asyncio.run(main())

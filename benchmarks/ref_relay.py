@@ -9,7 +9,7 @@ frame, nothing else. A card with a bad signature is dropped.
 
 ``--verifier project`` checks with ``fairness.identity.verify_signature`` (whatever library the
 project uses, its key check cached), ``openssl`` with ``cryptography`` directly (the relay the
-issue was measured against), ``none`` skips the check (the transport's share alone).
+latency target was first set against), ``none`` skips the check (the transport's share alone).
 """
 
 from __future__ import annotations

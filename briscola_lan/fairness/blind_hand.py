@@ -9,7 +9,6 @@ fault and, when it is not the record being checked, the earlier record that is w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from briscola_lan.fairness import blind_judge
 from briscola_lan.fairness.blind import (
@@ -21,6 +20,7 @@ from briscola_lan.fairness.blind import (
     product,
 )
 from briscola_lan.fairness.blind_fault import BlindFault
+from briscola_lan.fairness.blind_window import Window
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.group import base, is_point, scalar_of
 from briscola_lan.fairness.proofs import lock_verify, proof_label
@@ -80,24 +80,6 @@ class Presence:
     def left_out(self) -> tuple[int, ...]:
         """The people's seats that are not parties of the hand (the host plays them)."""
         return tuple(s for s, h in enumerate(self.human) if h and s not in self.present)
-
-
-@dataclass(slots=True)
-class Window:
-    """The keys one deal window calls for: the initial deal (window 0, with the upcard) or the
-    round of draws after a trick (window = tricks taken)."""
-
-    number: int
-    deals: tuple[tuple[int, int], ...]  # (position, receiving seat) in dealing order
-    upcard: int | None  # window 0: the upcard's position, whose keys are public
-    owing: tuple[int, ...]  # parties that owe shares, in party order
-    shares: dict[int, tuple[int, Shares]] = field(default_factory=dict)  # party -> (record, st)
-    shows_due: bool = False  # the round that empties the stock, 4 players, exchange on
-    shows: dict[int, tuple[int, Show]] = field(default_factory=dict)  # seat -> (record, st)
-
-    @property
-    def shares_done(self) -> bool:
-        return len(self.shares) == len(self.owing)
 
 
 class BlindHand:

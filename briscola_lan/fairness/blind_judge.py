@@ -5,7 +5,7 @@ and once all are revealed the deck order, every show and every play checked."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from briscola_lan.fairness.blind import (
     SHARE,
@@ -22,16 +22,52 @@ from briscola_lan.fairness.blind import (
     unseal,
 )
 from briscola_lan.fairness.blind_fault import BlindFault, party_name
+from briscola_lan.fairness.blind_window import Window
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.group import base, is_point
 from briscola_lan.fairness.proofs import dleq_verify, proof_label
-from briscola_lan.fairness.statements import Complaint, Shares, Show
+from briscola_lan.fairness.statements import (
+    BlindPlay,
+    Complaint,
+    LockPass,
+    Shares,
+    Show,
+    ShufflePass,
+)
+from briscola_lan.rules.schedule import PublicSchedule
 
-if TYPE_CHECKING:
-    from briscola_lan.fairness.blind_hand import BlindHand
+
+class JudgedHand(Protocol):
+    """What of a blind hand the judgement reads (``BlindHand``); nothing here changes it."""
+
+    game_id: bytes
+    hand: int
+    parties: tuple[int, ...]
+    codes: list[int]
+    pack: frozenset[int]
+    sched: PublicSchedule
+    upcard_position: int
+    upcard: int | None
+    shuffles: list[tuple[int, ShufflePass]]
+    locks: list[tuple[int, LockPass]]
+    ecdh: dict[int, bytes]
+    ecdh_show: dict[int, bytes]
+    final: tuple[bytes, ...] | None
+    windows: list[Window]
+    position_window: dict[int, int]
+    plays: list[tuple[int, BlindPlay]]
+    reveals: dict[int, tuple[int, PartyKeys]]
+    order: tuple[int, ...] | None
+
+    def owner(self, seat: int) -> int: ...
+    def dealt_to_party(self, party: int, pos: int) -> bool: ...
+    def shown_to_party(self, party: int, position: int) -> Show | None: ...
+    def key_matches(self, party: int, position: int, key: int) -> bool: ...
+    def lock_inputs(self, i: int) -> tuple[bytes, ...]: ...
+    def pad(self, sender: int, receiver: int, position: int, what: str, shared: bytes) -> bytes: ...
 
 
-def complaint_proof_problem(hand: BlindHand, st: Complaint) -> str | None:
+def complaint_proof_problem(hand: JudgedHand, st: Complaint) -> str | None:
     """Why a complaint's ``about``, point or proof is not valid, or None."""
     if st.about == st.seat:
         if st.shared != bytes(32) or st.proof:
@@ -51,7 +87,7 @@ def complaint_proof_problem(hand: BlindHand, st: Complaint) -> str | None:
 
 
 def complained_value(
-    hand: BlindHand, st: Complaint
+    hand: JudgedHand, st: Complaint
 ) -> tuple[str, tuple[int, Shares | Show], bytes, dict[int, bytes]] | None:
     """The value a complaint names: ``about``'s share of the position (dealt to the
     complainer) or the show that gave it to the complainer; with the exchange points the pad
@@ -74,7 +110,7 @@ def complained_value(
     return None
 
 
-def decide(hand: BlindHand, st: Complaint, record: int) -> BlindFault:
+def decide(hand: JudgedHand, st: Complaint, record: int) -> BlindFault:
     """A complaint about another party's value, decided from the point it reveals: the
     value is wrong (that party's fault, its statement the evidence) or right (a false
     complaint, the complainer's fault)."""
@@ -111,7 +147,7 @@ def decide(hand: BlindHand, st: Complaint, record: int) -> BlindFault:
     )
 
 
-def recompute(hand: BlindHand, keys: PartyKeys, unchecked: Sequence[int]) -> None:
+def recompute(hand: JudgedHand, keys: PartyKeys, unchecked: Sequence[int]) -> None:
     q = keys.party
     i = hand.parties.index(q)
     s_rec, shuffle = hand.shuffles[i]
@@ -150,7 +186,7 @@ def recompute(hand: BlindHand, keys: PartyKeys, unchecked: Sequence[int]) -> Non
 
 
 def share_value(
-    hand: BlindHand, keys: PartyKeys, pos: int, shared: dict[int, bytes], *, public: bool
+    hand: JudgedHand, keys: PartyKeys, pos: int, shared: dict[int, bytes], *, public: bool
 ) -> bytes:
     b = keys.lock(pos)
     if public:
@@ -161,7 +197,7 @@ def share_value(
     return seal(b, hand.pad(keys.party, to, pos, SHARE, shared[to]))
 
 
-def after_reveals(hand: BlindHand) -> None:
+def after_reveals(hand: JudgedHand) -> None:
     """Every party revealed: the deck order, every show and every play checked."""
     keys = [hand.reveals[q][1] for q in hand.parties]
     hand.order = deck_order(hand.codes, [k.perm for k in keys])
@@ -186,6 +222,7 @@ def after_reveals(hand: BlindHand) -> None:
 
 
 __all__ = [
+    "JudgedHand",
     "after_reveals",
     "complained_value",
     "complaint_proof_problem",

@@ -3,7 +3,7 @@ hand rebuilt from those records and the snapshot when the host comes back."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, BlindStatement, Presence
 from briscola_lan.fairness.context import ContextChain
@@ -24,15 +24,33 @@ from briscola_lan.fairness.statements import (
     StatementError,
     decode,
 )
-from briscola_lan.table.deal import BLIND, Phase
+from briscola_lan.table.deal import BLIND, Phase, TableSide
 from briscola_lan.table.snapshot import Fields, SnapshotError
 from briscola_lan.wire.messages import Record
 
-if TYPE_CHECKING:
-    from briscola_lan.table.deal_blind import BlindDeal
+
+class SnapshotDeal(Protocol):
+    """What of a blind deal on the host its snapshot reads and restores (``BlindDeal``)."""
+
+    table: TableSide
+    number: int
+    dealer: int
+    parties: tuple[int, ...]
+    presence: Presence | None
+    presents: dict[int, Record]
+    call_since: float
+    bh: BlindHand | None
+    host_secret: bytes
+    pending: dict[int, Record]
+    waiting_for: tuple[str, tuple[int, ...]]
+    waiting_since: float
+    resumed: bool
+    fault_due: BlindFault | None
+
+    def open_hand(self, parties: tuple[int, ...]) -> None: ...
 
 
-def dump(deal: BlindDeal) -> dict[str, Any]:
+def dump(deal: SnapshotDeal) -> dict[str, Any]:
     """What a blind hand's snapshot holds beside the table's records."""
     bh = deal.bh
     # The host's hand secret, only while it still has to act with it: once its key reveal
@@ -54,7 +72,7 @@ def dump(deal: BlindDeal) -> dict[str, Any]:
     }
 
 
-def restore(deal: BlindDeal, f: Fields) -> None:
+def restore(deal: SnapshotDeal, f: Fields) -> None:
     """Rebuild a blind hand's state from the table's records and its snapshot (``deal`` is
     made afresh for the hand number and dealer the snapshot names)."""
     table = deal.table
@@ -135,4 +153,4 @@ def apply(bh: BlindHand, st: Statement, index: int) -> None:
     bh.apply(st, index)
 
 
-__all__ = ["apply", "dump", "record", "restore"]
+__all__ = ["SnapshotDeal", "apply", "dump", "record", "restore"]

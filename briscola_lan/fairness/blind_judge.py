@@ -46,7 +46,7 @@ class JudgedHand(Protocol):
     codes: list[int]
     pack: frozenset[int]
     sched: PublicSchedule
-    upcard_position: int
+    upcard_position: int | None
     upcard: int | None
     shuffles: list[tuple[int, ShufflePass]]
     locks: list[tuple[int, LockPass]]

@@ -6,13 +6,14 @@ tokens."""
 from __future__ import annotations
 
 import os
+import pwd
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 # The user's own folders as they were when the session started (before any fixture moved HOME).
-REAL_HOME = Path.home()
+REAL_HOME = Path(os.environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir)
 _REAL_BASES = {
     "XDG_CONFIG_HOME": os.environ.get("XDG_CONFIG_HOME") or str(REAL_HOME / ".config"),
     "XDG_DATA_HOME": os.environ.get("XDG_DATA_HOME") or str(REAL_HOME / ".local" / "share"),

@@ -19,7 +19,7 @@ HERE = Path(__file__).parent
 
 def test_every_user_folder_is_in_the_temporary_home(_user_folders_in_tmp: Path) -> None:
     home = _user_folders_in_tmp
-    assert Path.home() == home
+    assert Path(os.environ["HOME"]) == home  # the home every user folder derives from
     for folder in (
         files.config_dir(),
         files.data_dir(),
@@ -43,9 +43,10 @@ def test_a_session_that_writes_the_real_folders_fails(tmp_path: Path) -> None:
         "    (REAL_DIRS[1] / 'games' / 'mine.bgame').write_bytes(b'x')\n"
     )
     (project / "tests" / "test_careful.py").write_text(
+        "import os\n"
         "from pathlib import Path\n"
         "def test_writes_tmp_home():\n"
-        "    (Path.home() / 'x').write_bytes(b'x')\n"
+        "    (Path(os.environ['HOME']) / 'x').write_bytes(b'x')\n"
     )
     real_home = tmp_path / "real-home"
     real_home.mkdir()

@@ -1,8 +1,10 @@
 """``briscola-lan arena A B``: two bot levels over many seeded deals, seats swapped, with 95% CIs.
 
 Every deal is played once per seating on the same deck and dealer (A and B swap sides; at
-3 players one A against two B, with A at each seat in turn), so card luck evens out. Deals run in
-several processes; the result depends only on the seed, not on ``--jobs``.
+3 and 5 players one A against the B, with A at each seat in turn), so card luck evens out. Deals
+run in several processes; the result depends only on the seed, not on ``--jobs``. At five players
+(Briscola chiamata) A's score by the table of weights is measured, and how often its side wins
+the hands it calls.
 """
 
 from __future__ import annotations
@@ -15,30 +17,34 @@ import sys
 import time
 from typing import Any
 
-from briscola_lan.ai import make_bot
 from briscola_lan.progress import progress, wanted
 from briscola_lan.rules import TableOptions
 from briscola_lan.sim import (
     SimulationError,
     add_table_arguments,
+    make_seat_bot,
     options_from_args,
     parse_levels,
-    play_hand,
+    play_dealt_hand,
     play_match,
-    shuffled_deck,
 )
+
+# One seating of one deal, from A's point of view: (+1 A won, -1 B won, 0 nobody), A's points
+# minus the mean of the other sides, and at five players A's score by the table of weights, the
+# hands A called and those its side won.
+Seating = tuple[int, float, int, int, int]
 
 
 def seatings(players: int, a: str, b: str) -> list[list[str]]:
-    """Level per seat for every seating: sides swapped at 2 and 4 players, A rotated at 3."""
-    if players == 3:
-        return [[a if s == k else b for s in range(3)] for k in range(3)]
+    """Level per seat for every seating: sides swapped at 2 and 4 players, A rotated at 3 and 5."""
+    if players in (3, 5):
+        return [[a if s == k else b for s in range(players)] for k in range(players)]
     first = [a if s % 2 == 0 else b for s in range(players)]
     return [first, [b if x == a else a for x in first]] if a != b else [first, first[:]]
 
 
 def _a_seats(k: int, players: int) -> list[int]:
-    if players == 3:
+    if players in (3, 5):
         return [k]
     return [s for s in range(players) if s % 2 == k % 2]
 
@@ -58,29 +64,44 @@ def _outcome(points: list[int], a_sides: list[int], sides: int) -> tuple[int, fl
 Task = tuple[dict[str, Any], str, str, int, int, str, str]
 
 
-def play_deal(task: Task) -> list[tuple[int, float]]:
-    """All seatings of one deal (a hand, or a whole match): (won, point difference) per seating.
-    ``ignore`` ("a", "b" or ""): the bots of that side do not read their partners' signals."""
+def _score_outcome(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+def play_deal(task: Task) -> list[Seating]:
+    """All seatings of one deal (a hand, or a whole match), one ``Seating`` each. ``ignore``
+    ("a", "b" or ""): the bots of that side do not read their partners' signals."""
     opts_dict, a, b, seed, deal, unit, ignore = task
     options = TableOptions.from_dict(opts_dict)
     n = options.players
-    out = []
+    out: list[Seating] = []
     for k, levels in enumerate(seatings(n, a, b)):
-        bots = [make_bot(lv, seed * 7919 + deal * 31 + s) for s, lv in enumerate(levels)]
+        bots = [
+            make_seat_bot(options, lv, seed * 7919 + deal * 31 + s) for s, lv in enumerate(levels)
+        ]
         a_seats = _a_seats(k, n)
         a_sides = sorted({options.side_of(s) for s in a_seats})
         deaf = frozenset(s for s in range(n) if ignore and (s in a_seats) == (ignore == "a"))
         if unit == "hands":
-            deck = shuffled_deck(options, seed, deal)
-            hand = play_hand(options, deck, deal % n, bots, deaf)
-            out.append(_outcome(list(hand.returns()), a_sides, options.sides))
+            hand, _ = play_dealt_hand(options, seed, (deal,), deal % n, bots, deaf=deaf)
+            won, diff = _outcome(list(hand.returns()), a_sides, options.sides)
+            call = hand.result()
+            if call is None:
+                out.append((won, diff, 0, 0, 0))
+            else:
+                score = call.scores[k]
+                called = int(call.caller == k)
+                out.append((_score_outcome(score), diff, score, called, called * call.won))
         else:
             rec = play_match(options, bots, seed, deal, first_dealer=deal % n, deaf=deaf)
             diff = sum(_outcome(h["points"], a_sides, options.sides)[1] for h in rec.hands) / len(
                 rec.hands
             )
             won = 0 if rec.winner < 0 else (1 if rec.winner in a_sides else -1)
-            out.append((won, diff))
+            calls = [h["call"] for h in rec.hands if "call" in h]
+            score = sum(c["scores"][k] for c in calls)
+            own = [c for c in calls if c["caller"] == k]
+            out.append((won, diff, score, len(own), sum(c["won"] for c in own)))
     return out
 
 
@@ -137,12 +158,12 @@ def arena(
         results = list(progress(map(play_deal, tasks), deals, label, enabled=show_progress))
     elapsed = time.perf_counter() - start
     flat = [r for deal in results for r in deal]
-    a_won = sum(1 for w, _ in flat if w > 0)
-    b_won = sum(1 for w, _ in flat if w < 0)
+    a_won = sum(1 for r in flat if r[0] > 0)
+    b_won = sum(1 for r in flat if r[0] < 0)
     p, lo, hi = wilson(a_won, a_won + b_won)
     # Seatings of one deal are paired: the interval uses one mean difference per deal.
-    m, half = mean_ci([sum(d for _, d in deal) / len(deal) for deal in results])
-    return {
+    m, half = mean_ci([sum(r[1] for r in deal) / len(deal) for deal in results])
+    out: dict[str, Any] = {
         "options": options.to_dict(),
         "a": a,
         "b": b,
@@ -159,6 +180,27 @@ def arena(
         "mean_point_diff_per_hand": round(m, 3),
         "mean_point_diff_ci95": round(half, 3),
         "seconds": round(elapsed, 1),
+    }
+    if options.chiamata:
+        out.update(_chiamata_summary(results))
+    return out
+
+
+def _chiamata_summary(results: list[list[Seating]]) -> dict[str, Any]:
+    """Five players: A's mean score (a hand, or a match) with its 95% interval, one mean per
+    deal over its seatings; the hands A called, how many its side won, and that share's
+    interval."""
+    m, half = mean_ci([sum(r[2] for r in deal) / len(deal) for deal in results])
+    calls = sum(r[3] for deal in results for r in deal)
+    calls_won = sum(r[4] for deal in results for r in deal)
+    p, lo, hi = wilson(calls_won, calls)
+    return {
+        "a_mean_score": round(m, 3),
+        "a_mean_score_ci95": round(half, 3),
+        "a_calls": calls,
+        "a_calls_won": calls_won,
+        "a_calls_won_share": round(p, 4),
+        "a_calls_won_ci95": [round(lo, 4), round(hi, 4)],
     }
 
 
@@ -193,23 +235,30 @@ def format_arena(r: dict[str, Any]) -> str:
     if deaf:  # say which side reads the signals (A and B are often the same level)
         a += " (deaf)" if deaf == "a" else " (signals)"
         b += " (deaf)" if deaf == "b" else " (signals)"
-    return "\n".join(
-        [
-            f"{a} vs {b}  {opts.summary()}  seed {r['seed']}  {r['deals']} deals, "
-            f"{r['played']} {unit} played (all seatings), {r['seconds']} s",
-            f"{unit} won: {a} {r['a_won']}, {b} {r['b_won']}, nobody {r['nobody']}",
-            f"{a} wins {100 * share:.1f}% of decided {unit} "
-            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
-            f"mean point difference per hand ({a} - {b}): "
-            f"{r['mean_point_diff_per_hand']:+.2f} ± {r['mean_point_diff_ci95']:.2f}",
+    lines = [
+        f"{a} vs {b}  {opts.summary()}  seed {r['seed']}  {r['deals']} deals, "
+        f"{r['played']} {unit} played (all seatings), {r['seconds']} s",
+        f"{unit} won: {a} {r['a_won']}, {b} {r['b_won']}, nobody {r['nobody']}",
+        f"{a} wins {100 * share:.1f}% of decided {unit} (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
+        f"mean point difference per hand ({a} - {b}): "
+        f"{r['mean_point_diff_per_hand']:+.2f} ± {r['mean_point_diff_ci95']:.2f}",
+    ]
+    if opts.chiamata:
+        each = "hand" if unit == "hands" else "match"
+        c_share, c_lo, c_hi = wilson(r["a_calls_won"], r["a_calls"])
+        lines += [
+            f"{r['a']}'s mean score a {each} (table of weights): "
+            f"{r['a_mean_score']:+.3f} ± {r['a_mean_score_ci95']:.3f}",
+            f"{r['a']} called {r['a_calls']} hands, its side won {r['a_calls_won']}: "
+            f"{100 * c_share:.1f}% (95% CI {100 * c_lo:.1f}-{100 * c_hi:.1f}%)",
         ]
-    )
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         options = options_from_args(args)
-        parse_levels(f"{args.a},{args.b}", 2)
+        parse_levels(f"{args.a},{args.b}", options.players)
         if args.deals < 1 or args.jobs < 1:
             raise SimulationError("--deals and --jobs must be at least 1")
         if args.ignore_signals and not options.signals:

@@ -4,12 +4,15 @@ Levels: ``random``, ``rules`` (card counting and heuristics) and ``strong`` (det
 with rule-based playouts and an exact endgame). ``strong:N`` sets N samples per decision and
 ``strong:0.2s`` a time budget in seconds (faster or slower machines; not deterministic).
 ``baseline`` (not offered at a table: a yardstick for ``briscola-lan arena``) is the strong
-search without its confidence rule, always playing its top score.
+search without its confidence rule, always playing its top score. At five players (Briscola
+chiamata) ``make_chiamata_bot(level, seed)`` gives a bot of the same levels that also bids and
+calls (``ai.chiamata``).
 """
 
 from __future__ import annotations
 
 from briscola_lan.ai.bots import Bot, RandomBot, RuleBot, StrongBot
+from briscola_lan.ai.chiamata import ChiamataBot
 from briscola_lan.ai.infer import BotError
 from briscola_lan.choices import AI_LEVELS as LEVELS
 
@@ -42,13 +45,40 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     )
 
 
+def make_chiamata_bot(level: str, seed: int = 0) -> ChiamataBot:
+    """A five-player bot of the given level (the levels of ``make_bot`` but ``baseline``)."""
+    from briscola_lan.ai.chiamata import RandomChiamata, RuleChiamata
+    from briscola_lan.ai.chiamata_search import StrongChiamata
+
+    name, _, param = level.strip().lower().partition(":")
+    if name == "random" and not param:
+        return RandomChiamata(seed)
+    if name == "rules" and not param:
+        return RuleChiamata(seed)
+    if name == "strong":
+        if not param:
+            return StrongChiamata(seed)
+        try:
+            if param.endswith("s"):
+                return StrongChiamata(seed, time_budget=float(param[:-1]))
+            return StrongChiamata(seed, samples=int(param))
+        except ValueError:
+            pass
+    raise UnknownLevel(
+        f"unknown bot level {level!r} at 5 players: use one of {', '.join(LEVELS)} "
+        "(or strong:SAMPLES, strong:SECONDSs)"
+    )
+
+
 __all__ = [
     "LEVELS",
     "Bot",
     "BotError",
+    "ChiamataBot",
     "RandomBot",
     "RuleBot",
     "StrongBot",
     "UnknownLevel",
     "make_bot",
+    "make_chiamata_bot",
 ]

@@ -22,7 +22,6 @@ TO_SPLIT = {
     "table/client.py": 1250,
     "tui/netplay.py": 710,
     "table/deal_blind.py": 690,
-    "net/server.py": 740,
 }
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from briscola_lan.fairness.verify import BENCHED_AFTER
-from briscola_lan.net.server import TableWrapper
+from briscola_lan.net.hosted import TableWrapper
 from briscola_lan.wire import messages as m
 
 LOOK_EVERY = 0.25  # seconds: how late a change no message tells of can reach the console

@@ -12,8 +12,9 @@ from typing import Any
 
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver
+from briscola_lan.net.hosted import HostedTable
 from briscola_lan.net.next_match import is_over
-from briscola_lan.net.server import HostedTable, HostServer
+from briscola_lan.net.server import HostServer
 
 SAVE_EVERY = 0.25  # seconds between looks at the host's transcript (saved when it grew)
 RETRY_SAVES = 2.0  # seconds between tries to save what a full or read-only disk refused

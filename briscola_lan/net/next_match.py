@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from briscola_lan.net.server import HostServer, TableWrapper
+from briscola_lan.net.hosted import TableWrapper
+from briscola_lan.net.server import HostServer
 from briscola_lan.wire.messages import Hello
 
 if TYPE_CHECKING:

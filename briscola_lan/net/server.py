@@ -30,19 +30,30 @@ import ssl
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from briscola_lan.net import files, tlsio, transport
-from briscola_lan.net.admission import AcceptRate, Admission, AdmissionPool, MessageBudget
-from briscola_lan.net.discovery import Advertiser, build_txt
+from briscola_lan.net.admission import AcceptRate, AdmissionPool, MessageBudget
+from briscola_lan.net.discovery import Advertiser
+from briscola_lan.net.hosted import (
+    MAX_CONNECTIONS,
+    MAX_UNAUTHENTICATED,
+    MAX_UNAUTHENTICATED_PER_ADDRESS,
+    HostedTable,
+    TableLike,
+    acts_now_of,
+    core_of,
+    defer_checks_of,
+    txt_for,
+    txt_key,
+    with_gen,
+)
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
 
 if TYPE_CHECKING:  # the coordinator is the caller's: serving a table does not load it
     from briscola_lan.net.journal import Journal
-    from briscola_lan.table.host import TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +61,6 @@ TICK_INTERVAL = 0.05
 # From the TCP accept to the table's ``welcome`` (TLS handshake included); pings, pongs and
 # partial frames do not extend it. An honest client needs a few round trips.
 HELLO_TIMEOUT = 5.0
-MAX_UNAUTHENTICATED = 32  # per table: connections not welcomed yet (handshakes included)
-MAX_UNAUTHENTICATED_PER_ADDRESS = 8  # of those, from one source address
-MAX_CONNECTIONS = 64  # per table, welcomed: players, spectators and reconnect overlaps
 # New connections per table from one address, closed before TLS beyond it: far above what
 # players and bots on one machine open, reconnects included.
 NEW_CONNECTIONS_PER_SECOND = 20.0
@@ -62,129 +70,6 @@ NEW_CONNECTIONS_BURST = 40
 MESSAGES_PER_SECOND = 500.0
 MESSAGES_BURST = 1000
 IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
-
-
-class TableLike(Protocol):
-    """The pure coordinator's shape (``briscola_lan.table.host.HostTable``)."""
-
-    def connect(self, conn: int, channel: bytes = b"") -> list[Any]: ...
-    def receive(self, conn: int, message: Any) -> list[Any]: ...
-    def disconnect(self, conn: int) -> list[Any]: ...
-    def tick(self, now: float) -> list[Any]: ...
-    def info(self) -> TableInfo: ...
-    def snapshot(self) -> bytes: ...
-    # ``pending_checks()``, work for the worker thread, is optional (``_hand_out_checks`` asks
-    # for it with getattr); ``checks_done`` takes that work's result.
-    def checks_done(self, checks: Any, result: object) -> list[Any]: ...
-
-
-class TableWrapper:
-    """A served table with something around it: every call goes to ``table``, and what
-    ``connect``, ``receive``, ``disconnect`` and ``tick`` return passes through ``_after``
-    (nothing, unless a subclass looks at it). Everything else is the table's own."""
-
-    def __init__(self, table: Any) -> None:
-        self.table = table
-
-    def _after(self, out: Any) -> list[Any]:
-        return list(out)
-
-    def checks_done(self, checks: Any, result: object) -> list[Any]:
-        return self._after(self.table.checks_done(checks, result))
-
-    def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
-        return self._after(self.table.connect(conn, channel=channel))
-
-    def receive(self, conn: int, message: Any) -> list[Any]:
-        return self._after(self.table.receive(conn, message))
-
-    def disconnect(self, conn: int) -> list[Any]:
-        return self._after(self.table.disconnect(conn))
-
-    def tick(self, now: float) -> list[Any]:
-        return self._after(self.table.tick(now))
-
-    def info(self) -> TableInfo:
-        info: TableInfo = self.table.info()
-        return info
-
-    def snapshot(self) -> bytes:
-        return bytes(self.table.snapshot())
-
-    @property
-    def on_relay(self) -> Any:
-        return self.table.on_relay
-
-    @on_relay.setter
-    def on_relay(self, hook: Any) -> None:
-        self.table.on_relay = hook
-
-    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats, waiting...
-        return getattr(self.table, name)
-
-
-@dataclass(eq=False)
-class HostedTable:
-    """A table served by a HostServer: its listening socket, connections and files."""
-
-    key: str
-    table: TableLike
-    journal: Journal | None  # where its every change is written first (None: kept nowhere)
-    server: tlsio.Listener | None = None
-    port: int = 0
-    conns: dict[int, FrameConnection] = field(default_factory=dict)
-    last_txt: dict[str, bytes] = field(default_factory=dict)
-    # Every published TXT gets a new "gen": an mDNS cache takes a record whose bytes equal an
-    # earlier one (seats 1 -> 0 -> 1 -> 0) for a refresh of it, and browsers never see the change.
-    # Seconds since the epoch at the start, so that a restarted host goes on counting upwards.
-    txt_gen: int = field(default_factory=lambda: int(time.time()))
-    txt_key: object = None  # what the last TXT was made from (``txt_key``): unchanged, not again
-    instance: str = ""
-    dirty: bool = False  # its last change could not be journaled (a full disk...): retried
-    # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
-    unauthenticated: AdmissionPool = field(
-        default_factory=lambda: AdmissionPool(
-            MAX_UNAUTHENTICATED, MAX_UNAUTHENTICATED_PER_ADDRESS, what="unauthenticated"
-        )
-    )
-    authenticated: AdmissionPool = field(
-        default_factory=lambda: AdmissionPool(MAX_CONNECTIONS, what="connections")
-    )
-    admissions: dict[int, Admission] = field(default_factory=dict)  # conn -> its pool entry
-    accept_rate: AcceptRate | None = None  # new connections per address, before TLS
-    pending_checks: Callable[[], Any] | None = None  # the table's, under its wrappers
-    acts_now: Callable[[], bool] | None = None  # the table's: a tick after a message may act
-
-
-def txt_for(table: TableLike, fingerprint: str) -> dict[str, bytes]:
-    """The TXT record of a table, from its ``info()``."""
-    info = table.info()
-    return build_txt(
-        name=info.name,
-        fingerprint=fingerprint,
-        version=info.version,
-        players=info.options.players,
-        seated=info.seated,
-        free=len(info.free_seats),
-        rules=info.rules,
-        phase=info.phase,
-        deal=info.deal,
-    )
-
-
-def txt_key(table: TableLike) -> object:
-    """What a served table's TXT record can change with: the table (a new match's is another
-    object), its phase and which seats are taken; its name, rules and deal are its own for
-    good. None for a table that does not show its seats: its TXT is made every time."""
-    seats = getattr(table, "seats", None)
-    if seats is None:
-        return None
-    return (id(table), str(getattr(table, "phase", "")), tuple(bool(s.occupied) for s in seats))
-
-
-def with_gen(txt: dict[str, bytes], gen: int) -> dict[str, bytes]:
-    """``txt`` plus its ``gen`` item (protocol/transport.md section 4)."""
-    return {**txt, "gen": str(gen).encode()}
 
 
 def _address(peername: Any) -> str:
@@ -256,8 +141,8 @@ class HostServer:
             key,
             table,
             journal,
-            pending_checks=_defer_checks(table),
-            acts_now=_acts_now(table),
+            pending_checks=defer_checks_of(table),
+            acts_now=acts_now_of(table),
             unauthenticated=AdmissionPool(
                 self.max_unauthenticated,
                 self.max_unauthenticated_per_address,
@@ -297,8 +182,8 @@ class HostServer:
         once the old one's players have left. Connections still open (visitors the old table
         never seated) are closed: their clients connect again, to the new table. Saves its
         state and publishes its TXT."""
-        hosted.pending_checks = _defer_checks(table)
-        hosted.acts_now = _acts_now(table)
+        hosted.pending_checks = defer_checks_of(table)
+        hosted.acts_now = acts_now_of(table)
         hosted.table = table
         for conn in list(hosted.conns.values()):
             conn.close("the table opens for a new match: connect again")
@@ -395,7 +280,7 @@ class HostServer:
         # one there is nothing to write first, and a card goes out before the host signs what
         # follows it.
         table: Any = hosted.table
-        core: Any = _core(table)  # the coordinator itself: its relay hook is set on it directly
+        core: Any = core_of(table)  # the coordinator itself: its relay hook is set on it directly
         early = hosted.journal is None and hasattr(core, "on_relay")
 
         budget = None if self.messages is None else MessageBudget(*self.messages)
@@ -576,7 +461,7 @@ class HostServer:
             return
         path = journal.path
         try:
-            journal.save(_core(hosted.table))
+            journal.save(core_of(hosted.table))
         except OSError as exc:
             if not hosted.dirty:
                 hosted.dirty = True
@@ -651,25 +536,3 @@ class HostServer:
             self._dispatch(hosted, hosted.table.tick(now))
         except Exception:
             log.exception("table %s: tick failed", hosted.key)
-
-
-def _core(table: Any) -> Any:
-    """The coordinator under any wrappers."""
-    while isinstance(table, TableWrapper):
-        table = table.table
-    return table
-
-
-def _acts_now(table: Any) -> Callable[[], bool] | None:
-    """The coordinator's ``acts_now`` under any wrappers (None: tick after every message)."""
-    return getattr(_core(table), "acts_now", None)
-
-
-def _defer_checks(table: Any) -> Callable[[], Any] | None:
-    """Have the coordinator under any wrappers hand its checks out to the worker thread;
-    returns its ``pending_checks`` (None for a table that has none), asked after each dispatch
-    without going through the wrappers."""
-    table = _core(table)
-    if hasattr(table, "defer_checks"):
-        table.defer_checks = True
-    return getattr(table, "pending_checks", None)

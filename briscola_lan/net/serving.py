@@ -20,6 +20,7 @@ from briscola_lan.net.discovery import Advertiser
 from briscola_lan.net.files import describe_os_error
 from briscola_lan.net.games import GameSaver
 from briscola_lan.net.host_saves import SaveReporter, host_saver, save_all, save_loop
+from briscola_lan.net.hosted import HostedTable
 from briscola_lan.net.journal import Journal
 from briscola_lan.net.next_match import (
     REOPEN_AFTER,
@@ -29,7 +30,7 @@ from briscola_lan.net.next_match import (
     reopen_loop,
 )
 from briscola_lan.net.outlet import Outlet
-from briscola_lan.net.server import HostedTable, HostServer
+from briscola_lan.net.server import HostServer
 from briscola_lan.net.table_spec import HostError, TableSettings, TableSpec, make_table, save_spec
 
 

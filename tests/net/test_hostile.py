@@ -26,9 +26,10 @@ from briscola_lan.fairness.identity import Identity
 from briscola_lan.net import tls
 from briscola_lan.net.admission import AcceptRate, AdmissionPool
 from briscola_lan.net.client import TableClient, Target
+from briscola_lan.net.hosted import HostedTable
 from briscola_lan.net.journal import Journal
 from briscola_lan.net.player import auto_play, connect, make_chooser, new_session
-from briscola_lan.net.server import HostedTable, HostServer
+from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.host import HostTable
 from briscola_lan.wire import codec

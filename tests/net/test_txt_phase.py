@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from briscola_lan.net.discovery import PUBLIC_PHASES, public_phase
-from briscola_lan.net.server import txt_for
+from briscola_lan.net.hosted import txt_for
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.host import HostTable, Outgoing, Phase
 from briscola_lan.table.selfplay import play_out

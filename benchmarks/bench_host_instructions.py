@@ -4,14 +4,15 @@
 
 A ``briscola-lan host`` runs under ``valgrind --tool=callgrind``; four clients in this process
 play one match to warm it up (imports, first uses, and the first time a finished table opens
-for a new match), the counters are zeroed
-(``callgrind_control -z``), and ``--matches`` more (3) are played one card at a time
-(``play_tables(isolate=True)``); the instructions the host ran during it (user space: the
-kernel's share of a TLS write is not counted) are divided by its cards. Everything in the match
-counts: seeds, deals, acknowledgements, receipts, saving the transcript (the timer ticks every
-second instead of every 50 ms: under callgrind a match lasts ~50x longer). To compare two
-versions, run each tree's own copy of this file (it puts its tree first on the path, for the
-host too); figures in docs/performance.md (Capacity).
+for a new match), the counters are zeroed (``callgrind_control -z``), and ``--matches`` more (3)
+are played one card at a time (``play_tables(isolate=True)``); the instructions the host ran
+during it (user space: the kernel's share of a TLS write is not counted) are divided by its
+cards. Everything in the match counts: seeds, deals, acknowledgements, receipts, saving the
+transcript and the journal (the timer ticks every second instead of every 50 ms: under callgrind
+a match lasts ~50x longer). ``--journal off`` runs the host with ``--no-journal``; ``both`` (the
+default) runs one of each in turn and prints the journal's ratio. To compare two versions, run
+each tree's own copy of this file (it puts its tree first on the path, for the host too);
+figures in docs/performance.md (Capacity).
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ from briscola_lan.net import tls  # noqa: E402
 from briscola_lan.net.player import play_tables  # noqa: E402
 
 
-async def instructions_per_card(work: Path, matches: int) -> tuple[int, float]:
+async def instructions_per_card(
+    work: Path, matches: int, *, journal: bool = True
+) -> tuple[int, float]:
     out = work / "callgrind"
     out.mkdir()
     host = subprocess.Popen(
@@ -61,6 +64,7 @@ async def instructions_per_card(work: Path, matches: int) -> tuple[int, float]:
             "120",  # the host runs ~50x slower under callgrind
             "--tick",
             "1",  # so its timers would fire ~50x as often per card: 1 s keeps them near real
+            *(() if journal else ("--no-journal",)),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -105,18 +109,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--matches", type=int, default=3, help="matches measured in each run")
+    parser.add_argument(
+        "--journal",
+        choices=("both", "on", "off"),
+        default="both",
+        help="the host with its journal (the default), without (--no-journal), or both in turn",
+    )
     args = parser.parse_args()
+    kinds = {"both": (True, False), "on": (True,), "off": (False,)}[args.journal]
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         raise SystemExit("needs valgrind (callgrind and callgrind_control)")
     import briscola_lan
 
     print(f"code: {Path(briscola_lan.__file__).parent}")
     for run in range(args.runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            work = Path(tmp)
-            tls.load_or_create_certificate(work / "briscola-lan")
-            cards, per_card = asyncio.run(instructions_per_card(work, args.matches))
-        print(f"run {run + 1}: {cards} cards, host {per_card / 1e6:.2f} M instructions per card")
+        figures: dict[bool, float] = {}
+        for journal in kinds:
+            with tempfile.TemporaryDirectory() as tmp:
+                work = Path(tmp)
+                tls.load_or_create_certificate(work / "briscola-lan")
+                cards, per_card = asyncio.run(
+                    instructions_per_card(work, args.matches, journal=journal)
+                )
+            figures[journal] = per_card
+            what = "with its journal" if journal else "without a journal"
+            print(
+                f"run {run + 1}: {cards} cards, host {what}: "
+                f"{per_card / 1e6:.2f} M instructions per card"
+            )
+        if len(figures) == 2:
+            print(f"run {run + 1}: the journal costs {figures[True] / figures[False]:.3f}x")
 
 
 if __name__ == "__main__":

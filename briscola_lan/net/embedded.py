@@ -204,6 +204,11 @@ async def continue_embedded_host(
     cert = tls.load_or_create_certificate()
 
     def load() -> tuple[HostState, Any, str, list[str]]:
+        if kept.in_use(directory):
+            raise HostError(
+                f"the match kept in {directory} is being played now, in another briscola-lan "
+                "window of yours: continue it there"
+            )
         try:
             kind, interfaces = kept.load_hosting(directory)
         except (OSError, ValueError, KeyError, TypeError) as exc:

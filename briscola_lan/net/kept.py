@@ -110,9 +110,7 @@ def unfinished(root: Path | None = None) -> list[KeptTable]:
 
 def _kept(directory: Path) -> KeptTable | None:
     from briscola_lan.fairness.identity import KEY_FILE, Identity, IdentityError
-    from briscola_lan.net.host_state import LOCK_NAME
     from briscola_lan.net.journal import JournalError, journal_path, read_summary
-    from briscola_lan.net.lock import try_lock
 
     kind = directory.name.split("-")[0]
     journal = journal_path(directory)
@@ -125,16 +123,25 @@ def _kept(directory: Path) -> KeptTable | None:
     except (OSError, IdentityError, JournalError) as exc:
         log.warning("the table kept in %s cannot be continued: %s", directory, exc)
         return None
-    if summary is None or not summary.started or summary.over:
+    if summary is None or not summary.started or summary.over or in_use(directory):
         return None
+    return KeptTable(directory, kind, summary, changed)
+
+
+def in_use(directory: Path) -> bool:
+    """Whether a process (this client, or another of the user's) serves the table kept in
+    ``directory`` now; a folder that cannot be locked counts as in use."""
+    from briscola_lan.net.host_state import LOCK_NAME
+    from briscola_lan.net.lock import try_lock
+
     try:
         lock = try_lock(directory / LOCK_NAME)
     except OSError:
-        return None
-    if lock is None:  # served now, by this client or another
-        return None
+        return True
+    if lock is None:
+        return True
     lock.release()
-    return KeptTable(directory, kind, summary, changed)
+    return False
 
 
 __all__ = [
@@ -144,6 +151,7 @@ __all__ = [
     "KeptTable",
     "folder_identity",
     "forget_seat",
+    "in_use",
     "load_hosting",
     "save_hosting",
     "seat_tokens",

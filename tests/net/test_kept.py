@@ -72,6 +72,8 @@ async def test_an_unfinished_match_is_offered_and_never_overwritten() -> None:
         assert again.table.identity.public_key == first.table.identity.public_key
         assert again.table.game_id.hex() == game
         assert unfinished() == []  # served again now
+        with pytest.raises(HostError, match="being played now, in another briscola-lan"):
+            await continue_embedded_host(kept.directory, ai_delay=0.0)  # a second window
         client = await connect(Target("127.0.0.1", again.port, None, again.fingerprint), "Tess")
         await client.close()
     finally:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import Knowledge
-from briscola_lan.ai.solver import Solver
+from briscola_lan.ai.solver import EXACT, Leaf, Solver
 from briscola_lan.rules import SeatView
 
 Z95 = 1.96
@@ -114,11 +114,20 @@ def all_deals(k: Knowledge) -> Iterator[FastHand]:
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How many deals an evaluation solves: all of them when at most ``exact_up_to`` exist,
-    else ``deals(stock_left, players)`` sampled uniformly (or as many as fit ``seconds``)."""
+    else ``deals(stock_left, players)`` sampled uniformly (or as many as fit ``seconds``); and
+    how far: to the end of the hand, or ``depth`` tricks ahead (the current one included) with
+    ``leaf`` valuing what lies beyond (a horizon search, ``Solver``)."""
 
     deals: Callable[[int, int], int]
     exact_up_to: int = 150
     seconds: float | None = None
+    depth: int = EXACT
+    leaf: Leaf | None = None
+
+
+def even_split(masks: list[int], si: int, leader: int, rem: int) -> float:
+    """A horizon's leaf: the points still to play beyond it, shared evenly."""
+    return rem / 2
 
 
 def yardstick_deals(stock_left: int, players: int) -> int:
@@ -136,7 +145,8 @@ YARDSTICK = Budget(yardstick_deals, exact_up_to=400)
 def evaluate(
     view: SeatView, budget: Budget = YARDSTICK, rng: random.Random | None = None
 ) -> Evaluation:
-    """Every legal card of ``view`` scored on the same deals, each solved exactly to the end."""
+    """Every legal card of ``view`` scored on the same deals, each solved exactly to the end
+    (or to the budget's horizon: then exact only if the hand ends within it)."""
     k = Knowledge(view)
     rng = rng if rng is not None else random.Random(0)
     exact = consistent_deals(k) <= budget.exact_up_to
@@ -145,6 +155,7 @@ def evaluate(
         k.checks.clear()
         samples = _solve_deals(k, budget, rng, exact)
     done = len(samples[k.my_hand[0]])
+    exact = exact and budget.depth >= tricks_left(view)
     return Evaluation({c: tuple(xs) for c, xs in samples.items()}, (1.0,) * done, exact=exact)
 
 
@@ -161,9 +172,15 @@ def _solve_deals(
     samples: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
     for done, h in enumerate(deals, 1):
         now = h.points[k.side]
-        values = Solver(h, k.side).values(h)
+        values = Solver(h, k.side, budget.depth, budget.leaf).values(h)
         for c, xs in samples.items():
             xs.append(now + values[c])
         if deadline is not None and done >= 2 and time.perf_counter() > deadline and not exact:
             break
     return samples
+
+
+def tricks_left(view: SeatView) -> int:
+    """Tricks still to be finished in the hand, the current one included."""
+    cards = sum(view.hand_sizes) + view.stock_left + len(view.trick)
+    return -(-cards // view.players)

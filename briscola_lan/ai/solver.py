@@ -13,10 +13,17 @@ The value is bounded by the points still to play, which cuts whole subtrees.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from briscola_lan.ai.fast import BEATS, POINTS, FastHand
 
 ALL = (1 << 40) - 1
 _INF = 1000
+EXACT = 99  # more tricks than any hand has: the search goes to the end
+
+# A leaf's value: (hand masks, stock position, leader, points still to play) -> the points the
+# searching side takes from there on, between 0 and the points still to play.
+Leaf = Callable[[list[int], int, int, int], float]
 
 
 def _mask(cards: list[int]) -> int:
@@ -51,9 +58,20 @@ class Solver:
 
     The transposition table is kept between calls, so several positions of the same deal (the
     cards of a hand, one after the other) share their work.
+
+    With ``depth`` (and a ``leaf``), the search looks ``depth`` tricks ahead (the current trick
+    counts as the first) and values the positions it reaches there with ``leaf`` instead of
+    searching on: a horizon search, exact whenever the hand ends within the horizon. Its table
+    is then cleared at each call (a position's value depends on how far from the horizon it is).
     """
 
-    def __init__(self, h: FastHand, side: int) -> None:
+    def __init__(
+        self, h: FastHand, side: int, depth: int = EXACT, leaf: Leaf | None = None
+    ) -> None:
+        if depth < EXACT and leaf is None:
+            raise ValueError("a horizon search needs a leaf evaluation")
+        self.depth = depth
+        self.leaf = leaf
         self.n = h.n
         self.side = side
         self.sides = h.sides
@@ -66,20 +84,23 @@ class Solver:
         for i in range(nstock - 1, -1, -1):
             self.suffix[i] = self.suffix[i + 1] | (1 << h.stock[i])
             self.suffix_points[i] = self.suffix_points[i + 1] + POINTS[h.stock[i]]
-        self.tt: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        self.tt: dict[tuple[int, ...], tuple[float, float, int]] = {}
         self.nodes = 0
 
-    def values(self, h: FastHand) -> dict[int, int]:
-        """Points ``side`` takes from now to the end after each legal card of the seat to play."""
+    def values(self, h: FastHand) -> dict[int, float]:
+        """Points ``side`` takes from now to the end after each legal card of the seat to play
+        (ints when exact)."""
         masks = [_mask(x) for x in h.hands]
         trick = list(h.trick)
         rem = self.suffix_points[h.si] + sum(POINTS[c] for x in (*h.hands, trick) for c in x)
+        if self.depth < EXACT:
+            self.tt.clear()
         return {
-            c: self._after(masks, h.si, trick, h.leader, c, -1, _INF, rem)
+            c: self._after(masks, h.si, trick, h.leader, c, -1, _INF, rem, self.depth)
             for c in sorted(h.hands[h.to_play])
         }
 
-    def value(self, h: FastHand) -> int:
+    def value(self, h: FastHand) -> float:
         """Points ``side`` takes from now to the end with best play by every side."""
         vals = self.values(h)
         return max(vals.values()) if self.sides[h.to_play] == self.side else min(vals.values())
@@ -91,18 +112,20 @@ class Solver:
         trick: list[int],
         leader: int,
         c: int,
-        alpha: int,
-        beta: int,
+        alpha: float,
+        beta: float,
         rem: int,
-    ) -> int:
-        """Value after the seat to play plays ``c`` (the trick so far in ``trick``)."""
+        depth: int,
+    ) -> float:
+        """Value after the seat to play plays ``c`` (the trick so far in ``trick``), with
+        ``depth`` tricks left to search (this one included)."""
         n = self.n
         seat = (leader + len(trick)) % n
         nm = masks[:]
         nm[seat] ^= 1 << c
         t2 = [*trick, c]
         if len(t2) < n:
-            return self._ply(nm, si, t2, leader, alpha, beta, rem)
+            return self._ply(nm, si, t2, leader, alpha, beta, rem, depth)
         beats = self.beats
         best = t2[0]
         bi = 0
@@ -122,9 +145,14 @@ class Solver:
             si += n
         if not nm[w]:
             return got
+        if depth <= 1:
+            assert self.leaf is not None
+            return got + self.leaf(nm, si, w, rem - pts)
         if n == 2:
-            return got + self._trick2(nm[0], nm[1], si, w, alpha - got, beta - got, rem - pts)
-        return got + self._trick(nm, si, w, alpha - got, beta - got, rem - pts)
+            return got + self._trick2(
+                nm[0], nm[1], si, w, alpha - got, beta - got, rem - pts, depth - 1
+            )
+        return got + self._trick(nm, si, w, alpha - got, beta - got, rem - pts, depth - 1)
 
     def _ply(  # noqa: PLR0917 (inside the search: positional on purpose)
         self,
@@ -132,17 +160,18 @@ class Solver:
         si: int,
         trick: list[int],
         leader: int,
-        alpha: int,
-        beta: int,
+        alpha: float,
+        beta: float,
         rem: int,
-    ) -> int:
+        depth: int,
+    ) -> float:
         """Value of a position inside a trick (``trick`` not empty), by alpha-beta."""
         seat = (leader + len(trick)) % self.n
         free = ALL & ~(self.suffix[si] | _or(masks) | _mask(trick))
         maximise = self.sides[seat] == self.side
-        best = -1 if maximise else _INF
+        best: float = -1 if maximise else _INF
         for c in _cards(masks[seat], free):
-            v = self._after(masks, si, trick, leader, c, alpha, beta, rem)
+            v = self._after(masks, si, trick, leader, c, alpha, beta, rem, depth)
             if maximise:
                 if v > best:
                     best = v
@@ -157,8 +186,15 @@ class Solver:
         return best
 
     def _trick(  # noqa: PLR0917 (inside the search: positional on purpose)
-        self, masks: list[int], si: int, leader: int, alpha: int, beta: int, rem: int
-    ) -> int:
+        self,
+        masks: list[int],
+        si: int,
+        leader: int,
+        alpha: float,
+        beta: float,
+        rem: int,
+        depth: int,
+    ) -> float:
         """Value at the start of a trick (3 or 4 players), with the transposition table."""
         if alpha >= rem:
             return rem
@@ -166,7 +202,8 @@ class Solver:
             return 0
         key = (*masks, si, leader)
         e = self.tt.get(key)
-        lo, hi = 0, rem
+        lo: float = 0
+        hi: float = rem
         if e is not None:
             lo, hi, _ = e
             if lo >= beta:
@@ -178,10 +215,10 @@ class Solver:
         self.nodes += 1
         a0, b0 = alpha, beta
         maximise = self.sides[leader] == self.side
-        best = -1 if maximise else _INF
+        best: float = -1 if maximise else _INF
         free = ALL & ~(self.suffix[si] | _or(masks))
         for c in _cards(masks[leader], free):
-            v = self._after(masks, si, [], leader, c, alpha, beta, rem)
+            v = self._after(masks, si, [], leader, c, alpha, beta, rem, depth)
             if maximise:
                 if v > best:
                     best = v
@@ -196,7 +233,9 @@ class Solver:
         self._store(key, best, (a0, b0, lo, hi))
         return best
 
-    def _store(self, key: tuple[int, ...], best: int, window: tuple[int, int, int, int]) -> None:
+    def _store(
+        self, key: tuple[int, ...], best: float, window: tuple[float, float, float, float]
+    ) -> None:
         """Keep what the search proved (``window``: alpha, beta, and the bounds known before):
         an upper bound, a lower bound, or the exact value."""
         a0, b0, lo, hi = window
@@ -209,8 +248,16 @@ class Solver:
         self.tt[key] = (lo, hi, 0)
 
     def _trick2(  # noqa: PLR0917 (the hot loop of the 2-player search: positional on purpose)
-        self, m0: int, m1: int, si: int, leader: int, alpha: int, beta: int, rem: int
-    ) -> int:
+        self,
+        m0: int,
+        m1: int,
+        si: int,
+        leader: int,
+        alpha: float,
+        beta: float,
+        rem: int,
+        depth: int,
+    ) -> float:
         """Value at the start of a trick at 2 players: both plays of the trick inlined."""
         if alpha >= rem:
             return rem
@@ -218,7 +265,9 @@ class Solver:
             return 0
         key = (m0, m1, si, leader)
         e = self.tt.get(key)
-        lo, hi, first = 0, rem, -1
+        lo: float = 0
+        hi: float = rem
+        first = -1
         if e is not None:
             lo, hi, first = e
             if lo >= beta:
@@ -244,12 +293,14 @@ class Solver:
             leads.remove(first)
             leads.insert(0, first)
         replies = _cards(fm, free)
-        best = -1 if lead_max else _INF
+        leaf = self.leaf if depth <= 1 else None
+        best: float = -1 if lead_max else _INF
         best_card = -1
         for a in leads:
             la = lm ^ (1 << a)
             pa = POINTS[a]
             # The follower's best answer to ``a``, within the window left by the other leads.
+            fbest: float
             if lead_max:
                 fa, fb, fbest = max(alpha, best), beta, _INF
             else:
@@ -269,8 +320,11 @@ class Solver:
                 got = pts if (w == 0) == mine else 0
                 if nw:
                     n0, n1 = (nw, nl) if w == 0 else (nl, nw)
-                    v = got + self._trick2(n0, n1, si + 2 if more else si, w, fa - got, fb - got,
-                                           rem - pts)  # fmt: skip
+                    if leaf is not None:
+                        v = got + leaf([n0, n1], si + 2 if more else si, w, rem - pts)
+                    else:
+                        v = got + self._trick2(n0, n1, si + 2 if more else si, w, fa - got,
+                                               fb - got, rem - pts, depth - 1)  # fmt: skip
                 else:
                     v = got
                 if lead_max:
@@ -312,6 +366,6 @@ def _or(masks: list[int]) -> int:
     return m
 
 
-def solve(h: FastHand, side: int) -> dict[int, int]:
+def solve(h: FastHand, side: int) -> dict[int, float]:
     """Points ``side`` takes from now to the end after each legal card of the seat to play."""
     return Solver(h, side).values(h)

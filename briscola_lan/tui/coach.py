@@ -6,8 +6,9 @@ card's score is the points the player's side is expected to end the hand with af
 so a play costs the best score minus its own, give or take the noise of that difference. Where
 few deals agree with what the seat saw, every one of them is solved exactly (no noise);
 otherwise, near the end of a 2-player hand, both solve sampled deals exactly (the review more of
-them); before, the hint is the strong bot's search and the review runs it with a larger
-budget. A play is called a mistake only when its cost is over a point and larger than its noise.
+them); before, the 2-player hint solves sampled deals 6 tricks ahead, and elsewhere the hint is
+the strong bot's search and the review runs it with a larger budget. A play is called a mistake
+only when its cost is over a point and larger than its noise.
 The reason is worked out from the rules' trick rule and what the seat can see, for any card of
 the hand, and says only what is true of the position (``tests/tui/test_coach_claims.py``).
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.ai import StrongBot
-from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evaluate
+from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evaluate, even_split
 from briscola_lan.ai.infer import Knowledge
 from briscola_lan.rules import Card, SeatView, Suit, deck_for, trick_winner_index
 from briscola_lan.tui import deck as dk
@@ -47,6 +48,11 @@ def review_deals(stock_left: int, players: int) -> int:
 def hint_deals(stock_left: int, players: int) -> int:
     """Deals the hint solves near the end of a 2-player hand: about 0.1-0.2 s in all."""
     return 24 if stock_left <= 10 else 12
+
+
+# Before that, the hint solves 24 deals 6 tricks ahead, the points beyond shared evenly: closer
+# to deals solved to the end than the strong search's playouts, at a fraction of their cost.
+HINT_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
 
 
 Frag = StyleAndTextTuples
@@ -97,11 +103,13 @@ def _advice(view: SeatView, card: Card, ev: Evaluation | None) -> Advice:
 def advise(view: SeatView) -> Advice:
     """Ask the strong AI about ``view`` (its seat's turn). Takes ~0.1-0.3 s: run it in a thread.
 
-    Every deal solved when few agree with the view; near the end of a 2-player hand, sampled
-    deals solved (``hint_deals``); before, the strong bot's choice and its scores."""
+    Every deal solved when few agree with the view; in a 2-player hand, sampled deals solved
+    (``hint_deals``) near the end, 6 tricks ahead before (``HINT_EARLY``); at 3 and 4 players,
+    the strong bot's choice and its scores."""
     ev = _exact(view)
-    if ev is None and view.players == 2 and view.stock_left <= SOLVED_STOCK:
-        budget = Budget(hint_deals, exact_up_to=EXACT_DEALS)
+    if ev is None and view.players == 2:
+        late = view.stock_left <= SOLVED_STOCK
+        budget = Budget(hint_deals, exact_up_to=EXACT_DEALS) if late else HINT_EARLY
         ev = evaluate(view, budget, random.Random(HINT_SEED))
     if ev is not None:
         return _advice(view, Card.from_code(ev.best()), ev)

@@ -16,9 +16,11 @@ from briscola_lan.ai.evaluate import (
     all_deals,
     consistent_deals,
     evaluate,
+    even_split,
+    tricks_left,
 )
 from briscola_lan.ai.infer import Knowledge
-from briscola_lan.ai.solver import solve
+from briscola_lan.ai.solver import Solver, solve
 from briscola_lan.rules import Hand, SeatView, TableOptions, deck_for
 
 
@@ -90,6 +92,27 @@ def test_an_exact_evaluation_is_the_mean_of_every_deal_solved() -> None:
             assert ev.values[c] == pytest.approx(statistics.mean(xs))
         best = ev.best()
         assert all(ev.noise(best, c) == 0.0 for c in ev.values)
+
+
+def test_a_horizon_evaluation_is_exact_only_when_the_hand_ends_within_it() -> None:
+    """Every deal solved a few tricks ahead, the rest shared evenly: each deal's value is the
+    horizon search's; the evaluation is exact (and the exact one) once the horizon covers the
+    hand."""
+    _hand, view = _view(2, 2, 4)
+    k = Knowledge(view)
+    left = tricks_left(view)
+    assert left == (sum(view.hand_sizes) + view.stock_left + len(view.trick)) // 2
+    near = evaluate(view, Budget(lambda stock, players: 0, depth=1, leaf=even_split))
+    assert not near.exact and near.deals == consistent_deals(k)
+    deals = list(all_deals(k))
+    for c in near.values:
+        per_deal = [h.points[k.side] + Solver(h, k.side, 1, even_split).values(h)[c] for h in deals]
+        assert near.values[c] == pytest.approx(statistics.mean(per_deal))
+    whole = evaluate(view, Budget(lambda stock, players: 0, depth=left, leaf=even_split))
+    assert whole.exact and whole.values == pytest.approx(evaluate(view).values)
+    _hand, early = _view(2, 24, 4)
+    ev = evaluate(early, Budget(lambda stock, players: 8, exact_up_to=0, depth=3, leaf=even_split))
+    assert not ev.exact and ev.deals == 8
 
 
 def test_a_sampled_evaluation_says_how_sure_it_is() -> None:

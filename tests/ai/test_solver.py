@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from briscola_lan.ai.fast import FastHand
-from briscola_lan.ai.solver import solve
+from briscola_lan.ai.fast import POINTS, FastHand
+from briscola_lan.ai.solver import Solver, solve
 from briscola_lan.rules import deck_for
 
 
@@ -63,3 +63,51 @@ def test_solver_sees_a_forced_win() -> None:
     x.play(card)
     x.play(x.hands[x.to_play][0])
     assert solve(h, side) == {card: x.points[side] - h.points[side]}
+
+
+def _leaf(masks: list[int], si: int, leader: int, rem: int) -> float:
+    """A leaf value that depends on the position: any value in [0, rem] that is the same for
+    positions the solver treats as one (zero-point cards of a suit with none ranked between)."""
+    held = sum(POINTS[k] for k in range(40) if masks[0] >> k & 1)
+    return rem * ((held + si + leader) % 7) / 6
+
+
+def _brute_to(h: FastHand, side: int, depth: int) -> float:
+    """Brute-force minimax ``depth`` tricks ahead (the current one included), ``_leaf`` beyond."""
+    if h.is_terminal:
+        return 0
+    vals = [_brute_after(h, c, side, depth) for c in h.hands[h.to_play]]
+    return max(vals) if h.sides[h.to_play] == side else min(vals)
+
+
+def _brute_after(h: FastHand, c: int, side: int, depth: int) -> float:
+    """``_brute_to`` after the seat to play plays ``c``: the points it brings, and beyond."""
+    x = h.clone()
+    before, done = x.points[side], x.tricks_done
+    x.play(c)
+    got = x.points[side] - before
+    if x.tricks_done == done:
+        return got + _brute_to(x, side, depth)
+    if x.is_terminal:
+        return got
+    if depth <= 1:
+        rem = sum(POINTS[k] for k in (*x.stock[x.si :], *(k for y in x.hands for k in y)))
+        masks = [sum(1 << k for k in y) for y in x.hands]
+        return got + _leaf(masks, x.si, x.leader, rem)
+    return got + _brute_to(x, side, depth - 1)
+
+
+@pytest.mark.parametrize(("players", "stock"), [(2, 4), (2, 6), (4, 0)])
+def test_a_horizon_search_matches_brute_force_to_the_same_horizon(players: int, stock: int) -> None:
+    rng = random.Random(players * 1000 + stock)
+    for _ in range(12 if players < 4 else 4):
+        h = _position(players, rng, stock)
+        side = h.sides[h.to_play]
+        for depth in (1, 2, 3):
+            values = Solver(h, side, depth, _leaf).values(h)
+            for c, v in values.items():
+                assert v == pytest.approx(_brute_after(h, c, side, depth))
+        # A horizon past the end of the hand is the exact search.
+        assert Solver(h, side, 20, _leaf).values(h) == solve(h, side)
+    with pytest.raises(ValueError, match="needs a leaf"):
+        Solver(h, side, 3)

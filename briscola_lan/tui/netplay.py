@@ -24,7 +24,7 @@ from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table import events as ev
-from briscola_lan.table.client import ClientSession, ClientState, HandCheck
+from briscola_lan.table.client import ClientSession, ClientState, HandCheck, NoSignal
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import eventlog, render
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
@@ -296,7 +296,7 @@ class NetBackend(TableBackend):
             try:
                 msgs = self.session.signal(value)
             except ValueError as exc:
-                self.model.error = _signal_refusal(str(exc))
+                self.model.error = _signal_refusal(exc)
             else:
                 if not self.client.send(*msgs):
                     self.model.error = _("Not connected: the signal was not sent, try again.")
@@ -698,8 +698,8 @@ class _SessionNames:
         return self._st.seat == seat
 
 
-def _signal_refusal(why: str) -> str:
+def _signal_refusal(exc: ValueError) -> str:
     """Why the session would not make a signal, in the player's words."""
-    if "already signalled" in why:
+    if isinstance(exc, NoSignal) and exc.already:
         return _("You already signalled in this trick.")
     return _("No signal now: signals are made while the cards are played.")

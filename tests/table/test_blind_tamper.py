@@ -42,8 +42,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.rules.schedule import initial_deal
-from briscola_lan.table import client as client_module
-from briscola_lan.table import deal_blind, lifecycle
+from briscola_lan.table import client_blind, deal_blind, lifecycle
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.deal import Outgoing
 from briscola_lan.table.events import OwnWord
@@ -286,7 +285,7 @@ def install(monkeypatch: pytest.MonkeyPatch, cheat: Cheat) -> Cheat:
             return CheatingParty(hand, q, secret, context, cheat)
         return BlindParty(hand, q, secret, context)
 
-    module: Any = deal_blind if cheat.party == HOST_PARTY else client_module
+    module: Any = deal_blind if cheat.party == HOST_PARTY else client_blind
     monkeypatch.setattr(module, "BlindParty", party)
     return cheat
 

@@ -112,7 +112,7 @@ def test_the_lobby_loads_no_network_client_until_a_table_is_joined_or_hosted() -
     assert "briscola_lan.tui.lobby_net" in names
     # Discovery starts after the lobby's first frame; the coach and its AI with the first
     # table or hint, learn mode's pages when opened.
-    late = ("net.discovery", "tui.coach", "ai", "tui.learn", "tui.sessionlog", "tui.backend")
+    late = ("net.discovery", "tui.coach", "ai", "tui.learn", "tui.eventlog", "tui.backend")
     late += ("rules.hand", "rules.match", "rules.events")  # the lobby needs cards and options
     for heavy in ("tui.netplay", "net.client", "table.client", "fairness", "wire", "tui.saved"):
         assert f"briscola_lan.{heavy}" not in names, heavy

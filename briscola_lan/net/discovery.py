@@ -24,7 +24,16 @@ TXT_MAX = 255
 
 
 class DiscoveryError(Exception):
-    """mDNS could not be started or a table could not be found."""
+    """mDNS could not be started or a table could not be found: the message in English, and
+    ``kind`` (one of ``KINDS``) with the message's parts in ``details``, for a front end that
+    words it in its own language."""
+
+    KINDS = ("no-lan", "not-an-address", "not-an-interface", "cannot-start", "not-found")
+
+    def __init__(self, message: str, kind: str, **details: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.details = details
 
 
 def lan_addresses() -> list[str]:
@@ -55,17 +64,26 @@ def resolve_interfaces(
     if not chosen:
         raise DiscoveryError(
             "no LAN interface with an IPv4 address was found: connect to a network, or pass "
-            "--interfaces 127.0.0.1 to play on this machine only"
+            "--interfaces 127.0.0.1 to play on this machine only",
+            "no-lan",
         )
     for text in chosen:
         try:
             addr = ipaddress.ip_address(text.split("%")[0])
         except ValueError as exc:
-            raise DiscoveryError(f"{where} takes IP addresses, not {text!r}") from exc
+            raise DiscoveryError(
+                f"{where} takes IP addresses, not {text!r}",
+                "not-an-address",
+                where=where,
+                text=repr(text),
+            ) from exc
         if addr.is_unspecified or addr.is_multicast:
             raise DiscoveryError(
                 f"{where} needs the addresses of this machine's interfaces, not {text!r} "
-                "(tables are advertised with exactly these addresses)"
+                "(tables are advertised with exactly these addresses)",
+                "not-an-interface",
+                where=where,
+                text=repr(text),
             )
     return chosen
 
@@ -206,7 +224,10 @@ class Advertiser:
             except OSError as exc:
                 raise DiscoveryError(
                     f"cannot start mDNS on {self.interfaces}: {exc}. Pick addresses of this "
-                    "machine with --interfaces."
+                    "machine with --interfaces.",
+                    "cannot-start",
+                    where=str(self.interfaces),
+                    why=str(exc),
                 ) from exc
 
     def _info(self, key: str, port: int, txt: Mapping[str, bytes], label: str) -> AsyncServiceInfo:
@@ -313,7 +334,10 @@ class Browser:
         except OSError as exc:
             raise DiscoveryError(
                 f"cannot start mDNS on {self.interfaces}: {exc}. Pick addresses of this machine "
-                "with --interfaces."
+                "with --interfaces.",
+                "cannot-start",
+                where=str(self.interfaces),
+                why=str(exc),
             ) from exc
         # Multicast (QM) questions only: a unicast answer to port 5353 reaches just one of the
         # sockets sharing that port on a machine (SO_REUSEPORT), maybe not ours.
@@ -433,5 +457,8 @@ async def find_table(
     what = f"table {name!r}" if name else "any table"
     raise DiscoveryError(
         f"{what} was not found within {timeout:g} s on {list(interfaces)} (tables seen: {seen}). "
-        "Check that you are on the same network, or join with HOST:PORT."
+        "Check that you are on the same network, or join with HOST:PORT.",
+        "not-found",
+        what=what,
+        seen=seen,
     )

@@ -600,9 +600,9 @@ class ClientApp(AppLayout):
         try:
             await source.start(self.set_lobby)
         except Exception as exc:
-            from briscola_lan.tui.sessionlog import discovery_reason
+            from briscola_lan.tui.discovery_off import discovery_reason
 
-            reason = discovery_reason(str(exc))
+            reason = discovery_reason(exc)
             self.ui.lobby_status = _("Discovery is off: {reason}").format(reason=reason)
         self.app.invalidate()
 

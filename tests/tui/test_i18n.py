@@ -19,10 +19,9 @@ from briscola_lan.tui import catalog, eventlog, i18n
 TUI = Path(catalog.__file__).parent
 ITALIAN = TUI / "locale" / "it" / "LC_MESSAGES" / "briscola_lan.po"
 MARKERS = {"_", "N_", "ngettext"}
-# Strings that are English on purpose: discovery's English reasons the patterns read, and the
-# product's name; everything else a person reads must go through the catalog.
+# Strings that are English on purpose: the host's AI names and the Italian deck's own names read
+# to show them; everything else a person reads must go through the catalog.
 ENGLISH_ON_PURPOSE = {
-    "sessionlog.py": {"DISCOVERY"},
     "state.py": {"_AI_NAME"},  # the host's AI names, read to show them in the player's language
     "deck.py": {"_ITALIAN_SUITS", "_ITALIAN_FIGURES"},  # the Italian deck's own names
 }

@@ -112,8 +112,10 @@ async def test_learn_mode_and_saved_games_in_italian() -> None:
 
 
 def test_ai_players_and_why_discovery_is_off_speak_italian() -> None:
+    from briscola_lan.net.discovery import DiscoveryError
     from briscola_lan.table import events as ev
-    from briscola_lan.tui import eventlog, sessionlog
+    from briscola_lan.tui import eventlog
+    from briscola_lan.tui.discovery_off import discovery_reason
     from briscola_lan.tui.state import SeatInfo, TableModel, player_name
 
     assert player_name("AI rules 1") == "IA regole 1"
@@ -123,9 +125,31 @@ def test_ai_players_and_why_discovery_is_off_speak_italian() -> None:
     assert model.name_of(1) == "IA casuale 1" and model.name_of(0) == "Anna"
     said = eventlog.render(ev.MatchStarted(("Anna", "AI rules 1")))
     assert said == "la partita è iniziata: Anna, IA regole 1", said
-    reason = sessionlog.discovery_reason(
-        "cannot start mDNS on ['10.9.9.9']: [Errno 19] No such device. Pick addresses of this "
-        "machine with --interfaces."
-    )
+    off = DiscoveryError("x", "cannot-start", where="['10.9.9.9']", why="[Errno 19] No such device")
+    reason = discovery_reason(off)
     assert reason.startswith("impossibile avviare mDNS su ['10.9.9.9']: [Errno 19]"), reason
     assert "Scegli indirizzi di questo computer" in reason
+
+
+def test_every_reason_discovery_is_off_is_italian() -> None:
+    """Why discovery is off comes from the error's kind and parts, never from its English."""
+    from briscola_lan.net.discovery import DiscoveryError, resolve_interfaces
+    from briscola_lan.tui.discovery_off import discovery_reason
+
+    def raised(given: list[str], env: dict[str, str]) -> DiscoveryError:
+        with pytest.raises(DiscoveryError) as info:
+            resolve_interfaces(given, env)
+        return info.value
+
+    errors = [
+        DiscoveryError("no LAN interface with an IPv4 address was found", "no-lan"),
+        raised(["lan"], {}),
+        raised(["224.0.0.1"], {}),
+        raised([], {"BRISCOLA_LAN_INTERFACES": "x"}),
+    ]
+    said = [discovery_reason(e) for e in errors]
+    assert said[0].startswith("nessuna interfaccia"), said
+    assert "'lan'" in said[1] and "'224.0.0.1'" in said[2] and "BRISCOLA_LAN_INTERFACES" in said[3]
+    for text, error in zip(said, errors, strict=True):
+        assert text != str(error) and "addresses" not in text, text
+    assert discovery_reason(OSError("disk full")) == "disk full"  # the system's own words

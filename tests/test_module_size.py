@@ -19,7 +19,6 @@ CATALOGUES = {
 TO_SPLIT = {
     "tui/render.py": 1000,
     "tui/app.py": 650,
-    "table/client.py": 1250,
     "tui/netplay.py": 710,
     "table/deal_blind.py": 690,
 }

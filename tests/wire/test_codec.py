@@ -231,3 +231,18 @@ def test_seat_list_and_options_round_trip() -> None:
     assert decode_message(encode_message(msg)) == msg
     assert TableOptions.make(players=4).to_dict()["players"] == 4
     assert decode_message(encode_message(PlayCard(b"x", b"y"))) == PlayCard(b"x", b"y")
+
+
+def test_table_options_of_five_players_are_refused_on_the_wire() -> None:
+    """The rules engine plays five (Briscola chiamata), the protocol seats 2 to 4: a host that
+    announces a five-player table gets a clear error, not a client that half follows it."""
+    from briscola_lan.wire.messages import Welcome
+
+    def welcome(options: TableOptions) -> Welcome:
+        return Welcome(3, "Kitchen", options, bytes(32), (), None, None)
+
+    four = welcome(TableOptions.make(players=4))
+    assert decode_message(encode_message(four)) == four
+    five = encode_message(welcome(TableOptions.make(players=5, match_format="total")))
+    with pytest.raises(MessageError, match="a table of 5 players"):
+        decode_message(five)

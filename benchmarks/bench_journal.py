@@ -22,9 +22,11 @@ Each writer plays the same match (fixed entropy) on its own, in turn, for ``--ro
 over the match (``wchar`` of ``/proc/self/io`` around each write: what reached the file system,
 SQLite's pages and checkpoints included) and per card; the writer's CPU per card (its thread's
 CPU in the writes, plus the journal's flushing thread's); the host's CPU per card with the writer
-(its steps and the writes) and that over the host's without any (the target: a card at most 1.1x
-its cost without the journal); and the wall time of a card's step, the host's handling of the
-card and the write that comes before its messages leave, against the same without a writer.
+(its steps, the writes, and the frames it encodes to send as ``net/server.py`` does: each
+message once, from the bytes the journal encoded when it has them) and that over the host's
+without any (the target: a card at most 1.1x its cost without the journal); and the wall time of
+a card's step, the host's handling of the card and the write that comes before its messages
+leave, against the same without a writer.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from briscola_lan.rules import MatchFormat, TableOptions  # noqa: E402
 from briscola_lan.table.host import HostTable  # noqa: E402
 from briscola_lan.table.host_journal import JournalCursor  # noqa: E402
 from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients  # noqa: E402
-from briscola_lan.wire.codec import pack_state  # noqa: E402
+from briscola_lan.wire.codec import encode_frame, frame_of, pack_state  # noqa: E402
 from briscola_lan.wire.messages import PlayCard  # noqa: E402
 
 SYNC_EVERY = journal_module.SYNC_EVERY
@@ -94,17 +96,18 @@ class Writer:
         self.wall: list[float] = []
         self.bytes = 0
 
-    def write(self, host: HostTable) -> None:
+    def write(self, host: HostTable) -> dict[int, bytes]:
+        """Write the step; the messages encoded doing so, by id (``Journal.save``)."""
         raise NotImplementedError
 
-    def step(self, host: HostTable) -> float:
+    def step(self, host: HostTable) -> tuple[float, dict[int, bytes]]:
         before, c, w = written(), time.thread_time(), time.perf_counter()
-        self.write(host)
+        bodies = self.write(host)
         wall = time.perf_counter() - w
         self.cpu += time.thread_time() - c
         self.bytes += written() - before
         self.wall.append(wall)
-        return wall
+        return wall, bodies
 
     def close(self) -> None:
         pass
@@ -117,8 +120,9 @@ class Writer:
 class StateFile(Writer):
     name = "state file"
 
-    def write(self, host: HostTable) -> None:
+    def write(self, host: HostTable) -> dict[int, bytes]:
         files.write_private(self.work / "table.state", host.snapshot())
+        return {}
 
 
 class JournalWriter(Writer):
@@ -127,8 +131,8 @@ class JournalWriter(Writer):
         self.name = "journal" if sync == "second" else "journal, fsync each"
         self.journal = Journal.open(work / f"{sync}.journal", host.identity.public_key, sync=sync)
 
-    def write(self, host: HostTable) -> None:
-        self.journal.save(host)
+    def write(self, host: HostTable) -> dict[int, bytes]:
+        return self.journal.save(host)
 
     def close(self) -> None:
         self.journal.close()
@@ -155,7 +159,7 @@ class SQLiteStore(Writer):
             self.db.execute(statement)
         self.cursor = JournalCursor(len(host.seats))
 
-    def write(self, host: HostTable) -> None:
+    def write(self, host: HostTable) -> dict[int, bytes]:
         ch = self.cursor.changes(host)
         db = self.db
         db.execute("BEGIN IMMEDIATE")
@@ -175,6 +179,7 @@ class SQLiteStore(Writer):
         db.execute("INSERT OR REPLACE INTO head VALUES (0, ?, ?)", (heads, ch.rest))
         db.execute("COMMIT")
         self.cursor.advance(ch)
+        return ch.encoded()
 
     def close(self) -> None:
         self.db.close()
@@ -213,6 +218,17 @@ class Run:
     card_walls: list[float] = field(default_factory=list)
 
 
+def frames(out: list[Any], bodies: dict[int, bytes]) -> None:
+    """Encode a step's messages as ``net/server.py`` does before it sends them: each message
+    object once, framed from the bytes the journal encoded when it has them."""
+    encoded: dict[int, bytes] = {}
+    for o in out:
+        key = id(o.message)
+        if key not in encoded:
+            body = bodies.get(key)
+            encoded[key] = encode_frame(o.message) if body is None else frame_of(body)
+
+
 def play(hands: int, work: Path, make: Callable[[Path, HostTable], Writer | None]) -> Run:
     """One 4-player blind match (the same one every time: fixed entropy) with one writer."""
     options = TableOptions.make(players=4, match_format=MatchFormat.HANDS, hands_to_win=hands)
@@ -231,8 +247,14 @@ def play(hands: int, work: Path, make: Callable[[Path, HostTable], Writer | None
         run.host_cpu += time.thread_time() - c
         if out:
             run.steps += 1
+            bodies: dict[int, bytes] = {}
             if writer is not None:
-                wall += writer.step(host)
+                took, bodies = writer.step(host)
+                wall += took
+            c, w = time.thread_time(), time.perf_counter()
+            frames(out, bodies)
+            wall += time.perf_counter() - w
+            run.host_cpu += time.thread_time() - c
         if card:
             run.card_walls.append(wall)
         return out

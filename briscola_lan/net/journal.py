@@ -368,25 +368,30 @@ class Journal:
 
     # --- writing ----------------------------------------------------------------------------
 
-    def save(self, table: HostTable) -> None:
+    def save(self, table: HostTable) -> dict[int, bytes]:
         """Append what changed at ``table`` since the last save, before any message it causes
         leaves. A table other than the last one (the next match at the same place) starts a
         new journal. ``OSError`` when the disk refuses (nothing is lost: the next ``save``
-        writes it all)."""
+        writes it all).
+
+        Returns the messages this change put in the seats' logs, encoded (``encode_message``),
+        by the ``id`` of each message object: the server sends those bytes rather than encode
+        the same messages again (each object is alive while it is in a log)."""
         if self._closed:
             raise ValueError("the journal is closed")
         cursor = self._cursor
         if table is not self._table or cursor is None:
             self._start_over(table)
-            return
+            return {}
         ch = cursor.changes(table)
         if ch.empty:
-            return
+            return {}
         data, digest = frame(self._digest, payload(self._tx + 1, ch))
         self._append(data)
         cursor.advance(ch)
         self._tx += 1
         self._digest = digest
+        return ch.encoded()
 
     def _append(self, data: bytes) -> None:
         fd = self._fd

@@ -110,6 +110,10 @@ class HostServer:
         self.fingerprint = fingerprint
         self.advertiser = advertiser
         self.encode, self.make_decoder = codec or transport.default_codec()
+        from briscola_lan.wire import codec as wire_codec
+
+        # The project's codec: a message the journal encoded is framed from its bytes.
+        self._frame_of = wire_codec.frame_of if self.encode is wire_codec.encode_frame else None
         self.tick_interval = tick_interval
         self.idle_timeout = idle_timeout
         self.max_send_buffer = max_send_buffer
@@ -371,9 +375,11 @@ class HostServer:
         """Save the new state first (write-ahead), then write every message, then update TXT."""
         if not outgoing and not save:
             return
-        self._save(hosted)
+        bodies = self._save(hosted)
+        frame_of = self._frame_of if bodies else None
         # Frames for the same connection go out in one write (one TLS record, one syscall).
-        # A broadcast is one message object for every connection: encode it once.
+        # A broadcast is one message object for every connection: encode it once (or not at
+        # all: the journal encoded what it wrote to the seats' logs).
         batches: dict[int, list[bytes]] = {}
         closing: list[int] = []
         encoded: dict[int, bytes] = {}
@@ -381,9 +387,15 @@ class HostServer:
             if out.conn in hosted.conns:
                 if type(out.message) in (Welcome, SeatAssigned):
                     self._admit(hosted, out.conn, out.message)
-                frame = encoded.get(id(out.message))
+                key = id(out.message)
+                frame = encoded.get(key)
                 if frame is None:
-                    frame = encoded[id(out.message)] = self.encode(out.message)
+                    body = bodies.get(key)
+                    frame = encoded[key] = (
+                        self.encode(out.message)
+                        if body is None or frame_of is None
+                        else frame_of(body)
+                    )
                 batches.setdefault(out.conn, []).append(frame)
                 if out.close:
                     closing.append(out.conn)
@@ -451,25 +463,26 @@ class HostServer:
     # None). None: the log and that table's players hear of it. ``host`` sets its own.
     on_saving: Callable[[HostedTable, Path, OSError | None], None] | None = None
 
-    def _save(self, hosted: HostedTable) -> None:
-        """Write the table's change to its journal. A file system that refuses it (a full disk,
-        read-only...) does not stop the game: it goes on in memory, the next change and
-        ``retry_saves`` write everything since, and ``on_saving`` hears of the first failure and
-        of the first success after it."""
+    def _save(self, hosted: HostedTable) -> dict[int, bytes]:
+        """Write the table's change to its journal; the messages it encoded doing so (``Journal
+        .save``). A file system that refuses it (a full disk, read-only...) does not stop the
+        game: it goes on in memory, the next change and ``retry_saves`` write everything since,
+        and ``on_saving`` hears of the first failure and of the first success after it."""
         journal = hosted.journal
         if journal is None:
-            return
+            return {}
         path = journal.path
         try:
-            journal.save(core_of(hosted.table))
+            bodies = journal.save(core_of(hosted.table))
         except OSError as exc:
             if not hosted.dirty:
                 hosted.dirty = True
                 self._saving(hosted, path, exc)
-            return
+            return {}
         if hosted.dirty:
             hosted.dirty = False
             self._saving(hosted, path, None)
+        return bodies
 
     def retry_saves(self) -> None:
         """Try again to save every table whose last state could not be written."""

@@ -66,6 +66,11 @@ class Changes:
         """Nothing to write: no record, message or log entry, and the same rest."""
         return not (self.records or self.messages or self.logs or self.rest_changed)
 
+    def encoded(self) -> dict[int, bytes]:
+        """The messages these changes encoded, by the ``id`` of each message object."""
+        start, bodies = self.messages_start, self.messages
+        return {key: bodies[at - start] for key, (_msg, at) in self._placed.items()}
+
 
 class JournalCursor:
     """How much of one table's snapshot the journal holds."""

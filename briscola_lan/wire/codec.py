@@ -73,7 +73,11 @@ def encode_message(msg: Message) -> bytes:
 
 def encode_frame(msg: Message) -> bytes:
     """One frame as ONE bytes object: the transport must write it with a single write."""
-    body = encode_message(msg)
+    return frame_of(encode_message(msg))
+
+
+def frame_of(body: bytes) -> bytes:
+    """The frame of a message body ``encode_message`` made (its length prefix and the body)."""
     if len(body) > MAX_FRAME:
         raise MessageError(f"message of {len(body)} bytes is over the {MAX_FRAME}-byte limit")
     return _HEADER.pack(len(body)) + body

@@ -364,3 +364,36 @@ def test_the_journal_is_private(tmp_path: Path) -> None:
         "new/state/table.journal": 0o600,
         "new/state/table.journal.lock": 0o600,
     }, modes
+
+
+def test_what_the_journal_encoded_is_what_the_host_sends(tmp_path: Path) -> None:
+    """Each change hands back the messages it wrote to the seats' logs, encoded: byte for byte
+    what the codec makes of each (the server frames and sends those bytes instead of encoding
+    them again), and every message a seat's log gained is among them."""
+    from briscola_lan.wire.codec import encode_message
+
+    host, clients, wire = seat_clients(TableOptions(players=2), entropy=counter_entropy("enc"))
+    journal = Journal.open(tmp_path / "table.journal", host.identity.public_key)
+    assert journal.save(host) == {}  # the journal's start
+    receive = host.receive
+    reused = [0]
+
+    def saved(conn: int, msg: Any) -> list[Any]:
+        before = [len(seat.log) for seat in host.seats]
+        out = receive(conn, msg)
+        bodies = journal.save(host)
+        logged = {id(m): m for seat in host.seats for m in seat.log}
+        added = [m for seat, n in zip(host.seats, before, strict=True) for m in seat.log[n:]]
+        assert all(id(m) in bodies for m in added)
+        for key, body in bodies.items():
+            assert body == encode_message(logged[key])
+        reused[0] += sum(id(o.message) in bodies for o in out)
+        return out
+
+    host.receive = saved  # type: ignore[method-assign]
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    play_out(wire, [lambda view: view.legal_plays[0]] * len(clients))
+    journal.close()
+    assert host.phase == "over"
+    assert reused[0] > 100  # most of what the host sends was encoded once, by the journal

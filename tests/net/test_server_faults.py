@@ -92,6 +92,9 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_go_on(tmp_path:
         table,
         max_send_buffer=32 * 1024,
         messages=None,  # as fast as it can send
+        # This lobby never welcomes anyone: only the unread output may drop the sleeper (on a
+        # busy machine the rounds can take longer than the default hello deadline).
+        hello_timeout=600.0,
     )
     try:
         # The sleeper never reads; a small receive buffer makes the host's output pile up fast.

@@ -7,6 +7,7 @@ every chunk until stdin closes. ``asyncio`` serves through asyncio's TLS streams
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 from pathlib import Path
@@ -43,4 +44,8 @@ async def main(directory: Path, kind: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "tlsio"))
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("config", type=Path, help="where its certificate is kept")
+    parser.add_argument("kind", nargs="?", choices=("asyncio", "tlsio"), default="tlsio")
+    args = parser.parse_args()
+    asyncio.run(main(args.config, args.kind))

@@ -69,6 +69,9 @@ class ClassicDeal(Deal):
         self.position_of: dict[int, int] = {}
         self.hand: Hand | None = None
         self.machine: ClassicHand | None = None  # the hand as every follower sees it
+        # The hand's card codes as the snapshot writes them (the host writes it at every
+        # change): the deck's once a hand, the plays' extended as they come.
+        self._codes: tuple[Hand, list[int], list[int]] | None = None
 
     # --- the interface --------------------------------------------------------------------------
 
@@ -293,13 +296,16 @@ class ClassicDeal(Deal):
             "host_seed": self.host_seed,
             "seeds": self.seeds.dump(),
             "salts": list(self.salts),
-            "hand": None
-            if hand is None
-            else {
-                "deck": [c.code for c in hand.deck],
-                "plays": [c.code for c in hand.plays],
-            },
+            "hand": None if hand is None else self._hand_codes(hand),
         }
+
+    def _hand_codes(self, hand: Hand) -> dict[str, list[int]]:
+        codes = self._codes
+        if codes is None or codes[0] is not hand or len(codes[2]) > len(hand.plays):
+            codes = self._codes = (hand, [c.code for c in hand.deck], [])
+        _hand, deck, plays = codes
+        plays.extend(c.code for c in hand.plays[len(plays) :])
+        return {"deck": deck, "plays": list(plays)}
 
     @classmethod
     def load(cls, table: TableSide, f: Fields) -> ClassicDeal:

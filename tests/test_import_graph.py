@@ -152,7 +152,7 @@ KNOWN_TYPE_CIRCLES = {
     ("briscola_lan.table.deal", "briscola_lan.table.seeds"),
     ("briscola_lan.table.core", "briscola_lan.table.signals"),
     ("briscola_lan.table.host", "briscola_lan.table.host_snapshot"),
-    ("briscola_lan.tui.app", "briscola_lan.tui.keys", "briscola_lan.tui.layout"),
+    ("briscola_lan.tui.app", "briscola_lan.tui.keys"),  # layout left it: it reads tui/config.py
     ("briscola_lan.net.host_saves", "briscola_lan.net.next_match", "briscola_lan.net.serving"),
 }
 

@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.output import ColorDepth
 
-from briscola_lan.choices import AI_PACE
 from briscola_lan.net.files import games_dir
 from briscola_lan.rules import OptionsError
 from briscola_lan.rules.signals import SignalValue
-from briscola_lan.tui.deck import Deck
-from briscola_lan.tui.follow import TRICK_PAUSE, HandOrder, display_order
+from briscola_lan.tui.config import ClientConfig, LobbySource
+from briscola_lan.tui.follow import display_order
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.keys import key_bindings
 from briscola_lan.tui.layout import AppLayout
@@ -36,50 +34,6 @@ if TYPE_CHECKING:  # loaded when first used (a hint, a table, the saved games): 
     from briscola_lan.tui.coach import Coach
     from briscola_lan.tui.saved import SavedList
     from briscola_lan.tui.statsview import StatsView
-
-
-# A play key acts only on a card the player has seen (seconds): pressed this soon after a
-# trick's pause ran out it was meant for the trick, and this soon after the card under the
-# cursor changed by itself (a card drawn, a new hand, the card just played gone) it was pressed
-# before the player could see what it would play.
-SETTLE = 0.6
-
-
-class LobbySource(Protocol):
-    """Live list of tables on the network (discovery), pushed to a callback."""
-
-    async def start(self, on_update: Callable[[list[LobbyEntry]], None]) -> None: ...
-
-    async def close(self) -> None: ...
-
-
-@dataclass(slots=True)
-class ClientConfig:
-    """Options of the ``play`` command that the app needs."""
-
-    name: str = "Player"
-    ascii_only: bool = False
-    ai_level: str = "rules"
-    ai_delay: float = AI_PACE
-    trick_pause: float = TRICK_PAUSE  # seconds a completed trick stays on show (0: none)
-    settle: float = SETTLE  # seconds a card stays under the cursor before a key may play it
-    hide_points: bool = False  # the running point count hidden (``p`` shows it again)
-    deck: Deck = Deck.FRENCH
-    hand_order: HandOrder = HandOrder.SORTED
-    interfaces: list[str] | None = None
-    games: Path | None = None
-    # Hooks the network layer plugs in: host a table / join a lobby entry.
-    host_factory: Callable[[HostForm, ClientConfig, bool], TableBackend] | None = None
-    join_factory: Callable[[LobbyEntry, ClientConfig], TableBackend] | None = None
-    # The unfinished matches of the tables this client hosted (``net.kept.KeptTable``, read in
-    # a thread), and continuing one.
-    kept_source: Callable[[], list[Any]] | None = None
-    continue_factory: Callable[[Any, ClientConfig], TableBackend] | None = None
-    lobby_source: LobbySource | None = None
-    # The player's signing identity (``fairness.identity.Identity``); None: the saved one.
-    identity: Any = None
-    # A table to open at once (``briscola-lan join``) instead of starting on the lobby.
-    initial_table: Callable[[ClientConfig], TableBackend] | None = None
 
 
 class ClientApp(AppLayout):

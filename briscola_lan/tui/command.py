@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from briscola_lan.choices import AI_PACE
 
 if TYPE_CHECKING:
-    from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
+    from briscola_lan.tui.config import ClientConfig
 
 
 def _utf8(value: str) -> bool:
@@ -68,7 +68,7 @@ def default_name() -> str:
 def build_config(args: argparse.Namespace) -> ClientConfig:
     """The app's configuration from the command line, with the network parts plugged in."""
     from briscola_lan.tui import i18n
-    from briscola_lan.tui.app import ClientConfig
+    from briscola_lan.tui.config import ClientConfig
     from briscola_lan.tui.deck import default_deck, parse_deck
     from briscola_lan.tui.follow import HandOrder
 

@@ -40,9 +40,9 @@ if TYPE_CHECKING:  # loaded when first used (a hint, a table, learn mode): not f
 
     from prompt_toolkit.application import Application
 
-    from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
     from briscola_lan.tui.coach import Coach
+    from briscola_lan.tui.config import ClientConfig
     from briscola_lan.tui.saved import SavedList
     from briscola_lan.tui.statsview import StatsView
 

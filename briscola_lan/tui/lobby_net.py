@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # zeroconf is loaded when discovery starts, after the lobby i
     from briscola_lan.net.client import Target
     from briscola_lan.net.discovery import Browser, TableAd
     from briscola_lan.net.kept import KeptTable
-    from briscola_lan.tui.app import ClientConfig
     from briscola_lan.tui.backend import TableBackend
+    from briscola_lan.tui.config import ClientConfig
 
 
 def lobby_entry(ad: TableAd) -> LobbyEntry:

@@ -17,7 +17,8 @@ from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.output import ColorDepth, DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from briscola_lan.tui.app import ClientApp, ClientConfig
+from briscola_lan.tui.app import ClientApp
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.state import LobbyEntry
 
 

@@ -10,7 +10,7 @@ from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 
 from briscola_lan.rules import MatchFormat, Suit
 from briscola_lan.tui import learn, render
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.learn import LEARN_TRICKS
 from briscola_lan.tui.state import LobbyEntry, Screen

@@ -15,7 +15,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.events import OwnWord
-from briscola_lan.tui.app import ClientApp, ClientConfig
+from briscola_lan.tui.app import ClientApp
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.netplay import NetBackend
 from tests.table.test_cheating_host import THREE, VICTIM, _one_aborted_hand, play_cheater
 

@@ -16,7 +16,7 @@ from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.net.player import auto_play, connect
 from briscola_lan.rules import Card, Hand, TableOptions, deck_for
 from briscola_lan.tui import coach
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.saved import read_hints
 from briscola_lan.tui.state import UiState
 

@@ -13,7 +13,7 @@ import pytest
 from briscola_lan.rules import Card, Rank, Suit, TableOptions
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui import render
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.state import Screen, SeatInfo, TableModel, UiState
 
 from .helpers import ENTER, net_config, running, wait_for

@@ -7,7 +7,7 @@ from __future__ import annotations
 from briscola_lan.rules import Card, Suit, TableOptions, TrickTaken
 from briscola_lan.table import events as ev
 from briscola_lan.tui import render
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.follow import Follow, HandOrder, display_order, winning_seat
 from briscola_lan.tui.state import SeatInfo, TableModel, UiState
 

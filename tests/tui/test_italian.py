@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from briscola_lan.tui import i18n, learn
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.deck import Deck
 
 from .helpers import DOWN, ENTER, LEFT, RIGHT, running, wait_for

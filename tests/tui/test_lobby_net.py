@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from briscola_lan.net.discovery import Advertiser, build_txt
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.lobby_net import DiscoveryLobby
 
 from .helpers import running, wait_for

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import Screen
 

@@ -14,7 +14,8 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from briscola_lan.rules import Suit
-from briscola_lan.tui.app import ClientApp, ClientConfig
+from briscola_lan.tui.app import ClientApp
+from briscola_lan.tui.config import ClientConfig
 
 from .helpers import wait_for
 

@@ -10,7 +10,7 @@ import asyncio
 from briscola_lan.rules import ALL_CARDS, Card, Hand, TableOptions
 from briscola_lan.tui import render, seating
 from briscola_lan.tui.adapters import apply_seat_view
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.state import SeatInfo, TableModel, UiState
 
 from .helpers import DOWN, ENTER, LEFT, Driver, running, screen_of, wait_for

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.lobby_net import DiscoveryLobby, install
 
 from .helpers import DOWN, ENTER, LEFT, Driver, running, wait_for

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.tui.app import ClientConfig
+from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.state import LobbyEntry, Screen
 

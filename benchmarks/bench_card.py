@@ -137,12 +137,13 @@ def pin(pid: int) -> None:
 
 
 DEAL = "classic"  # the project's deal (--deal)
+HOST_EXTRA: tuple[str, ...] = ()  # --no-journal: the host without its journal
 
 
 async def project_cards(work: Path) -> tuple[list[float], float, float]:
     """One 4-player match, one card at a time: latencies, host CPU per card (everything in the
     match, spread over the cards), and this process's (the four clients)."""
-    host = HostProcess(work, "--players", "4", "--no-mdns", deal=DEAL)
+    host = HostProcess(work, "--players", "4", "--no-mdns", *HOST_EXTRA, deal=DEAL)
     pin(host.proc.pid)
     try:
         cpu0, mine0 = host.cpu_seconds(), time.process_time()
@@ -256,9 +257,16 @@ def main() -> None:
     parser.add_argument(
         "--deal", choices=("classic", "blind"), default="classic", help="the project's deal"
     )
+    parser.add_argument(
+        "--no-journal",
+        action="store_true",
+        help="the host without its journal (each card then waits for no write, and is relayed "
+        "before the host signs what follows it)",
+    )
     args = parser.parse_args()
-    global DEAL
+    global DEAL, HOST_EXTRA
     DEAL = args.deal
+    HOST_EXTRA = ("--no-journal",) if args.no_journal else ()
     asyncio.run(amain(args))
 
 

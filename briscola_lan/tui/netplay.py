@@ -4,7 +4,8 @@ opens it: joined from the lobby or the command line, or hosted in this process b
 
 ``NetBackend`` drives the table screen from the real client library
 (``net.client.TableClient`` around the pure ``table.client.ClientSession``) and keeps the
-table's ``TableModel`` up to date from the session; ``tui/verdicts.py`` words its verdicts.
+table's ``TableModel`` up to date from the session; ``tui/verdicts.py`` words its verdicts,
+``tui/net_words.py`` its names and status lines, ``tui/net_seat.py`` takes the seat.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.net.client import HostGone, ResumeStore, TableClient, Target
+from briscola_lan.net.client import ResumeStore, TableClient, Target
 from briscola_lan.net.embedded import EmbeddedHost
 from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
@@ -24,15 +25,23 @@ from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table import events as ev
-from briscola_lan.table.client import ClientSession, ClientState, HandCheck, NoSignal
+from briscola_lan.table.client import ClientSession, ClientState, HandCheck
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui import eventlog, render
+from briscola_lan.tui import eventlog
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.backend import TableBackend, removed_two_line
 from briscola_lan.tui.i18n import _
+from briscola_lan.tui.net_seat import start_when_full, take_seat
+from briscola_lan.tui.net_words import (
+    SessionNames,
+    closed_why,
+    dealing_text,
+    plain,
+    signal_refusal,
+)
 from briscola_lan.tui.saved import games_dir, record_hint
-from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel, player_name
-from briscola_lan.tui.verdicts import own_words, status_word, verification, who
+from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel
+from briscola_lan.tui.verdicts import verification
 
 
 class NetBackend(TableBackend):
@@ -178,71 +187,17 @@ class NetBackend(TableBackend):
             await client.wait_for(lambda: st.phase == "lobby" and bool(st.seats))
             self.rematching = False
             self.model.waiting = None
-        await client.wait_for(lambda: bool(st.seats) or st.seat is not None, 15)
-        if st.seat is None and not st.seats:  # never welcomed (or no seats came): say why
-            why = client.error if client.error is not None else _("no answer from the host")
-            self.model.waiting = self._plain(
-                _("Could not open the table: {error}").format(error=why)
-            )
-            self.notify()
-            return
-        tried: set[int] = set()
-        while st.seat is None:
-            # Two players may ask for one seat at the same moment: the one refused takes the
-            # next free seat (the host's seat list says which are free).
-            free = [i.seat for i in st.seats if not i.occupied and i.seat not in tried]
-            if not free:
-                self.model.waiting = _("The table is full: pick another table in the lobby.")
+        refused = await take_seat(client, session, self.want_seat)
+        if refused is not None:
+            self.model.waiting = self._plain(refused.why)
+            if refused.kept:
                 self._seatless = self.model.waiting
-                self.model.add_log(_("! the table is full"))
-                self.notify()
-                return
-            seat = self.want_seat if self.want_seat in free else free[0]
-            tried.add(seat)
-            errors = len(st.errors)
-            client.send(*session.take_seat(seat))
-
-            def answered(n: int = errors) -> bool:
-                return st.seat is not None or len(st.errors) > n
-
-            await client.wait_for(answered, 10)
-            if st.seat is not None:
-                client.send(*session.ready())
-                break
-            refused = st.errors[-1] if len(st.errors) > errors else None
-            if refused is not None and refused.code == "seat_taken":
-                continue
-            why = refused.text if refused is not None else _("no answer from the host")
-            self.model.waiting = self._plain(_("Could not take a seat: {why}").format(why=why))
-            self._seatless = self.model.waiting
+            if refused.log is not None:
+                self.model.add_log(refused.log)
             self.notify()
             return
         if self.auto_start and st.seat == 0:
-            await self._auto_start()
-
-    async def _auto_start(self) -> None:
-        client, session = self.client, self.session
-        assert client is not None and session is not None
-        st = session.state
-
-        def can_start() -> bool:
-            return (
-                st.phase == "lobby"
-                and bool(st.seats)
-                and all(i.occupied and (i.ai is not None or i.ready) for i in st.seats)
-            )
-
-        while not client.closed and st.phase == "lobby":
-            if can_start():
-                errors = len(st.errors)
-                client.send(*session.start())
-
-                def moved(n: int = errors) -> bool:
-                    return st.phase != "lobby" or len(st.errors) > n
-
-                await client.wait_for(moved, 10)
-            else:
-                await client.wait_change(30)
+            await start_when_full(client, session)
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -296,7 +251,7 @@ class NetBackend(TableBackend):
             try:
                 msgs = self.session.signal(value)
             except ValueError as exc:
-                self.model.error = _signal_refusal(exc)
+                self.model.error = signal_refusal(exc)
             else:
                 if not self.client.send(*msgs):
                     self.model.error = _("Not connected: the signal was not sent, try again.")
@@ -400,6 +355,9 @@ class NetBackend(TableBackend):
 
     # --- keeping the model up to date ------------------------------------------------------
 
+    def _plain(self, text: str) -> str:
+        return plain(text, self.ascii_only)
+
     def _connection(self) -> str:
         c = self.client
         if c is None:
@@ -409,21 +367,6 @@ class NetBackend(TableBackend):
         if c.closed or c.error is not None:
             return "closed"
         return "reconnecting"
-
-    def _closed_why(self) -> str | None:
-        """Why the table is closed for good, in the player's words (None: closed by the player)."""
-        error = self.client.error if self.client is not None else None
-        if isinstance(error, HostGone):
-            return _(
-                "The host closed the table: this game stops here, unfinished, and is not "
-                "followed to the host's next table. Your saved game is kept as it was "
-                "(incomplete). Esc: lobby"
-            )
-        if error is not None:
-            return _("Disconnected: {why}. Your saved game is kept as it was. Esc: lobby").format(
-                why=error
-            )
-        return None
 
     def _sync(self) -> None:
         session = self.session
@@ -438,7 +381,8 @@ class NetBackend(TableBackend):
         if before != model.connection or len(st.errors) != self._errors_seen:
             self._pending_play = None  # a lost or refused play may be sent again
             self._errors_seen = len(st.errors)
-        model.closed_why = self._closed_why() if model.connection == "closed" else None
+        error = self.client.error if self.client is not None else None
+        model.closed_why = closed_why(error) if model.connection == "closed" else None
         if before != model.connection and model.started:
             model.add_log(
                 {
@@ -513,48 +457,10 @@ class NetBackend(TableBackend):
                 # mid-hand, no view while a drawn card (or the partner's hand) is on its way
                 model.waiting = _("The cards are on their way...")
             elif st.phase == "playing":
-                model.waiting = self._dealing_text(st)
+                model.waiting = dealing_text(st)
         if st.match_over and st.match_aborted and not model.hand_results:
             model.waiting = _("The match was aborted: {why}").format(why=self._last_said)
         self.notify()
-
-    def _who(self, st: ClientState, seat: int) -> str:
-        """'You' or the seat's name, from the session (the model may not be filled in yet)."""
-        if st.seat == seat:
-            return _("You")
-        for info in st.seats:
-            if info.seat == seat and info.occupied:
-                return player_name(info.name) if info.ai else info.name
-        return self.model.who(seat)
-
-    def _rules(self, summary: str) -> str:
-        """A table's rules label in the player's language and deck."""
-        return render.rules_text(summary, self.deck, self.ascii_only)
-
-    def _plain(self, text: str) -> str:
-        """Messages from the network layer in ASCII mode: no ellipsis or other Unicode."""
-        if not self.ascii_only:
-            return text
-        text = text.replace("\u2026", "...")
-        return text.encode("ascii", "replace").decode("ascii")
-
-    def _seat_name(self, seat: int) -> str:
-        """'Ann (seat 0)' for the log, from the session's seats (see ``_SessionNames``)."""
-        seats = self.session.state.seats if self.session is not None else ()
-        names = {i.seat: player_name(i.name) if i.ai else i.name for i in seats if i.occupied}
-        if seat in names:
-            return _("{name} (seat {n})").format(name=names[seat], n=seat)
-        return _("seat {n}").format(n=seat)
-
-    def _side_name(self, side: int) -> str:
-        """A side that won, as a person reads it: 'Bea', or 'side A (You + Cid)'."""
-        opts = self.model.options
-        if side >= opts.sides:
-            return _("side {n}").format(n=side)
-        names = self.model.side_name(side)
-        if opts.players == 4:
-            return _("side {ab} ({names})").format(ab="AB"[side], names=names)
-        return names
 
     def _pull_events(self, st: ClientState) -> None:
         """Tell the session's new events, in order (called per message): a line each in the
@@ -575,33 +481,13 @@ class NetBackend(TableBackend):
             return  # a stale resume token: the client library joins afresh
         if live or isinstance(event, ev.HandStarted):
             self.follow(event)
-        said = eventlog.render(event, _SessionNames(self, st))
+        said = eventlog.render(event, SessionNames(st, self.model, self.deck, self.ascii_only))
         if said:
             self._last_said = said
             self.model.add_log(self._plain(said))
         opts = st.options
         if isinstance(event, ev.HandStarted) and opts is not None and opts.players == 3:
             self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
-
-    def _dealing_text(self, st: ClientState) -> str:
-        d = st.draw
-        if d is None or st.hand_number >= 0:
-            if st.deal == "blind":
-                return _("Dealing (blind deal): the players shuffle and lock the deck in turn...")
-            return _("Dealing: the players commit and reveal their seeds...")
-        if d.own_verdict is not None:
-            return _("Draw {status}: {verdict}").format(
-                status=status_word(d.status).upper(), verdict=own_words(d.own_verdict)
-            )
-        if d.fault is not None:
-            return _("Draw {status}: {reason} (at fault: {who})").format(
-                status=status_word(d.status).upper(), reason=d.fault.reason, who=who(d.fault)
-            )
-        if d.draw_partners and d.draw_dealer:
-            return _("Drawing cards for the partners and the first dealer...")
-        if d.draw_partners:
-            return _("Drawing cards for the partners...")
-        return _("Drawing cards for the first dealer...")
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"
@@ -670,36 +556,3 @@ class NetBackend(TableBackend):
             self.model.add_log(
                 _("! could not save the game in {dir}: {error}").format(dir=directory, error=exc)
             )
-
-
-class _SessionNames:
-    """The log's names, from the session's seats (the model's are refreshed once per batch of
-    messages: after a drawn reseat they would still be the seats before the draw)."""
-
-    def __init__(self, backend: NetBackend, st: ClientState) -> None:
-        self._backend, self._st = backend, st
-
-    def seat(self, seat: int) -> str:
-        return self._backend._seat_name(seat)
-
-    def player(self, seat: int) -> str:
-        return self._backend._who(self._st, seat)
-
-    def side(self, side: int) -> str:
-        return self._backend._side_name(side)
-
-    def rules(self, summary: str) -> str:
-        return self._backend._rules(summary)
-
-    def card(self, card: Card) -> str:
-        return dk.card_label(card, self._backend.deck, self._backend.ascii_only)
-
-    def is_me(self, seat: int) -> bool:
-        return self._st.seat == seat
-
-
-def _signal_refusal(exc: ValueError) -> str:
-    """Why the session would not make a signal, in the player's words."""
-    if isinstance(exc, NoSignal) and exc.already:
-        return _("You already signalled in this trick.")
-    return _("No signal now: signals are made while the cards are played.")

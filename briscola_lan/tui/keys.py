@@ -11,7 +11,7 @@ from prompt_toolkit.keys import Keys
 
 from briscola_lan.choices import AI_LEVELS
 from briscola_lan.rules import MatchFormat, Suit
-from briscola_lan.tui import render
+from briscola_lan.tui import render_menus
 from briscola_lan.tui.follow import HandOrder
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import HostForm, Screen
@@ -43,7 +43,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     saved_screen = screen_is(Screen.SAVED)
     confirming = Condition(lambda: ui.confirm_quit)
     helping = Condition(lambda: ui.show_help)
-    on_name = form & Condition(lambda: render.form_rows(ui.form)[ui.form.row] == "name")
+    on_name = form & Condition(lambda: render_menus.form_rows(ui.form)[ui.form.row] == "name")
 
     @kb.add("c-c")
     def _ctrl_c(event: KeyPressEvent) -> None:
@@ -123,12 +123,12 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     # host form
     @kb.add("up", filter=form)
     def _form_up(event: KeyPressEvent) -> None:
-        ui.form.row = (ui.form.row - 1) % len(render.form_rows(ui.form))
+        ui.form.row = (ui.form.row - 1) % len(render_menus.form_rows(ui.form))
 
     @kb.add("down", filter=form)
     @kb.add("tab", filter=form)
     def _form_down(event: KeyPressEvent) -> None:
-        ui.form.row = (ui.form.row + 1) % len(render.form_rows(ui.form))
+        ui.form.row = (ui.form.row + 1) % len(render_menus.form_rows(ui.form))
 
     @kb.add("left", filter=form)
     def _form_left(event: KeyPressEvent) -> None:
@@ -399,7 +399,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 def change_form(form: HostForm, delta: int) -> None:
     """Left (-1) or Right (+1) on the host form's current row: the next choice of that field."""
     form.error = None
-    row = render.form_rows(form)[form.row]
+    row = render_menus.form_rows(form)[form.row]
     if row == "players":
         form.players = (form.players - 2 + delta) % 3 + 2
     elif row == "format":

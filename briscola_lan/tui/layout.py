@@ -30,7 +30,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension as D
 
 from briscola_lan.net.files import games_dir
-from briscola_lan.tui import panes, render
+from briscola_lan.tui import panes, render, render_menus, render_signals, render_table
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
@@ -167,7 +167,7 @@ class AppLayout:
             [
                 _box(
                     lambda: _("Tables on the network"),
-                    _wrapped(lambda w: render.lobby_lines(self.ui, w)),
+                    _wrapped(lambda w: render_menus.lobby_lines(self.ui, w)),
                     a,
                     height=D(min=4, weight=1),
                 ),
@@ -185,7 +185,9 @@ class AppLayout:
             ]
         )
         form = _box(
-            lambda: _("Host a table"), _wrapped(lambda w: render.form_lines(ui.form, ui, w)), a
+            lambda: _("Host a table"),
+            _wrapped(lambda w: render_menus.form_lines(ui.form, ui, w)),
+            a,
         )
         self._log_control = ScrollControl(
             lambda w: render.log_lines(self.model),
@@ -240,7 +242,7 @@ class AppLayout:
                 ConditionalContainer(
                     _box(
                         lambda: _("Signal to your partner (Esc: no signal)"),
-                        _wrapped(render.signal_choice),
+                        _wrapped(render_signals.signal_choice),
                         a,
                         height=D(min=3, weight=1),
                     ),
@@ -300,9 +302,9 @@ class AppLayout:
 
         floats = [
             panel(
-                render.help_title,
+                render_menus.help_title,
                 ScrollControl(
-                    lambda w: render.help_lines(self.ui, w), ui.help_scroll, more=self._more
+                    lambda w: render_menus.help_lines(self.ui, w), ui.help_scroll, more=self._more
                 ),
                 lambda: ui.show_help,
                 50,
@@ -468,7 +470,7 @@ class AppLayout:
         kept: StyleAndTextTuples = []
         if self.ui.kept:
             more = len(self.ui.kept) - 1
-            line = render.kept_line(self.ui.kept[0])
+            line = render_menus.kept_line(self.ui.kept[0])
             if more:
                 line += " " + ngettext("(and {n} more)", "(and {n} more)", more).format(n=more)
             kept = [("class:bold", " c "), ("class:turn", line + "\n")]
@@ -484,11 +486,11 @@ class AppLayout:
 
     def _players_text(self, width: int = 36) -> StyleAndTextTuples:
         compact = self._sizes().compact
-        return render.players_lines(self.model, self.ui, width, compact)
+        return render_table.players_lines(self.model, self.ui, width, compact)
 
     def _table_text(self, width: int | None = None) -> StyleAndTextTuples:
         sizes = self._sizes()
-        return render.table_lines(
+        return render_table.table_lines(
             self.model, self.ui, width, self._own_verdict(), big=sizes.boxes, compact=sizes.compact
         )
 
@@ -509,7 +511,7 @@ class AppLayout:
 
     def _hand_text(self, width: int) -> StyleAndTextTuples:
         sizes = self._sizes()
-        return render.hand_lines(
+        return render_table.hand_lines(
             self.model, self.ui, on_click=self.click_card, big=sizes.big, inline=sizes.compact
         )
 

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from briscola_lan.rules import Card, Rank, Suit
-from briscola_lan.tui import render
+from briscola_lan.tui import render, render_signals, render_table
 from briscola_lan.tui.follow import Follow
 from briscola_lan.tui.state import SignalNote, TableModel, UiState
 from briscola_lan.tui.widgets import wrap_words
@@ -71,19 +71,19 @@ def _in_play_need(model: TableModel, ui: UiState, width: int, boxes: bool, compa
                 look = dataclasses.replace(ui, follow=Follow())
                 if held:
                     look.follow.held = TrickTaken(winner, plays, 120)
-                rows = lines_of(render.table_lines(probe, look, width, big=boxes,
+                rows = lines_of(render_table.table_lines(probe, look, width, big=boxes,
                                                    compact=compact), width)  # fmt: skip
                 need = max(need, rows)
     # the trust line as while the stock lasts (a warning about the partner may go with it)
     with_stock = dataclasses.replace(model, stock_left=max(1, model.stock_left))
-    trust = len(render.trust_lines(with_stock, compact=compact))
-    now = len(render.trust_lines(model, compact=compact))
+    trust = len(render_table.trust_lines(with_stock, compact=compact))
+    now = len(render_table.trust_lines(model, compact=compact))
     return need + max(0, trust - now) + 1  # a line for an error (a refused key says why)
 
 
 def _players_need(model: TableModel, ui: UiState, width: int, compact: bool) -> int:
     probe = dataclasses.replace(model, signals=_signals_probe(model))
-    return lines_of(render.players_lines(probe, ui, width, compact), width)
+    return lines_of(render_table.players_lines(probe, ui, width, compact), width)
 
 
 def _signals_probe(model: TableModel) -> tuple[SignalNote, ...]:
@@ -93,7 +93,7 @@ def _signals_probe(model: TableModel) -> tuple[SignalNote, ...]:
     if not (model.options.signals and model.players == 4):
         return ()
     me = model.my_seat
-    value = max(SignalValue, key=lambda v: len(render.signal_text(v)))
+    value = max(SignalValue, key=lambda v: len(render_signals.signal_text(v)))
     return (SignalNote((me + 2) % 4, 10, value), SignalNote(me, 10, value))
 
 
@@ -122,7 +122,7 @@ def sizes(columns: int, rows: int, model: TableModel, ui: UiState | None = None)
         if in_hand or (model.started and not model.hand_over and model.waiting):
             table = _in_play_need(model, ui, inner, boxes, compact)
         else:
-            table = lines_of(render.table_lines(model, ui, inner, big=boxes, compact=compact),
+            table = lines_of(render_table.table_lines(model, ui, inner, big=boxes, compact=compact),
                              inner)  # fmt: skip
         top = max(players, table) + 2
         hand = hand_rows(big)
@@ -131,10 +131,12 @@ def sizes(columns: int, rows: int, model: TableModel, ui: UiState | None = None)
     if ui.signalling or ui.show_hint:
         # Under the hand, in the log's place, the player asked for a choice or a hint: the
         # top panes give it what they keep for later in the hand (they show what they show now).
-        now = lines_of(render.table_lines(model, ui, inner, big=boxes, compact=compact), inner)
+        now = lines_of(
+            render_table.table_lines(model, ui, inner, big=boxes, compact=compact), inner
+        )
         pw = players_width - 2
-        shown = lines_of(render.players_lines(model, ui, pw, compact), pw)
-        choice = render.signal_choice(columns - 2)
+        shown = lines_of(render_table.players_lines(model, ui, pw, compact), pw)
+        choice = render_signals.signal_choice(columns - 2)
         aside = 2 + (lines_of(choice, columns - 2) if ui.signalling else 3)
         top = min(top, max(now, shown) + 2, room - hand - aside)
     top = max(3, min(top, room - hand - LOG_MIN))

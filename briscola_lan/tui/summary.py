@@ -7,7 +7,7 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.rules import Card
-from briscola_lan.tui import render
+from briscola_lan.tui import render, render_result
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import HandSummary, TableModel, UiState
 from briscola_lan.tui.widgets import hang
@@ -18,7 +18,7 @@ Frag = StyleAndTextTuples
 def side_label(model: TableModel, side: int) -> str:
     """A side as the summary names it: 'You', 'Bea', or 'A (us): You + Bea' at four players."""
     if model.players == 4:
-        return f"{render.side_label(model, side)}: {model.side_name(side)}"
+        return f"{render_result.side_label(model, side)}: {model.side_name(side)}"
     return model.who(side)
 
 
@@ -35,7 +35,7 @@ def _hand(model: TableModel, ui: UiState, res: HandSummary, width: int | None) -
         out.append(("class:bad", "  " + _("aborted: it counts for nothing")))
         out.append(("", "\n"))
         return out
-    style, winner = render.hand_winner_text(model, res.winner)
+    style, winner = render_result.hand_winner_text(model, res.winner)
     out.append((style, "  " + winner))
     out.append(("", "\n"))
     if res.upcard is not None and res.upcard_taken_by is not None:
@@ -71,7 +71,7 @@ def summary_lines(model: TableModel, ui: UiState, width: int | None = None) -> F
     """The whole summary, hand by hand, then the standing (or the match's result)."""
     out: Frag = []
     if model.match_over:
-        style, text = render.match_result_text(model)
+        style, text = render_result.match_result_text(model)
         out.append((style, text + "\n"))
     for res in model.hand_results:
         out.extend(_hand(model, ui, res, width))
@@ -79,6 +79,6 @@ def summary_lines(model: TableModel, ui: UiState, width: int | None = None) -> F
         out.append(("class:dim", _("No hand has been played to the end yet.") + "\n"))
     if model.started and not model.match_over and not model.hand_over:
         out.append(("", _("Hand {n} is being played.").format(n=model.hand_number + 1) + "\n"))
-    out.append(("class:bold", render.standing_text(model) + "\n"))
+    out.append(("class:bold", render_result.standing_text(model) + "\n"))
     out.append(("class:dim", _("m or Esc closes, Up/Down scrolls.")))
     return out

@@ -9,7 +9,7 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 
 from briscola_lan.rules import MatchFormat, Suit
-from briscola_lan.tui import learn, render
+from briscola_lan.tui import learn, render, render_menus, render_table
 from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.learn import LEARN_TRICKS
@@ -89,7 +89,7 @@ async def test_click_a_card_plays_it() -> None:
     async with running() as d:
         await d.keys("a")
         await wait_for(lambda: d.client.model.my_turn, what="my turn")
-        frags = render.hand_lines(d.client.model, d.client.ui, on_click=d.client.click_card)
+        frags = render_table.hand_lines(d.client.model, d.client.ui, on_click=d.client.click_card)
         target = d.client.shown_hand()[2]
         label = target.label()
         handlers = [f[2] for f in frags if len(f) == 3 and f[1].strip() == label]
@@ -128,7 +128,7 @@ async def test_host_form_three_players_sets_every_option() -> None:
         assert ui.form.table_name == "Kitchen"
         await d.keys(DOWN, RIGHT)  # players 2 -> 3
         assert ui.form.players == 3
-        rows = render.form_rows(ui.form)
+        rows = render_menus.form_rows(ui.form)
         assert "two" in rows and "format" not in rows and "exchange" not in rows
         await d.keys(DOWN, RIGHT, RIGHT)  # removed 2: coins -> swords
         assert ui.form.removed_two is Suit.SWORDS
@@ -269,10 +269,12 @@ async def test_lobby_updates_live_and_keeps_selection() -> None:
         # a table appears before them in name order, and both fill: nothing moves
         c.set_lobby([entry("a", 0), entry("b", 2), entry("d", 2)])
         assert keys() == ["b", "d", "a"] and c.ui.lobby[c.ui.lobby_index].key == "d"
-        lines = "".join(f[1] for f in render.lobby_lines(c.ui))
+        lines = "".join(f[1] for f in render_menus.lobby_lines(c.ui))
         assert "FULL" in lines and "Table a" in lines
         c.ui.lobby[0].phase = "play"
-        assert "Table b" in next(ln for ln in _lines(render.lobby_lines(c.ui)) if "playing" in ln)
+        assert "Table b" in next(
+            ln for ln in _lines(render_menus.lobby_lines(c.ui)) if "playing" in ln
+        )
         # the table under the cursor finishes its match: the cursor moves on to one to join
         c.set_lobby([entry("a", 0), entry("b", 2), entry("d", 2, "over")])
         assert keys() == ["b", "d", "a"] and c.ui.lobby[c.ui.lobby_index].key == "a"

@@ -15,7 +15,7 @@ from briscola_lan.fairness import verify_records
 from briscola_lan.net.client import Target
 from briscola_lan.net.kept import HOSTED, PRACTICE, unfinished
 from briscola_lan.net.player import auto_play, connect, make_chooser
-from briscola_lan.tui import render
+from briscola_lan.tui import render_menus
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import HostForm, Screen
 
@@ -84,7 +84,7 @@ async def test_a_practice_game_quit_mid_match_is_continued_from_the_lobby(
     async with running(cfg) as d:
         await wait_for(lambda: bool(d.client.ui.kept), 10, "the lobby to offer the match")
         assert "Continue Practice vs AI: practice, hand 1" in _menu(d)
-        help_keys = [key for key, _what in render.help_lobby()]
+        help_keys = [key for key, _what in render_menus.help_lobby()]
         assert "c" in help_keys
         await d.keys("c")
         model = d.client.model

@@ -12,7 +12,7 @@ import pytest
 
 from briscola_lan.rules import Card, Rank, Suit, TableOptions
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui import render
+from briscola_lan.tui import render, render_table
 from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.state import Screen, SeatInfo, TableModel, UiState
 
@@ -46,10 +46,10 @@ def test_the_table_in_the_italian_deck_ascii_mode() -> None:
     model.hand = (Card(Suit.CLUBS, Rank.JACK),)
     model.to_play = 0
     ui = UiState(ascii_only=True, deck=dk.Deck.ITALIAN)
-    text = _text(render.table_lines(model, ui, 70))
+    text = _text(render_table.table_lines(model, ui, 70))
     assert "Briscola: Rd  trump Denari" in text, text
     assert "Ac" in text and "diamonds" not in text and "coins" not in text
-    assert "Fb" in _text(render.hand_lines(model, ui))
+    assert "Fb" in _text(render_table.hand_lines(model, ui))
 
 
 async def test_a_game_in_the_italian_deck_logs_italian_cards() -> None:

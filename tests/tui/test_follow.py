@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from briscola_lan.rules import Card, Suit, TableOptions, TrickTaken
 from briscola_lan.table import events as ev
-from briscola_lan.tui import render
+from briscola_lan.tui import render, render_table
 from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.follow import Follow, HandOrder, display_order, winning_seat
 from briscola_lan.tui.state import SeatInfo, TableModel, UiState
@@ -101,18 +101,18 @@ async def test_winning_card_partner_counts_and_removed_two() -> None:
     model.tricks_won, model.points = (0, 0), (0, 0)
     ui = UiState()
     assert winning_seat(model.trick, model.trump) == 3  # the 2 of the briscola beats the ace
-    text = _text(render.table_lines(model, ui, 60))
+    text = _text(render_table.table_lines(model, ui, 60))
     winner = next(ln for ln in text.splitlines() if "2♣" in ln)
     assert "winning" in winner
     partner = next(ln for ln in text.splitlines() if "3♥" in ln)
     assert "partner" in partner and "winning" not in partner
-    seats = _text(render.seat_lines(model, ui, 36)).splitlines()
+    seats = _text(render_table.seat_lines(model, ui, 36)).splitlines()
     assert seats[0].rstrip().endswith("▮▮▮") and seats[1].rstrip().endswith("▮▮")
     assert "Stock:" in text
     opts3 = TableOptions.make(players=3, match_format="points", removed_two=Suit.SWORDS)
     three = TableModel(options=opts3, started=True)
     three.trump, three.upcard = Suit.CUPS, Card.parse("5h")
-    assert "2♠ is out of the deck (39 cards)" in _text(render.table_lines(three, ui, 60))
+    assert "2♠ is out of the deck (39 cards)" in _text(render_table.table_lines(three, ui, 60))
 
 
 async def test_three_players_announce_the_removed_two_in_the_log() -> None:
@@ -164,7 +164,7 @@ def test_the_card_just_drawn_is_marked_new() -> None:
     assert follow.held is trick and follow.drawn == Card.parse("Kc")
     ui = UiState(follow=follow)
     model.trump = Suit.CLUBS
-    lines = _text(render.hand_lines(model, ui)).splitlines()
+    lines = _text(render_table.hand_lines(model, ui)).splitlines()
     assert "new" in lines[-1]
     col = lines[1].index("K♣")
     assert "new" in lines[-1][col - 2 : col + 5] and "new" not in lines[-1][: col - 2]

@@ -12,7 +12,7 @@ from briscola_lan.fairness.transcript import load
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import TableOptions
-from briscola_lan.tui import render
+from briscola_lan.tui import render_table
 from tests.net.relay import Relay
 
 from .helpers import ENTER, ESC, lobby_entry, net_config, running, wait_for
@@ -55,7 +55,7 @@ async def test_the_client_of_a_host_that_hosts_again_says_the_table_closed(
             relay.port = second.port
             await wait_for(lambda: model.connection == "closed", 30, "the table closed")
             assert model.closed_why and "closed the table" in model.closed_why
-            centre = "".join(t for _, t in render.table_lines(model, d.client.ui))
+            centre = "".join(t for _, t in render_table.table_lines(model, d.client.ui))
             assert "The host closed the table" in centre
             assert any("closed the table" in line for line in model.log)
             assert not model.my_turn

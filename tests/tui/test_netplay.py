@@ -13,7 +13,7 @@ import pytest
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.table.host import Outgoing
-from briscola_lan.tui import render
+from briscola_lan.tui import render_menus
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.saved import verify_saved
 from briscola_lan.tui.state import Screen
@@ -167,7 +167,7 @@ async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None
     async with running(net_config(tmp_path)) as d:
         ui = d.client.ui
         await d.keys("h", DOWN, RIGHT, RIGHT)  # 4 players
-        rows = render.form_rows(ui.form)
+        rows = render_menus.form_rows(ui.form)
         for row in ("drawp", "drawd"):
             ui.form.row = rows.index(row)
             await d.keys(" ")

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from briscola_lan.rules import ALL_CARDS, Card, Hand, MatchFormat, Suit, TableOptions
-from briscola_lan.tui import render
+from briscola_lan.tui import render, render_menus, render_table
 from briscola_lan.tui.adapters import apply_seat_view, partner_cards_visible
 from briscola_lan.tui.command import wants_ascii
 from briscola_lan.tui.learn import LEARN_TRICKS, describe
@@ -67,7 +67,7 @@ def test_partner_cards_shown_after_exchange_then_hidden_after_my_play() -> None:
     apply_seat_view(model, hand.view(leader))
     assert model.partner_shown == tuple(hand.hands[partner])
     ui = UiState()
-    shown = _text(render.hand_lines(model, ui))
+    shown = _text(render_table.hand_lines(model, ui))
     assert "partner still holds" in shown
     # the partner's cards disappear once I have played my next card
     hand.play(leader, hand.legal_plays()[0])
@@ -93,7 +93,7 @@ def test_partner_cards_drop_the_ones_the_partner_has_played() -> None:
     assert model.partner_shown == tuple(c for c in shown_before if c != played)
     assert played not in (model.partner_shown or ())
     assert len(model.partner_shown or ()) == 2
-    text = _text(render.hand_lines(model, UiState(ascii_only=True)))
+    text = _text(render_table.hand_lines(model, UiState(ascii_only=True)))
     assert played.label(True) not in text.split("holds:")[1]
 
 
@@ -124,20 +124,20 @@ def test_ascii_mode_renders_no_unicode() -> None:
     ui = UiState(ascii_only=True)
     model = _sample_model()
     texts = [
-        render.seat_lines(model, ui),
-        render.score_lines(model),
-        render.table_lines(model, ui),
-        render.hand_lines(model, ui),
+        render_table.seat_lines(model, ui),
+        render_table.score_lines(model),
+        render_table.table_lines(model, ui),
+        render_table.hand_lines(model, ui),
         render.log_lines(model),
         render.title_text(model, ui),
-        render.help_lines(ui),
-        render.form_lines(HostForm(players=3), ui),
+        render_menus.help_lines(ui),
+        render_menus.form_lines(HostForm(players=3), ui),
     ]
     model.hand_over = True
     model.hand_results.append(
         HandSummary(0, (70, 50), 0, verification=Verification(False, "position 7 mismatch", [], 2))
     )
-    texts.append(render.table_lines(model, ui))
+    texts.append(render_table.table_lines(model, ui))
     joined = "".join(_text(t) for t in texts)
     assert all(ord(ch) < 128 for ch in joined), [ch for ch in joined if ord(ch) >= 128]
     assert "Deal check FAILED: position 7 mismatch" in joined
@@ -147,7 +147,7 @@ def test_ascii_mode_renders_no_unicode() -> None:
 
 def test_unicode_mode_shows_suit_symbols_and_styles() -> None:
     model = _sample_model()
-    frags = render.hand_lines(model, UiState())
+    frags = render_table.hand_lines(model, UiState())
     suits = [f for f in frags if "class:suit." in f[0]]
     assert suits, "cards are coloured by suit"
     assert any(sym in _text(frags) for sym in "♦♥♠♣")
@@ -160,7 +160,7 @@ def test_end_of_hand_shows_points_result_standing_and_verification() -> None:
     model.hand_over = True
     model.total_points = (70, 50)
     model.hand_results.append(HandSummary(0, (70, 50), 0, verification=Verification(True, "ok")))
-    text = _text(render.table_lines(model, UiState()))
+    text = _text(render_table.table_lines(model, UiState()))
     assert re.search(r"You +70 points", text), text
     assert re.search(r"Bot 1 +50 points", text), text
     assert "You win the hand!" in text
@@ -223,7 +223,7 @@ def test_learn_descriptions_come_from_the_engine() -> None:
 
 def test_form_rows_follow_the_options() -> None:
     form = HostForm()
-    assert render.form_rows(form) == [
+    assert render_menus.form_rows(form) == [
         "name", "players", "format", "hands", "drawd", "seat1", "hints", "deal", "start"
     ]  # fmt: skip
     assert form.deal_mode() == "classic"  # against an AI only: the host plays it anyway
@@ -233,10 +233,10 @@ def test_form_rows_follow_the_options() -> None:
     assert form.deal_mode() == "classic"  # the host's choice
     form.fillers[0], form.deal = "rules", ""
     form.players = 4
-    assert {"exchange", "drawp", "drawd", "seat3"} <= set(render.form_rows(form))
+    assert {"exchange", "drawp", "drawd", "seat3"} <= set(render_menus.form_rows(form))
     form.players = 2
     form.match_format = MatchFormat.POINTS
-    assert "hands" not in render.form_rows(form)
+    assert "hands" not in render_menus.form_rows(form)
     form.players = 3
     opts = form.options()
     assert opts.match_format is MatchFormat.POINTS and opts.removed_two is Suit.COINS
@@ -249,17 +249,17 @@ def test_match_end_texts() -> None:
     model.hands_won = (1, 0)
     model.match_winner = 0
     model.hand_results.append(HandSummary(0, (80, 40), 0, verification=Verification(True, "ok")))
-    won = _text(render.table_lines(model, UiState()))
+    won = _text(render_table.table_lines(model, UiState()))
     assert "YOU WIN THE MATCH!" in won and "r: rematch" in won
     model.match_winner = 1
-    lost = _text(render.table_lines(model, UiState()))
+    lost = _text(render_table.table_lines(model, UiState()))
     assert "You lose the match: Bot 1 wins it." in lost and "r: rematch" in lost
     model.seated = False  # a spectator reads who won, without "you"
-    assert "Bot 1 wins the match." in _text(render.table_lines(model, UiState()))
+    assert "Bot 1 wins the match." in _text(render_table.table_lines(model, UiState()))
     model.seated = True
     model.match_winner = None
     model.hand_results.append(HandSummary(1, (), None, verification=Verification(False, "x")))
-    text = _text(render.table_lines(model, UiState()))
+    text = _text(render_table.table_lines(model, UiState()))
     assert "The hand was aborted." in text and "no winner (aborted)" in text
 
 
@@ -290,7 +290,7 @@ def test_the_deal_mode_is_shown_in_the_lobby_and_the_title() -> None:
         LobbyEntry("a", "Kitchen", "192.0.2.7", "4p hands:2", 2, 4, 2, deal="blind"),
         LobbyEntry("b", "Garden", "192.0.2.8", "2p hands:2", 1, 2, 1, deal="classic"),
     ]
-    rows = "".join(t for _, t in render.lobby_lines(ui)).splitlines()
+    rows = "".join(t for _, t in render_menus.lobby_lines(ui)).splitlines()
     assert "DEAL" in rows[0]
     assert "blind" in rows[1] and "classic" in rows[2]
     assert all(len(r) <= 80 for r in rows)
@@ -314,7 +314,7 @@ def test_a_four_player_trick_shows_whole_names_at_every_size() -> None:
     apply_seat_view(model, hand.view(0))
     assert len(model.trick) == 3
     for big, width in ((True, 80), (True, 52), (False, 46), (False, 32), (False, 24)):
-        text = _text(render.trick_text(model, UiState(), big, width=width))
+        text = _text(render_table.trick_text(model, UiState(), big, width=width))
         for seat in range(1, 4):
             assert f"AI rules {seat}" in text, (big, width, text)
         assert all(len(line) <= width for line in text.splitlines()), (big, width, text)

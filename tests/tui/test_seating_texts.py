@@ -13,7 +13,7 @@ from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.rules import TableOptions
 from briscola_lan.table import events as ev
 from briscola_lan.table.client import ClientSession
-from briscola_lan.tui import render
+from briscola_lan.tui import render, render_table
 from briscola_lan.tui.lobby_net import join_target_backend
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import Screen, SeatInfo, UiState
@@ -73,16 +73,16 @@ def test_a_client_without_a_seat_invents_nothing() -> None:
     assert not model.seated and not model.known
     title = _text(render.title_text(model, ui))
     assert "2p" not in title and "hands:" not in title and "connecting" in title
-    pane = _text(render.seat_lines(model, UiState(ascii_only=True))) + _text(
-        render.score_lines(model)
+    pane = _text(render_table.seat_lines(model, UiState(ascii_only=True))) + _text(
+        render_table.score_lines(model)
     )
     assert pane.strip() == "connecting..."
     # the table answered, but this client has no seat: nobody is "(you)" and no "You" side
     model.connection, model.known = "connected", True
     model.options = TableOptions.make(players=2)
     model.seats = [SeatInfo(0, "Anna"), SeatInfo(1, "Bob", connected=False)]
-    pane = _text(render.seat_lines(model, UiState(ascii_only=True))) + _text(
-        render.score_lines(model)
+    pane = _text(render_table.seat_lines(model, UiState(ascii_only=True))) + _text(
+        render_table.score_lines(model)
     )
     assert "(you)" not in pane and "You" not in pane.replace("You are not seated", "")
     assert "You are not seated." in pane and "Anna" in pane

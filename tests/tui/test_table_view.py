@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from briscola_lan.rules import ALL_CARDS, Card, Hand, TableOptions
-from briscola_lan.tui import render, seating
+from briscola_lan.tui import render, render_signals, render_table, seating
 from briscola_lan.tui.adapters import apply_seat_view
 from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.state import SeatInfo, TableModel, UiState
@@ -49,7 +49,7 @@ def test_seats_are_drawn_by_position_for_two_three_and_four_players() -> None:
     names = ["Ann", "Bea the long-named", "Cid", "Dan"]
     model = _model(4, names, me=0)
     for big, width in ((False, 46), (True, 56)):
-        lines = _text(render.trick_text(model, UiState(), big, width=width)).splitlines()
+        lines = _text(render_table.trick_text(model, UiState(), big, width=width)).splitlines()
 
         def row(name: str, lines: list[str] = lines) -> int:
             return next(i for i, line in enumerate(lines) if name in line)
@@ -58,10 +58,12 @@ def test_seats_are_drawn_by_position_for_two_three_and_four_players() -> None:
         assert row("Bea the long-named") == row("Dan")  # the opponents, side by side
         bea, dan = lines[row("Dan")].index("Bea"), lines[row("Dan")].index("Dan")
         assert bea < dan  # Bea (seat 1, next after me) on my left
-    three = _text(render.trick_text(_model(3, ["Ann", "Bea", "Cid"]), UiState(), False, width=40))
+    three = _text(
+        render_table.trick_text(_model(3, ["Ann", "Bea", "Cid"]), UiState(), False, width=40)
+    )
     first = three.splitlines()[0]
     assert first.index("Bea") < first.index("Cid") and "You" in three.splitlines()[-1]
-    two = _text(render.trick_text(_model(2, ["Ann", "Bea"]), UiState(), False, width=40))
+    two = _text(render_table.trick_text(_model(2, ["Ann", "Bea"]), UiState(), False, width=40))
     assert two.index("Bea") < two.index("You")
 
 
@@ -69,7 +71,9 @@ def test_the_three_player_players_pane_keeps_ai_names_apart_at_every_width() -> 
     model = _model(3, ["Tess", "AI rules 1", "AI rules 2"])
     for width in range(24, 43):
         ui = UiState()
-        lines = _text(render.seat_lines(model, ui, width) + render.score_lines(model, ui, width))
+        lines = _text(
+            render_table.seat_lines(model, ui, width) + render_table.score_lines(model, ui, width)
+        )
         rows = [ln for ln in lines.splitlines() if ln.strip()]
         assert all(len(r) <= width for r in rows), (width, rows)
         seats = [r for r in rows if r[1:2] in "12" and r[1:2].strip()]
@@ -80,13 +84,15 @@ def test_the_three_player_players_pane_keeps_ai_names_apart_at_every_width() -> 
 def test_who_took_the_face_up_briscola_stays_on_the_table() -> None:
     model = _model(2, ["Ann", "Bea"])
     ui = UiState()
-    assert "taken by" not in _text(render.table_lines(model, ui, 60))
+    assert "taken by" not in _text(render_table.table_lines(model, ui, 60))
     assert model.upcard is not None
     model.upcard_taken_by, model.stock_left = 1, 0
-    text = _text(render.table_lines(model, ui, 60))
+    text = _text(render_table.table_lines(model, ui, 60))
     assert f"({model.upcard.label()} taken by Bea)" in text, text
     model.upcard_taken_by = 0
-    assert f"({model.upcard.label()} taken by you)" in _text(render.table_lines(model, ui, 60))
+    assert f"({model.upcard.label()} taken by you)" in _text(
+        render_table.table_lines(model, ui, 60)
+    )
 
 
 async def _play_until(d: Driver, done: object, timeout: float = 30) -> None:
@@ -212,7 +218,7 @@ async def test_the_hint_sits_beside_the_hand_at_80x24() -> None:
 def test_a_card_box_compass_fits_its_width_with_long_names() -> None:
     model = _model(4, ["Ann", "Bea " + "x" * 28, "Cid", "Dan " + "y" * 28])
     for width in (52, 60, 80):
-        text = _text(render.trick_text(model, UiState(), True, width=width))
+        text = _text(render_table.trick_text(model, UiState(), True, width=width))
         assert all(len(line) <= width for line in text.splitlines()), text
         flat = text.replace("\n", " ")
         assert "x" * 10 in flat and "y" * 10 in flat  # whole (wrapped) names
@@ -244,9 +250,9 @@ def test_the_panes_stay_put_and_show_everything_the_table_can_show() -> None:
         ui.follow.held = TrickTaken(1, (*model.trick, (3, model.hand[0])), 30)
         assert panes.sizes(*size, busy, ui) == quiet, size
         inner = size[0] - quiet.players_width - 2
-        text = render.table_lines(busy, ui, inner, big=quiet.boxes, compact=quiet.compact)
+        text = render_table.table_lines(busy, ui, inner, big=quiet.boxes, compact=quiet.compact)
         assert panes.lines_of(text, inner) <= quiet.top - 2, (size, _text(text))
-        frags = render.players_lines(busy, ui, quiet.players_width - 2, quiet.compact)
+        frags = render_table.players_lines(busy, ui, quiet.players_width - 2, quiet.compact)
         pane = _text(frags)
         if quiet.compact:  # a short terminal: the signals in the Players pane, in a word or two
             assert "Partner: carico" in pane and "You: trump figure" in pane, pane
@@ -256,4 +262,4 @@ def test_the_panes_stay_put_and_show_everything_the_table_can_show() -> None:
         choosing = UiState(signalling=True)
         sized = panes.sizes(*size, model, choosing)
         aside = size[1] - 2 - sized.top - sized.hand - 2  # the choice's rows in its frame
-        assert panes.lines_of(render.signal_choice(size[0] - 2), size[0] - 2) <= aside, size
+        assert panes.lines_of(render_signals.signal_choice(size[0] - 2), size[0] - 2) <= aside, size

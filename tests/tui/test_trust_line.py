@@ -5,7 +5,7 @@ the warning before the 4-player exchange when the host plays my partner."""
 from __future__ import annotations
 
 from briscola_lan.rules import MatchFormat, TableOptions
-from briscola_lan.tui import render
+from briscola_lan.tui import render_table
 from briscola_lan.tui.state import SeatInfo, TableModel, UiState
 
 
@@ -26,11 +26,11 @@ def _model(
 
 
 def _texts(model: TableModel, compact: bool = False) -> list[str]:
-    return [text for _, text in render.trust_lines(model, compact=compact)]
+    return [text for _, text in render_table.trust_lines(model, compact=compact)]
 
 
 def _players_box(model: TableModel) -> str:
-    return "".join(text for _, text in render.seat_lines(model, UiState(), width=40))
+    return "".join(text for _, text in render_table.seat_lines(model, UiState(), width=40))
 
 
 def test_the_classic_deal_says_the_host_knows_every_card() -> None:
@@ -80,7 +80,7 @@ def test_a_small_screen_drops_the_line_and_a_practice_game_has_none() -> None:
 
 def test_the_line_is_on_the_table() -> None:
     model = _model(2, "blind", ())
-    table = "".join(text for _, text in render.table_lines(model, UiState(), width=60))
+    table = "".join(text for _, text in render_table.table_lines(model, UiState(), width=60))
     assert "Blind deal: no one, the host included, sees a card unshown." in " ".join(table.split())
 
 
@@ -88,7 +88,7 @@ def test_a_seat_the_host_plays_while_its_player_is_away_fits_the_players_box() -
     model = _model(4, "blind", (1, 2, 3), ai=(1, 3))
     model.seats[2].connected = False
     model.hand_sizes, model.to_play, model.dealer = (3, 2, 3, 3), 0, 0
-    box = "".join(text for _, text in render.seat_lines(model, UiState(), width=30))
+    box = "".join(text for _, text in render_table.seat_lines(model, UiState(), width=30))
     rows = box.split("\n")[:4]  # the seats (an 80x24 screen's players box is 30 wide)
     assert all(len(row) <= 30 for row in rows), rows
     bea = next(row for row in rows if "Cid" in row)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from briscola_lan.fairness.verify import HOST, Fault
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.client import HandCheck
-from briscola_lan.tui import render
+from briscola_lan.tui import render_table
 from briscola_lan.tui.state import HandSummary, SeatInfo, TableModel, UiState
 from briscola_lan.tui.verdicts import verification
 
@@ -14,7 +14,7 @@ def _screen(check: HandCheck) -> str:
     model = TableModel(options=TableOptions.make(players=2), started=True, hand_over=True)
     model.seats = [SeatInfo(0, "Tess"), SeatInfo(1, "Bea")]
     model.hand_results.append(HandSummary(0, (60, 60), None, verification=verification(check)))
-    return "".join(f[1] for f in render.table_lines(model, UiState()))
+    return "".join(f[1] for f in render_table.table_lines(model, UiState()))
 
 
 def test_in_progress_has_no_verdict_yet() -> None:

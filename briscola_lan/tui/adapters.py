@@ -5,8 +5,13 @@ The table screen reads only ``TableModel``; each source of game state gets one s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from briscola_lan.rules import Card, Match, SeatView
 from briscola_lan.tui.state import HandSummary, TableModel
+
+if TYPE_CHECKING:
+    from briscola_lan.rules import CallResult
 
 
 def partner_cards_visible(view: SeatView) -> tuple[bool, int]:
@@ -65,10 +70,17 @@ def apply_seat_view(model: TableModel, view: SeatView, match: Match | None = Non
     model.points = view.points
     visible, _ = partner_cards_visible(view)
     model.partner_shown = partner_still_holds(view) if visible else None
-    model.hand_over = view.to_play is None
+    model.auction = view.auction
+    model.to_bid = view.to_bid
+    model.to_call = view.to_call
+    model.legal_bids = view.legal_bids
+    model.contract = view.contract
+    model.partner = view.partner
+    model.hand_over = view.to_play is None and view.to_bid is None and view.to_call is None
     if match is not None:
         model.hands_won = match.hands_won()
         model.total_points = match.total_points()
+        model.scores = match.scores()
         model.match_winner = match.winner
         model.match_over = match.is_over
     model.changes += 1
@@ -82,9 +94,10 @@ def taken_by_side(view: SeatView) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(cards) for cards in sides)
 
 
-def add_hand_cards(summary: HandSummary, view: SeatView) -> None:
+def add_hand_cards(summary: HandSummary, view: SeatView, result: CallResult | None = None) -> None:
     """A finished hand's summary completed from its last view: the cards each side took and
-    who drew the face-up briscola (for the match summary)."""
+    who drew the face-up briscola (for the match summary); at five players its scored call."""
     summary.taken = taken_by_side(view)
     summary.upcard = view.upcard
     summary.upcard_taken_by = view.upcard_taken_by
+    summary.call = result

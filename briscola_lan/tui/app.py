@@ -46,7 +46,7 @@ class ClientApp(AppLayout):
         self.ui.hand_order = config.hand_order
         self.ui.hide_points = config.hide_points
         self.ui.form.table_name = _("{name}'s table").format(name=config.name)
-        self.ui.form.fillers = [config.ai_level] * 3
+        self.ui.form.fillers = [config.ai_level] * 4
         self.model = TableModel()
         self.backend: TableBackend | None = None
         self._coach: Coach | None = None
@@ -264,7 +264,7 @@ class ClientApp(AppLayout):
     def practice(self, players: int = 2, title: str | None = None) -> None:
         """Play against AI players on this machine right away."""
         title = title or _("Practice vs AI")
-        form = HostForm(table_name=title, players=players, fillers=[self.config.ai_level] * 3)
+        form = HostForm(table_name=title, players=players, fillers=[self.config.ai_level] * 4)
         self.start_form_table(form, title=title)
 
     def start_form_table(self, form: HostForm, title: str | None = None) -> None:
@@ -275,7 +275,12 @@ class ClientApp(AppLayout):
             return
         fillers = form.seat_fillers()
         self.ui.last_form = (form, title)
-        if self.config.host_factory is not None:
+        # five players play on this machine, the rules engine in process (no network host yet)
+        local = options.chiamata
+        if local and "open" in fillers:
+            form.error = _("5 players play on this machine only, against AI: no open seats.")
+            return
+        if self.config.host_factory is not None and not local:
             practice = title is not None
             self.open_table(self.config.host_factory(form, self.config, practice))
             return
@@ -399,17 +404,20 @@ class ClientApp(AppLayout):
             )
             self.ui.show_hint = True
             return
+        from briscola_lan.tui import coach
+
         view = backend.current_view()
-        if view is None or not self.model.my_turn:
+        if not coach.supports(self.model.options):
+            self.coach.hint_text = coach.unsupported_text()
+        elif view is None or not self.model.my_turn:
             self.coach.hint_text = _("A hint is for your turn: wait for it.")
+        if not coach.supports(self.model.options) or view is None or not self.model.my_turn:
             self.ui.show_hint = True
             return
         self.ui.show_hint = True
         self.coach.hint_text = _("The strong AI is thinking...")
 
         async def think() -> None:
-            from briscola_lan.tui import coach
-
             hint = await asyncio.to_thread(coach.advise, view)
             if backend is not self.backend or self.backend.current_view() != view:
                 return  # the position moved on: the hint is out of date

@@ -15,21 +15,25 @@ from typing import Protocol
 
 from briscola_lan.choices import AI_PACE
 from briscola_lan.rules import (
+    Bid,
     Card,
     CardDealt,
     CardPlayed,
     Hand,
+    IllegalBid,
     IllegalPlay,
     Match,
     NotYourTurn,
     Rank,
     SeatView,
+    Suit,
     TableOptions,
     TrickTaken,
     deck_for,
 )
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table import events as ev
+from briscola_lan.tui import chiamata
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.i18n import _
@@ -42,11 +46,13 @@ class Chooser(Protocol):
     def choose(self, view: SeatView) -> Card: ...
 
 
-def make_chooser(level: str, seed: int | None = None) -> Chooser:
-    """A bot of the given level from ``briscola_lan.ai`` (a fresh random seed when None)."""
-    from briscola_lan.ai import make_bot
+def make_chooser(level: str, seed: int | None = None, *, five: bool = False) -> Chooser:
+    """A bot of the given level from ``briscola_lan.ai`` (a fresh random seed when None); at
+    five players (``five``) one that also bids and calls (``ai.make_chiamata_bot``)."""
+    from briscola_lan.ai import make_bot, make_chiamata_bot
 
-    bot: Chooser = make_bot(level, seed if seed is not None else secrets.randbits(32))
+    seed = seed if seed is not None else secrets.randbits(32)
+    bot: Chooser = make_chiamata_bot(level, seed) if five else make_bot(level, seed)
     return bot
 
 
@@ -90,6 +96,17 @@ class TableBackend:
         """Signal ``value`` to my partner (a table that allows signals; errors go to
         ``model.error``)."""
         self.model.error = _("There are no signals at this table.")
+        self.notify()
+
+    def bid(self, bid: Bid | None) -> None:
+        """Five players: make my bid in the auction (None: pass; errors go to ``model.error``)."""
+        self.model.error = _("There is no auction at this table.")
+        self.notify()
+
+    def call(self, suit: Suit) -> None:
+        """Five players: call the suit of the card my winning bid names (errors go to
+        ``model.error``)."""
+        self.model.error = _("There is no auction at this table.")
         self.notify()
 
     def next_hand(self) -> None:
@@ -171,8 +188,10 @@ class PracticeBackend(TableBackend):
         self.name, self.bot_levels, self.title = name, bot_levels, title
         n = options.players
         levels = [*bot_levels, *["random"] * n][: n - 1]
+        five = options.chiamata
         self.bots: dict[int, Chooser] = {
-            seat: make_chooser(level) for seat, level in zip(range(1, n), levels, strict=True)
+            seat: make_chooser(level, five=five)
+            for seat, level in zip(range(1, n), levels, strict=True)
         }
         model.seats = [SeatInfo(0, name)] + [
             SeatInfo(seat, _("Bot {n}").format(n=seat), is_ai=True, level=f"AI:{level}")
@@ -198,7 +217,12 @@ class PracticeBackend(TableBackend):
         self.model.hand_number = self.match.hand_number
         self.follow(ev.HandStarted(self.match.hand_number, self.hand.dealer, blind=False))
         number = self.match.hand_number + 1
-        assert self.hand.upcard is not None  # the practice table plays 2 to 4
+        if self.hand.upcard is None:  # five players: an auction, no upcard
+            self.model.add_log(chiamata.deal_line(self.model, number, self.hand.dealer,
+                                                  self.match.next_is_tiebreak))  # fmt: skip
+            self._refresh()
+            self._kick()
+            return
         upcard = self._label(self.hand.upcard)
         if self.hand.dealer == self.model.my_seat:
             text = _("Hand {n}: you deal; the briscola is {card}")
@@ -233,10 +257,50 @@ class PracticeBackend(TableBackend):
             if self.hand is None or self.hand.current_player != seat:
                 return
             view = self.hand.view(seat)
-            card = await asyncio.to_thread(self.bots[seat].choose, view)
+            bot = self.bots[seat]
+            if view.to_bid == seat:
+                bid = await asyncio.to_thread(bot.bid, view)  # type: ignore[attr-defined]
+                if self.hand is not None and self.hand.current_player == seat:
+                    self._apply_bid(seat, bid)
+                continue
+            if view.to_call == seat:
+                suit = await asyncio.to_thread(bot.call, view)  # type: ignore[attr-defined]
+                if self.hand is not None and self.hand.current_player == seat:
+                    self._apply_call(seat, suit)
+                continue
+            card = await asyncio.to_thread(bot.choose, view)
             if self.hand is None or self.hand.current_player != seat:
                 return
             self._apply(seat, card)
+
+    def _apply_bid(self, seat: int, bid: Bid | None) -> None:
+        """Five players: ``seat``'s bid or pass (raises IllegalBid/NotYourTurn, changing
+        nothing); everyone passing deals the hand again, by the same dealer."""
+        assert self.hand is not None
+        self.hand.bid(seat, bid)
+        self.model.add_log(chiamata.bid_line(self.model, seat, bid, self.deck))
+        if self.hand.passed_out:
+            self.model.add_log(_("Everyone passed: the same dealer deals again."))
+            self._deal()
+            return
+        winner = self.hand.public.to_call
+        if winner is not None:
+            auction = self.hand.public.auction
+            assert auction is not None and auction.high is not None
+            self.model.add_log(chiamata.won_line(self.model, winner, auction.high[1], self.deck))
+        self._refresh()
+
+    def _apply_call(self, seat: int, suit: Suit) -> None:
+        """Five players: the caller names the suit (raises IllegalBid/NotYourTurn)."""
+        assert self.hand is not None
+        self.hand.call(seat, suit)
+        contract = self.hand.contract
+        assert contract is not None
+        self.model.add_log(chiamata.call_line(self.model, contract, self.deck, self.ascii_only))
+        self._refresh()
+        mine = chiamata.my_role_line(self.model, self.deck, self.ascii_only)
+        if mine:
+            self.model.add_log(mine)
 
     def _apply(self, seat: int, card: Card) -> None:
         assert self.hand is not None
@@ -244,6 +308,9 @@ class PracticeBackend(TableBackend):
         for fact in self.hand.play(seat, card):
             if isinstance(fact, CardPlayed):
                 self.follow(ev.CardPlayed(number, fact.seat, fact.card, fact.seat == me))
+                contract = self.hand.contract
+                if contract is not None and fact.card == contract.called:
+                    self.model.add_log(chiamata.revealed_line(self.model, contract, fact.seat))
             elif isinstance(fact, TrickTaken):
                 self.follow(ev.TrickTaken(number, fact))
                 cards = " ".join(self._label(c) for _seat, c in fact.plays)
@@ -261,6 +328,8 @@ class PracticeBackend(TableBackend):
     def _finish_hand(self) -> None:
         assert self.hand is not None
         result = self.match.record(self.hand)
+        if result.call is not None:
+            self.model.add_log(chiamata.result_line(self.model, result.call))
         summary = HandSummary(
             number=result.number,
             points=result.points,
@@ -278,7 +347,7 @@ class PracticeBackend(TableBackend):
                 ],
             ),
         )
-        add_hand_cards(summary, self.hand.view(self.model.my_seat))
+        add_hand_cards(summary, self.hand.view(self.model.my_seat), result.call)
         self.model.hand_results.append(summary)
         self._refresh()
         if self.match.is_over:
@@ -300,6 +369,30 @@ class PracticeBackend(TableBackend):
                 self.model.error = str(exc)
             else:
                 self._kick()
+        self.notify()
+
+    def bid(self, bid: Bid | None) -> None:
+        self.model.error = None
+        try:
+            if self.hand is None or self.hand.is_terminal:
+                raise IllegalBid(_("the hand is over: press n for the next hand"))
+            self._apply_bid(self.model.my_seat, bid)
+        except (NotYourTurn, IllegalBid) as exc:
+            self.model.error = str(exc)
+        else:
+            self._kick()
+        self.notify()
+
+    def call(self, suit: Suit) -> None:
+        self.model.error = None
+        try:
+            if self.hand is None or self.hand.is_terminal:
+                raise IllegalBid(_("the hand is over: press n for the next hand"))
+            self._apply_call(self.model.my_seat, suit)
+        except (NotYourTurn, IllegalBid) as exc:
+            self.model.error = str(exc)
+        else:
+            self._kick()
         self.notify()
 
     def next_hand(self) -> None:

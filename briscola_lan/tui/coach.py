@@ -25,7 +25,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from briscola_lan.ai import StrongBot
 from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evaluate, even_split
 from briscola_lan.ai.infer import Knowledge
-from briscola_lan.rules import Card, SeatView, Suit, deck_for, trick_winner_index
+from briscola_lan.rules import Card, SeatView, Suit, TableOptions, deck_for, trick_winner_index
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.follow import winning_seat
 from briscola_lan.tui.i18n import _, decimal, ngettext
@@ -216,6 +216,17 @@ def _still_out(view: SeatView) -> list[Card]:
     return [c for c in deck_for(view.players, view.options.removed_two) if c not in seen]
 
 
+def supports(options: TableOptions) -> bool:
+    """Whether the coach gives hints and reviews at this table: 2 to 4 players (its AI does not
+    judge the five-player game, Briscola chiamata)."""
+    return not options.chiamata
+
+
+def unsupported_text() -> str:
+    """What the hint and review panels say where the coach does not advise."""
+    return _("The strong AI does not coach Briscola chiamata: no hints or reviews at 5 players.")
+
+
 def hint_line(advice: Advice, ui: UiState) -> str:
     """``Play 4♠: saves the trump, the trick is worth 0.`` (and the margin over the next card)."""
     label = dk.card_label(advice.card, ui.deck, ui.ascii_only)
@@ -295,9 +306,11 @@ class Coach:
     hint_text: str = ""
     hint_card: Card | None = None
     review_hand: int = -1
+    supported: bool = True  # the table is one the coach judges (``supports``)
 
     def observe(self, model: TableModel) -> None:
         """Follow the hand number (a new hand drops the hint of the last one)."""
+        self.supported = supports(model.options)
         if model.started and model.hand_number != self.hand:
             self.hand = model.hand_number
             self.hint_text, self.hint_card = "", None
@@ -310,7 +323,7 @@ class Coach:
         """Judge every play of ``hand`` in a worker thread, one by one (``changed`` after each,
         so that the panel's progress bar moves); the event loop serves the screen meanwhile."""
         self.review_hand = hand
-        if hand in self.reviews:
+        if hand in self.reviews or not self.supported:
             changed()
             return
         plays = list(self.plays.get(hand, []))
@@ -327,6 +340,8 @@ class Coach:
         """The review panel: the biggest mistake first, then every play by its cost."""
         hand = self.review_hand
         out: Frag = []
+        if not self.supported:
+            return [("", unsupported_text())]
 
         def label(card: Card) -> str:
             return dk.card_label(card, ui.deck, ui.ascii_only)

@@ -11,6 +11,7 @@ from prompt_toolkit.keys import Keys
 
 from briscola_lan.choices import AI_LEVELS
 from briscola_lan.rules import MatchFormat, Suit
+from briscola_lan.rules.options import MAX_MATCH_HANDS
 from briscola_lan.tui import render_menus
 from briscola_lan.tui.follow import HandOrder
 from briscola_lan.tui.i18n import _
@@ -35,7 +36,11 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         lambda: not ui.show_verify_details and not ui.show_review and not ui.show_summary
     )
     signalling = at_table & Condition(lambda: ui.signalling)
-    choosing = table & ~signalling  # a card key acts on the hand, unless a signal is chosen
+    # five players: my bid, or my call (the card keys choose the bid or the suit then)
+    bidding = table & Condition(lambda: app.model.my_bid)
+    calling = table & Condition(lambda: app.model.my_call)
+    auction = bidding | calling
+    choosing = table & ~signalling & ~auction  # a card key acts on the hand, unless...
     reviewing = at_table & Condition(lambda: ui.show_review)
     summing = at_table & Condition(lambda: ui.show_summary)
     held = at_table & Condition(lambda: ui.follow.held is not None)
@@ -162,7 +167,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _go_on(event: KeyPressEvent) -> None:
         app.release_trick()
 
-    @kb.add("left", filter=table)
+    @kb.add("left", filter=table & ~auction)
     def _card_left(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
@@ -170,7 +175,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
             ui.card_index = (ui.card_index - 1) % len(app.model.hand)
         app.look_at_hand()
 
-    @kb.add("right", filter=table)
+    @kb.add("right", filter=table & ~auction)
     def _card_right(event: KeyPressEvent) -> None:
         if app.release_trick():
             return
@@ -201,6 +206,51 @@ def key_bindings(app: ClientApp) -> KeyBindings:
             return
         if not app.model.hand_over:
             app.play_selected()
+
+    for key, step in (("left", -1), ("right", 1), ("down", -5), ("up", 5)):
+
+        @kb.add(key, filter=bidding)
+        def _bid_choose(event: KeyPressEvent, step: int = step) -> None:
+            app.release_trick()
+            n = len(app.model.legal_bids)
+            ui.bid_index = max(0, min(n - 1, ui.bid_index + step))
+
+    @kb.add("enter", filter=bidding)
+    @kb.add("space", filter=bidding)
+    def _bid(event: KeyPressEvent) -> None:
+        from briscola_lan.tui.render_chiamata import chosen_bid
+
+        bid = chosen_bid(app.model, ui)
+        if app.backend is not None and bid is not None:
+            ui.bid_index = 0
+            app.backend.bid(bid)
+
+    @kb.add("x", filter=bidding)
+    @kb.add("0", filter=bidding)
+    def _pass(event: KeyPressEvent) -> None:
+        if app.backend is not None:
+            ui.bid_index = 0
+            app.backend.bid(None)
+
+    for key, step in (("left", -1), ("right", 1)):
+
+        @kb.add(key, filter=calling)
+        def _call_choose(event: KeyPressEvent, step: int = step) -> None:
+            ui.call_index = (ui.call_index + step) % 4
+
+    for digit in "1234":
+
+        @kb.add(digit, filter=calling)
+        def _call_digit(event: KeyPressEvent) -> None:
+            ui.call_index = int(event.data) - 1
+
+    @kb.add("enter", filter=calling)
+    @kb.add("space", filter=calling)
+    def _call(event: KeyPressEvent) -> None:
+        from briscola_lan.tui.render_chiamata import chosen_suit
+
+        if app.backend is not None:
+            app.backend.call(chosen_suit(ui))
 
     @kb.add("n", filter=table)
     def _next(event: KeyPressEvent) -> None:
@@ -243,7 +293,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         app.release_trick()
         app.toggle_summary()
 
-    @kb.add("p", filter=table)
+    @kb.add("p", filter=table & ~auction)
     def _points(event: KeyPressEvent) -> None:
         app.release_trick()
         app.toggle_points()
@@ -396,12 +446,23 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     return kb
 
 
+# 5 players: the points a rank bid needs, as the host form offers them (the rules allow 61-120)
+TARGETS = (61, 65, 70, 75, 80, 85, 90, 100, 110, 120)
+
+
 def change_form(form: HostForm, delta: int) -> None:
     """Left (-1) or Right (+1) on the host form's current row: the next choice of that field."""
     form.error = None
     row = render_menus.form_rows(form)[form.row]
     if row == "players":
-        form.players = (form.players - 2 + delta) % 3 + 2
+        form.players = (form.players - 2 + delta) % 4 + 2
+    elif row == "target":
+        i = TARGETS.index(form.points_to_win) if form.points_to_win in TARGETS else 0
+        form.points_to_win = TARGETS[(i + delta) % len(TARGETS)]
+    elif row == "double":
+        form.double_all = not form.double_all
+    elif row == "length":
+        form.match_hands = (form.match_hands - 1 + delta) % MAX_MATCH_HANDS + 1
     elif row == "format":
         form.match_format = (
             MatchFormat.POINTS if form.match_format is MatchFormat.HANDS else MatchFormat.HANDS

@@ -451,6 +451,12 @@ class AppLayout:
             )
         if model.hand_over:
             return _("n: next hand  m: summary  w: review  v: verification  l: last trick  ?: keys")
+        if model.my_bid:
+            return _("Left/Right: bid  Enter: bid  x: pass  Up/Down: 5 steps  ?: keys  q: quit")
+        if model.my_call:
+            return _("Left/Right/1-4: suit  Enter: call  ?: keys  q: quit")
+        if model.in_auction:
+            return _("the auction goes on  m: summary  ?: keys  q: quit")
         if self.ui.signalling:
             return _("1-6: the signal to your partner  Esc: no signal")
         n = max(1, len(model.hand))

@@ -52,6 +52,7 @@ _RULE_WORDS = {
     "drawn-partners": N_("drawn-partners"),
     "drawn-dealer": N_("drawn-dealer"),
     "signals": N_("signals"),
+    "no-double": N_("no-double"),
 }
 
 
@@ -62,8 +63,13 @@ def rules_text(summary: str, deck: dk.Deck, ascii_only: bool = False) -> str:
     for word in summary.split():
         if m := re.fullmatch(r"(\d)p", word):
             out.append(_("{n}p").format(n=m[1]))
-        elif m := re.fullmatch(r"(hands|points):(\d+)", word):
-            text = _("hands:{n}") if m[1] == "hands" else _("points:{n}")
+        elif m := re.fullmatch(r"(hands|points|total|win):(\d+)", word):
+            text = {
+                "hands": _("hands:{n}"),
+                "points": _("points:{n}"),
+                "total": _("total:{n}"),  # 5 players: hands in the match
+                "win": _("win:{n}"),  # 5 players: what a rank bid needs
+            }[m[1]]
             out.append(text.format(n=m[2]))
         elif m := re.fullmatch(r"no-2([dhsc])", word):
             two = Card(Suit.parse(m[1]), Rank.TWO)

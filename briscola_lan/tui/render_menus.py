@@ -77,6 +77,8 @@ def lobby_lines(ui: UiState, width: int | None = None) -> Frag:
 def form_rows(form: HostForm) -> list[str]:
     """The row ids the host form shows for its current option values."""
     rows = ["name", "players"]
+    if form.players == 5:  # Briscola chiamata: its own options; AI seats, on this machine
+        return [*rows, "target", "double", "length", *(f"seat{i}" for i in range(1, 5)), "start"]
     if form.players != 3:
         rows.append("format")
     if form.players != 3 and form.match_format is MatchFormat.HANDS:
@@ -120,6 +122,12 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
                 else _("points: 2 hands, most points wins")
             )
             label, value = _("Match format"), f"{lt} {value} {gt}"
+        elif row == "target":
+            label, value = _("Points to win"), f"{lt} {form.points_to_win} {gt}"
+        elif row == "double":
+            label, value = _("All 120 points: double"), f"{lt} {_on_off(form.double_all)} {gt}"
+        elif row == "length":
+            label, value = _("Hands in the match"), f"{lt} {form.match_hands} {gt}"
         elif row == "hands":
             label, value = _("Hands to win"), f"{lt} {form.hands_to_win} {gt}"
         elif row == "exchange":
@@ -179,6 +187,12 @@ def form_lines(form: HostForm, ui: UiState, width: int | None = None) -> Frag:
                 "  " + _("3 players play the 'points' format: 3 hands, most points wins."),
             )
         )
+        nl(out)
+    if form.players == 5:
+        out.append(("class:dim", "  " + _(
+            "5 players play Briscola chiamata: an auction, a called card, a secret partner. "
+            "Points to win: what a rank bid needs. Each hand is scored by the table of weights."
+        )))  # fmt: skip
         nl(out)
     if form.error:
         out.append(("class:error", form.error))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from briscola_lan.rules import MatchFormat
+from briscola_lan.tui import chiamata, render_chiamata
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.render import Frag, nl
 from briscola_lan.tui.state import TableModel, UiState
@@ -20,6 +21,17 @@ def side_label(model: TableModel, side: int) -> str:
 def standing_text(model: TableModel, short: bool = False) -> str:
     opts = model.options
     sides = range(opts.sides)
+    if opts.match_format is MatchFormat.TOTAL:
+        tot = model.scores or (0,) * opts.sides
+        score = " ".join(chiamata.score_text(tot[s]) for s in sides)
+        n = opts.base_hands
+        if short:
+            text = _("Score {score}")
+        else:
+            text = ngettext(
+                "Match scores {score} ({n} hand)", "Match scores {score} ({n} hands)", n
+            )
+        return text.format(score=score, n=n)
     if opts.match_format is MatchFormat.HANDS:
         won = model.hands_won or (0,) * opts.sides
         score = "-".join(str(won[s]) for s in sides)
@@ -60,7 +72,9 @@ def match_result_text(model: TableModel) -> tuple[str, str]:
     return "class:bold", _("{name} wins the match.").format(name=name)
 
 
-def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None) -> Frag:
+def result_lines(
+    model: TableModel, ui: UiState, own_verdict: str | None = None, compact: bool = False
+) -> Frag:
     """End of a hand: points per side, hand result, standing and the deal verification (with
     ``own_verdict`` in its place when the host blamed my seat: my record's word on it)."""
     res = model.last_result
@@ -72,7 +86,9 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
     out.append(("class:bold", title))
     nl(out)
     label_w = max((len(side_label(model, side)) for side in range(len(res.points))), default=0)
-    for side, pts in enumerate(res.points):
+    if res.call is not None:  # five players: the call, and each seat's score
+        out.extend(render_chiamata.result_lines(model, ui, compact))
+    for side, pts in enumerate(() if res.call is not None else res.points):
         out.append(("", f"  {side_label(model, side):<{label_w}} "))
         out.append(("", ngettext("{n:>3} point", "{n:>3} points", pts).format(n=pts)))
         nl(out)
@@ -81,9 +97,10 @@ def result_lines(model: TableModel, ui: UiState, own_verdict: str | None = None)
         if not model.match_over:
             nl(out)
             out.append(("", _("It counts for nothing: the same dealer deals again.")))
-    else:
+        nl(out)
+    elif res.call is None:
         out.append(hand_winner_text(model, res.winner))
-    nl(out)
+        nl(out)
     out.append(("", standing_text(model)))
     nl(out)
     v = res.verification

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from briscola_lan.rules import Card, Rank
-from briscola_lan.tui import seating
+from briscola_lan.tui import chiamata, render_chiamata, seating
 from briscola_lan.tui.follow import display_order, winning_seat
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.render import (
@@ -44,7 +44,9 @@ def seat_lines(
         return out
     w = width or 36
     infos = sorted(model.seats, key=lambda s: s.seat)
-    held_w = 3 if model.started and not model.hand_over else 0
+    held_w = opts.hand_size if model.started and not model.hand_over else 0
+    if opts.chiamata and compact:  # eight cards each: a short terminal's room goes to names
+        held_w = 0
     rows = []
     for info in infos:
         tags = []  # the ones a player needs; the AI's level is dropped first when room is short
@@ -58,6 +60,8 @@ def seat_lines(
             tags.append(_("away"))  # (a seat the host plays says that instead)
         if model.started and model.dealer == info.seat:
             tags.append("D")
+        if opts.chiamata and model.started:
+            tags.extend(_five_tags(model, ui, info.seat))
         level = level_word(info.level.removeprefix("AI:")) if info.is_ai else ""
         if level and level in model.name_of(info.seat):
             level = ""  # "AI rules 1" says its level already
@@ -105,10 +109,20 @@ def players_lines(model: TableModel, ui: UiState, width: int, compact: bool) -> 
     """The Players pane: the seats, the tricks and points, and on a short terminal the
     partners' signals (the Table pane has no row for them there)."""
     out = seat_lines(model, ui, width, compact)
-    out.extend(score_lines(model, ui, width))
+    out.extend(score_lines(model, ui, width, compact))
     if compact:
         out.extend(signal_lines(model, ui, width, short=True))
     return out
+
+
+def _five_tags(model: TableModel, ui: UiState, seat: int) -> list[str]:
+    """A seat's tags at five players: its last bid during the auction, then its part in the
+    hand as far as I know it (caller, partner)."""
+    if model.in_auction:
+        said = [b for s, b in model.auction if s == seat]
+        return [chiamata.bid_text(said[-1], ui.deck)] if said else []
+    role = chiamata.role_word(model, seat)
+    return [role] if role else []
 
 
 def _mine(model: TableModel, seat: int) -> bool:
@@ -124,13 +138,25 @@ def _not_seated_text(model: TableModel) -> str:
     return _("You are not seated.")
 
 
-def score_lines(model: TableModel, ui: UiState | None = None, width: int | None = None) -> Frag:
+def score_lines(
+    model: TableModel,
+    ui: UiState | None = None,
+    width: int | None = None,
+    compact: bool = False,
+) -> Frag:
     """Tricks and points per side this hand, and the match standing."""
     out: Frag = []
     opts = model.options
     if not model.known or not model.seated:  # no hand of its own: no per-hand figures
         return out
     w = width or 36
+    if opts.chiamata:
+        if not compact:  # (a short terminal keeps the match scores' line only)
+            out.extend(render_chiamata.score_rows(model, ui or UiState(), w))
+        text = standing_text(model, len(standing_text(model)) > w)
+        out.append(("class:dim", text))
+        nl(out)
+        return out
     hide = ui is not None and ui.hide_points  # the player counts in their head
     labels = [side_label(model, side) for side in range(opts.sides)]
     counts = [
@@ -221,7 +247,7 @@ def table_lines(
     out: Frag = []
     held = ui.follow.held is not None
     if model.hand_over and model.last_result is not None and not held:
-        return wrap_words(result_lines(model, ui, own_verdict), width)
+        return wrap_words(result_lines(model, ui, own_verdict, compact), width)
     if (model.waiting or not model.started) and not held:
         out.append(("", model.waiting or _("Waiting for the hand to start...")))
         nl(out)
@@ -229,6 +255,17 @@ def table_lines(
             out.append(("class:error", model.error))
             nl(out)
         return wrap_words(out, width)
+    if model.options.chiamata and model.in_auction and not held:
+        out.extend(render_chiamata.auction_lines(model, ui, width, compact))
+        for style, text in trust_lines(model, compact=compact):
+            out.append((style, text))
+            nl(out)
+        if model.error:
+            out.append(("class:error", model.error))
+            nl(out)
+        return wrap_words(out, width)
+    if model.options.chiamata:
+        out.extend(render_chiamata.contract_lines(model, ui))
     if model.trump is not None and model.upcard is not None:
         out.append(("", _("Briscola:") + " "))
         if model.upcard_taken_by is None:
@@ -377,7 +414,7 @@ def _inline_hand(
         if card == ui.follow.drawn:
             parts.append(("class:card.new", _("new")))
         out.extend((f[0], f[1], handler) if handler else f for f in parts)
-        out.append(("", "  "))
+        out.append(("", "  " if len(cards) <= 6 else " "))  # (eight cards at five players)
     nl(out)
     if model.partner_shown is not None:
         out.append(("class:partner", _("Your partner still holds:") + " "))

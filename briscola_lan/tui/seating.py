@@ -23,17 +23,20 @@ from briscola_lan.tui.widgets import wrap_words
 Frag = StyleAndTextTuples
 
 BOTTOM, LEFT, TOP, RIGHT = "bottom", "left", "top", "right"
+TOP_LEFT, TOP_RIGHT = "top-left", "top-right"  # five players: two seats across
 
-# Where each seat sits, by its distance clockwise from mine, for 2, 3 and 4 players.
+# Where each seat sits, by its distance clockwise from mine, for 2 to 5 players.
 _PLACES: dict[int, tuple[str, ...]] = {
     2: (BOTTOM, TOP),
     3: (BOTTOM, LEFT, RIGHT),
     4: (BOTTOM, LEFT, TOP, RIGHT),
+    5: (BOTTOM, LEFT, TOP_LEFT, TOP_RIGHT, RIGHT),
 }
 
 
 def place_of(seat: int, my_seat: int, players: int) -> str:
-    """Where ``seat`` is drawn for the player in ``my_seat``: bottom, left, top or right."""
+    """Where ``seat`` is drawn for the player in ``my_seat``: bottom, left, top or right (at
+    five players top-left and top-right)."""
     return _PLACES[players][(seat - my_seat) % players]
 
 
@@ -63,6 +66,7 @@ def cells(
     played = dict(plays)
     opts = model.options
     out = []
+    callers = model.callers
     for place, seat in sorted(seats_by_place(model).items(), key=lambda kv: _ORDER[kv[0]]):
         mine = model.seated and seat == model.my_seat
         partner = (
@@ -70,13 +74,16 @@ def cells(
             and model.seated
             and not mine
             and opts.side_of(seat) == opts.side_of(model.my_seat)
-        )
+        ) or (  # five players: the caller and its partner, once I know we are together
+            opts.chiamata and model.seated and not mine and seat in callers
+            and model.my_seat in callers
+        )  # fmt: skip
         out.append((place, SeatCell(seat, model.who(seat), played.get(seat), seat == winner,
                                     partner, mine)))  # fmt: skip
     return out
 
 
-_ORDER = {BOTTOM: 0, LEFT: 1, TOP: 2, RIGHT: 3}
+_ORDER = {BOTTOM: 0, LEFT: 1, TOP_LEFT: 2, TOP: 3, TOP_RIGHT: 4, RIGHT: 5}
 
 
 def _mark(cell: SeatCell, done: bool, a: bool) -> str:
@@ -148,10 +155,9 @@ def text_compass(
             for line in _split(part):
                 _line(out, line, w, align)
 
-    if TOP in placed:
-        single(placed[TOP], "centre")
-    left, right = placed.get(LEFT), placed.get(RIGHT)
-    if left is not None and right is not None:
+    def pair(left: SeatCell | None, right: SeatCell | None) -> None:
+        if left is None or right is None:
+            return
         lf, rf = cell(left), cell(right)
         gap = w - _width(lf) - _width(rf)
         if gap >= 2:
@@ -162,6 +168,11 @@ def text_compass(
         else:
             single(left, "left")
             single(right, "right")
+
+    if TOP in placed:
+        single(placed[TOP], "centre")
+    pair(placed.get(TOP_LEFT), placed.get(TOP_RIGHT))
+    pair(placed.get(LEFT), placed.get(RIGHT))
     if BOTTOM in placed:
         single(placed[BOTTOM], "centre")
     return out
@@ -246,7 +257,7 @@ def box_compass(
     placed = dict(cells(model, plays, winner))
     canvas = Canvas(w)
     cx = (w - BOX_WIDTH) // 2
-    top = TOP in placed
+    top = TOP in placed or TOP_LEFT in placed
     sides = LEFT in placed
     side_row = 2 if top else 0  # the side boxes start here
     bottom_row = (4 if top else 2) if sides else 4
@@ -265,7 +276,22 @@ def box_compass(
     def lines_in(c: SeatCell, room: int) -> list[Frag]:
         return _split(wrap_words(label(c), max(4, room)))
 
-    if top:
+    if TOP_LEFT in placed:  # five players: two seats across, names above their boxes
+        tl, tr = placed[TOP_LEFT], placed[TOP_RIGHT]
+        tlx, trx = max(0, cx - 5), min(w - BOX_WIDTH, cx + 5)
+        half = max(4, cx)
+        left_lines, right_lines = lines_in(tl, half), lines_in(tr, w - half)
+        extra = max(0, len(left_lines) - 1, len(right_lines) - 1)
+        for i, line in enumerate(left_lines):  # ending where its card ends
+            canvas.put(i + extra + 1 - len(left_lines), max(0, tlx + BOX_WIDTH - _width(line)),
+                       line)  # fmt: skip
+        for i, line in enumerate(right_lines):
+            canvas.put(i + extra + 1 - len(right_lines), min(trx, w - _width(line)), line)
+        side_row += extra
+        bottom_row += extra
+        box_at(1 + extra, tlx, tl)
+        box_at(1 + extra, trx, tr)
+    elif top:
         for i, line in enumerate(lines_in(placed[TOP], w)):  # above its box (one line, or more)
             canvas.put(i, max(0, (w - _width(line)) // 2), line)
         extra = max(0, len(lines_in(placed[TOP], w)) - 1)
@@ -296,5 +322,5 @@ def compass_rows(model: TableModel, big: bool) -> int:
     """Lines the trick takes by position (at its usual width: names that fit beside their card)."""
     n = model.players
     if big:
-        return {2: 8, 3: 6, 4: 8}[n]
-    return {2: 2, 3: 2, 4: 3}[n]
+        return {2: 8, 3: 6, 4: 8, 5: 8}[n]
+    return {2: 2, 3: 2, 4: 3, 5: 3}[n]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from briscola_lan.choices import default_deal
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions
+from briscola_lan.rules.options import CHIAMATA_PLAYERS, MATCH_HANDS, POINTS_TO_WIN
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.tui.deck import Deck
 from briscola_lan.tui.follow import Follow, HandOrder
@@ -22,7 +23,7 @@ from briscola_lan.tui.widgets import Scroll
 
 if TYPE_CHECKING:
     from briscola_lan.fairness.verify import Fault
-    from briscola_lan.rules import TrickTaken
+    from briscola_lan.rules import Bid, CallResult, Contract, TrickTaken
 
 MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
@@ -105,6 +106,7 @@ class HandSummary:
     taken: tuple[tuple[Card, ...], ...] = ()  # the cards each side took (empty: not known)
     upcard: Card | None = None  # the face-up briscola, and who drew it with the stock's last card
     upcard_taken_by: int | None = None
+    call: CallResult | None = None  # 5 players: the contract, the callers, each seat's score
 
 
 @dataclass(slots=True)
@@ -148,6 +150,16 @@ class TableModel:
     host_plays: tuple[int, ...] = ()  # the seats the host plays this hand (its AI, a seat away)
     signals: tuple[SignalNote, ...] = ()  # this hand's signals, as this seat saw them
     live: bool = True  # False while the host replays a resumed seat's messages (no turn then)
+    # Five players (Briscola chiamata): the auction so far ((seat, bid or None: a pass), in
+    # order), whose bid or call it is, the bids I may make, the contract once called, the
+    # caller's partner as I know it (None: not yet known), and the match's score per seat.
+    auction: tuple[tuple[int, Bid | None], ...] = ()
+    to_bid: int | None = None
+    to_call: int | None = None
+    legal_bids: tuple[Bid, ...] = ()
+    contract: Contract | None = None
+    partner: int | None = None
+    scores: tuple[int, ...] = ()
     changes: int = 0
 
     @property
@@ -165,6 +177,47 @@ class TableModel:
             and not self.hand_over
             and self.to_play == self.my_seat
         )
+
+    def _may_act(self) -> bool:
+        return (
+            self.live
+            and self.closed_why is None
+            and self.waiting is None
+            and self.seated
+            and self.started
+            and not self.hand_over
+        )
+
+    @property
+    def my_bid(self) -> bool:
+        """Five players: it is my turn to bid (or pass)."""
+        return self._may_act() and self.to_bid is not None and self.to_bid == self.my_seat
+
+    @property
+    def my_call(self) -> bool:
+        """Five players: I won the auction and name the suit now."""
+        return self._may_act() and self.to_call is not None and self.to_call == self.my_seat
+
+    @property
+    def in_auction(self) -> bool:
+        """Five players: the hand is dealt and the bids or the call are still to come."""
+        return (
+            self.started
+            and not self.hand_over
+            and self.contract is None
+            and (self.to_bid is not None or self.to_call is not None)
+        )
+
+    @property
+    def callers(self) -> tuple[int, ...]:
+        """Five players: the caller and its partner as far as I know them (the caller alone
+        while the partner is unknown, or when it holds the called card itself)."""
+        if self.contract is None:
+            return ()
+        caller = self.contract.caller
+        if self.partner is None or self.partner == caller:
+            return (caller,)
+        return (caller, self.partner)
 
     @property
     def last_result(self) -> HandSummary | None:
@@ -229,7 +282,12 @@ class HostForm:
     deal: str = ""
     hints: bool = False  # players may ask the strong AI for a hint (always on with no other person)
     # Per other seat (1..players-1): "open" for a person, or an AI level.
-    fillers: list[str] = field(default_factory=lambda: ["rules", "rules", "rules"])
+    fillers: list[str] = field(default_factory=lambda: ["rules"] * 4)
+    # 5 players (Briscola chiamata): what a rank bid needs, the double score for all 120 card
+    # points, the hands in a match
+    points_to_win: int = POINTS_TO_WIN
+    double_all: bool = True
+    match_hands: int = MATCH_HANDS
     row: int = 0
     error: str | None = None
 
@@ -237,6 +295,8 @@ class HostForm:
         fmt = self.match_format
         if self.players == 3:
             fmt = MatchFormat.POINTS
+        if self.players == CHIAMATA_PLAYERS:
+            fmt = MatchFormat.TOTAL
         return TableOptions.make(
             players=self.players,
             match_format=fmt,
@@ -244,10 +304,15 @@ class HostForm:
             partner_exchange=self.partner_exchange,
             removed_two=self.removed_two,
             signals=self.signals,
+            points_to_win=self.points_to_win,
+            double_all=self.double_all,
+            match_hands=self.match_hands,
         )
 
     def seat_fillers(self) -> list[str]:
-        """Fillers for seats 1..players-1 (seat 0 is the host)."""
+        """Fillers for seats 1..players-1 (seat 0 is the host; a short list repeats its last)."""
+        while len(self.fillers) < self.players - 1:
+            self.fillers.append(self.fillers[-1] if self.fillers else "rules")
         return self.fillers[: self.players - 1]
 
     def deal_mode(self) -> str:
@@ -276,6 +341,8 @@ class UiState:
     show_review: bool = False
     show_summary: bool = False  # the match summary: every hand's points and the cards taken
     signalling: bool = False  # choosing a signal for the partner (g, then 1-6 or Esc)
+    bid_index: int = 0  # 5 players: the bid chosen among the ones I may make (Left/Right)
+    call_index: int = 0  # 5 players: the suit chosen for the call (Left/Right, 1-4)
     hide_points: bool = False  # the running point count hidden (remembered for the session)
     last_form: tuple[HostForm, str | None] | None = None  # the table last started from the form
     confirm_quit: bool = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.rules import Card
-from briscola_lan.tui import render, render_result
+from briscola_lan.tui import chiamata, render, render_result
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import HandSummary, TableModel, UiState
 from briscola_lan.tui.widgets import hang
@@ -35,7 +35,10 @@ def _hand(model: TableModel, ui: UiState, res: HandSummary, width: int | None) -
         out.append(("class:bad", "  " + _("aborted: it counts for nothing")))
         out.append(("", "\n"))
         return out
-    style, winner = render_result.hand_winner_text(model, res.winner)
+    if res.call is not None:  # five players: the call and its verdict
+        style, winner = chiamata.verdict_text(model, res.call)
+    else:
+        style, winner = render_result.hand_winner_text(model, res.winner)
     out.append((style, "  " + winner))
     out.append(("", "\n"))
     if res.upcard is not None and res.upcard_taken_by is not None:
@@ -50,6 +53,10 @@ def _hand(model: TableModel, ui: UiState, res: HandSummary, width: int | None) -
         cards = res.taken[side] if side < len(res.taken) else None
         out.append(("class:bold", f"  {side_label(model, side)}: "))
         out.append(("", ngettext("{n} point", "{n} points", pts).format(n=pts)))
+        if res.call is not None:
+            role = chiamata.role_word_of(res.call, side)
+            score = chiamata.score_text(res.call.scores[side])
+            out.append(("", f" ({score}{', ' + role if role else ''})"))
         if cards is None:
             out.append(("", "\n"))
             continue

@@ -170,7 +170,7 @@ async def test_host_form_open_seat_without_network_says_why() -> None:
     cfg = ClientConfig(name="Tess", ai_level="rules", ai_delay=0.0, trick_pause=0.0, settle=0.0)
     async with running(cfg) as d:
         ui = d.client.ui
-        assert ui.form.fillers == ["rules"] * 3  # the --ai-level is the form's default
+        assert ui.form.fillers == ["rules"] * 4  # the --ai-level is the form's default
         await d.keys("h", DOWN, DOWN, DOWN, DOWN, DOWN, LEFT, LEFT)  # seat 1: rules, random, open
         assert ui.form.fillers[0] == "open"
         await d.keys(ENTER)

@@ -1,0 +1,263 @@
+"""Five players (Briscola chiamata) in the terminal client: the form, the auction and the call
+by keys, who is known to be with whom as the play reveals it, a hand's score, the match; the
+hint and review say they do not coach it; the panels fit their width."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from briscola_lan.rules import Bid, Card, MatchFormat, Rank, SeatView, Suit, TableOptions, deck_for
+from briscola_lan.tui import chiamata, render_chiamata, render_menus, render_table, seating
+from briscola_lan.tui.backend import PracticeBackend
+from briscola_lan.tui.keys import change_form
+from briscola_lan.tui.state import HostForm, Screen, UiState
+
+from .helpers import DOWN, ENTER, LEFT, RIGHT, running, wait_for
+
+FIVE = TableOptions.make(players=5, match_format="total", match_hands=1)
+
+
+def _text(frags: object) -> str:
+    return "".join(f[1] for f in frags)  # type: ignore[attr-defined]
+
+
+class Stub:
+    """A seat that bids what it is given (then passes), calls ``suit``, plays its lowest card."""
+
+    level = "stub"
+
+    def __init__(self, bids: tuple[Bid | None, ...] = (), suit: Suit = Suit.CUPS) -> None:
+        self.bids = list(bids)
+        self.suit = suit
+
+    def bid(self, view: SeatView) -> Bid | None:
+        return self.bids.pop(0) if self.bids else None
+
+    def call(self, view: SeatView) -> Suit:
+        return self.suit
+
+    def choose(self, view: SeatView) -> Card:
+        return min(view.hand, key=lambda c: c.code)
+
+
+def _deck_with(mine: list[Card]) -> Callable[[TableOptions], list[Card]]:
+    """A deck that deals ``mine`` to seat 0 (seat 4 deals: seat 0 gets positions 0, 5, 10...)."""
+    rest = [c for c in deck_for(5, Suit.COINS) if c not in mine]
+    deck: list[Card] = []
+    for pos in range(40):
+        deck.append(mine[pos // 5] if pos % 5 == 0 else rest.pop(0))
+    return lambda options: list(deck)
+
+
+MY_CARDS = [Card(Suit.COINS, r) for r in (Rank.ACE, Rank.THREE, Rank.KING)] + [
+    Card(Suit.SWORDS, r) for r in (Rank.ACE, Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR)
+]
+
+
+async def _settle(backend: PracticeBackend, cond: Callable[[], bool]) -> None:
+    await wait_for(cond, 10, "the bots to move")
+
+
+async def test_i_call_and_the_partner_is_known_when_the_called_card_is_played() -> None:
+    b = PracticeBackend(FIVE, "Tess", ["rules"] * 4, delay=0, deck_source=_deck_with(MY_CARDS))
+    b.bots = {seat: Stub() for seat in range(1, 5)}  # they pass and play their lowest card
+    await b.start()
+    m = b.model
+    assert m.my_bid and m.in_auction and m.trump is None and m.upcard is None
+    assert m.legal_bids[0] == Bid.of_rank(Rank.ACE)
+    b.bid(Bid.of_rank(Rank.ACE))
+    await _settle(b, lambda: m.my_call)
+    assert [x for _s, x in m.auction] == [Bid(0), None, None, None, None]
+    ui = UiState()
+    choice = _text(render_chiamata.auction_lines(m, ui, 60))
+    assert "You won the auction with A: call a suit" in choice
+    assert choice.count("(yours: alone)") == 2  # the aces of coins and swords are mine
+    b.call(Suit.CUPS)  # the ace of cups: someone else's
+    called = Card(Suit.CUPS, Rank.ACE)
+    assert m.contract is not None and m.contract.called == called and m.trump is Suit.CUPS
+    assert m.partner is None and m.callers == (0,)
+    assert "Your partner holds the A♥: unknown until it is played" in _text(
+        render_chiamata.contract_lines(m, ui)
+    )
+    holder = next(s for s in range(1, 5) if called in b.hand.hands[s])  # type: ignore[union-attr]
+    while m.partner is None:  # I play my lowest card each turn until the ace of cups shows
+        if m.my_turn:
+            b.play(min(m.hand, key=lambda c: c.code))
+        await asyncio.sleep(0.005)
+        if m.hand_over:
+            break
+    assert m.partner == holder and m.callers == (0, holder)
+    assert any("played the called card" in line and "is your partner" in line for line in m.log)
+    table = _text(render_chiamata.contract_lines(m, ui))
+    assert f"You + Bot {holder} against the other three" in table
+    assert "partner" in _text(render_table.seat_lines(m, ui, 40))
+
+
+async def test_the_secret_partner_knows_it_from_its_cards_and_a_match_is_scored() -> None:
+    b = PracticeBackend(FIVE, "Tess", ["rules"] * 4, delay=0, deck_source=_deck_with(MY_CARDS))
+    b.bots = {1: Stub((Bid.of_rank(Rank.THREE),), Suit.COINS), 2: Stub(), 3: Stub(), 4: Stub()}
+    await b.start()
+    m = b.model
+    b.bid(None)  # I pass; Bot 1 bids the three, the others pass; it calls the 3 of coins: mine
+    await _settle(b, lambda: m.contract is not None and not m.in_auction)
+    assert m.contract is not None and m.contract.caller == 1
+    assert m.partner == 0 and m.callers == (1, 0)
+    ui = UiState()
+    assert "You are Bot 1's partner: only you know it until you play the 3♦" in _text(
+        render_chiamata.contract_lines(m, ui)
+    )
+    assert any("you are Bot 1's partner, a secret until you play it" in x for x in m.log)
+    assert b.hand is not None and b.hand.view(2).partner is None  # the others do not know
+
+    async def play_out() -> None:
+        while not m.hand_over:
+            if m.my_turn:
+                b.play(min(m.hand, key=lambda c: c.code))
+            await asyncio.sleep(0.002)
+
+    await asyncio.wait_for(play_out(), 20)
+    res = m.last_result
+    assert res is not None and res.call is not None and res.winner is None
+    assert sum(res.call.scores) == 0 and m.scores == res.call.scores
+    assert m.match_over  # a match of one hand
+    text = _text(render_table.table_lines(m, ui, 60))
+    assert "Bot 1 called the 3♦; You held it." in text
+    assert ("the callers win" in text) == res.call.won
+    for seat in range(5):
+        assert chiamata.score_text(res.call.scores[seat]) in text
+
+
+async def test_everyone_passing_deals_again_by_the_same_dealer() -> None:
+    b = PracticeBackend(FIVE, "Tess", ["rules"] * 4, delay=0)
+    b.bots = {seat: Stub() for seat in range(1, 5)}
+    await b.start()
+    m = b.model
+    b.bid(None)
+    await _settle(b, lambda: any("Everyone passed" in x for x in m.log))
+    assert m.my_bid and m.auction == () and m.dealer == 4 and m.hand_number == 0
+    assert m.hand_results == []
+
+
+async def test_a_bad_bid_is_refused_with_a_message_and_changes_nothing() -> None:
+    b = PracticeBackend(FIVE, "Tess", ["rules"] * 4, delay=0)
+    b.bots = {1: Stub((Bid.of_rank(Rank.KING),)), 2: Stub(), 3: Stub(), 4: Stub()}
+    await b.start()
+    m = b.model
+    b.bid(Bid.of_rank(Rank.ACE))
+    await _settle(b, lambda: m.my_bid)  # Bot 1 bid the king; the others passed
+    b.bid(Bid.of_rank(Rank.THREE))  # lower than the king on the ladder
+    assert m.error and "does not top" in m.error and m.my_bid
+    b.call(Suit.CUPS)
+    assert m.error and m.contract is None
+
+
+async def test_five_players_from_the_form_by_keys_to_the_end_of_the_match() -> None:
+    async with running() as d:
+        c = d.client
+        await d.keys("h", DOWN, RIGHT, RIGHT, RIGHT)
+        assert c.ui.form.players == 5
+        assert render_menus.form_rows(c.ui.form)[2:5] == ["target", "double", "length"]
+        await d.keys(DOWN, DOWN, DOWN, LEFT, LEFT, LEFT, LEFT)  # 5 hands -> 1
+        assert c.ui.form.match_hands == 1
+        await d.keys(ENTER)
+        await wait_for(lambda: c.model.started, what="the deal")
+        m = c.model
+        assert c.ui.screen is Screen.TABLE and m.players == 5 and len(m.hand) == 8
+
+        async def play() -> None:
+            while not m.match_over:
+                if m.my_bid:
+                    said = m.auction
+                    await d.keys(RIGHT, LEFT, ENTER if not m.auction else "x")
+                    await wait_for(lambda s=said: m.auction != s or not m.my_bid)
+                elif m.my_call:
+                    await d.keys("2", ENTER)
+                    assert m.contract is not None and m.contract.trump is Suit.CUPS
+                elif m.my_turn:
+                    before = m.changes
+                    await d.keys(ENTER)
+                    await wait_for(lambda b=before: m.changes > b)
+                elif m.hand_over:  # the top score shared: one more hand
+                    before = m.hand_number
+                    await d.keys("n")
+                    await wait_for(lambda b=before: m.hand_number > b or m.match_over)
+                else:
+                    await asyncio.sleep(0.005)
+
+        await asyncio.wait_for(play(), 120)
+        res = m.last_result
+        assert res is not None and res.call is not None and sum(res.points) == 120
+        calls = [r.call for r in m.hand_results if r.call is not None]
+        assert m.scores == tuple(sum(call.scores[s] for call in calls) for s in range(5))
+        assert any("wins the auction" in x or "You win the auction" in x for x in m.log)
+        await d.keys("\x1b", "h")  # (the summary closed) no hint at five: said in words
+        assert "does not coach Briscola chiamata" in c.coach.hint_text
+        await d.keys("\x1b", "w")
+        assert c.ui.show_review
+        assert "does not coach Briscola chiamata" in _text(c.coach.review_lines(c.ui))
+
+
+def test_the_form_offers_the_chiamata_options_and_no_open_seats() -> None:
+    form = HostForm(players=4)
+    form.row = 1
+    change_form(form, +1)
+    assert form.players == 5
+    assert render_menus.form_rows(form) == [
+        "name", "players", "target", "double", "length",
+        "seat1", "seat2", "seat3", "seat4", "start",
+    ]  # fmt: skip
+    for row in ("target", "length"):
+        form.row = render_menus.form_rows(form).index(row)
+        change_form(form, +1)
+    form.row = render_menus.form_rows(form).index("double")
+    change_form(form, +1)
+    opts = form.options()
+    assert opts.match_format is MatchFormat.TOTAL and opts.players == 5
+    assert (opts.points_to_win, opts.double_all, opts.match_hands) == (65, False, 6)
+    assert len(form.seat_fillers()) == 4
+    text = _text(render_menus.form_lines(form, UiState(), 60))
+    assert "Points to win" in text and "< 65 >" in text and "Hands in the match" in text
+    form.players, form.fillers, form.row = 2, ["open"], 1
+    change_form(form, -1)  # 2 -> 5, the fillers grow to four seats
+    assert form.players == 5 and form.seat_fillers() == ["open"] * 4
+
+
+async def test_open_seats_at_five_are_refused_in_words() -> None:
+    async with running() as d:
+        c = d.client
+        form = HostForm(players=5, fillers=["open", "rules", "rules", "rules"])
+        c.start_form_table(form)
+        assert form.error is not None and "no open seats" in form.error
+        assert c.ui.screen is Screen.LOBBY
+
+
+@pytest.mark.parametrize("width", [22, 30, 40, 58])
+async def test_the_five_player_panels_fit_their_width(width: int) -> None:
+    b = PracticeBackend(FIVE, "Tess", ["rules"] * 4, delay=0, deck_source=_deck_with(MY_CARDS))
+    b.bots = {seat: Stub() for seat in range(1, 5)}
+    await b.start()
+    m, ui = b.model, UiState()
+    for compact in (True, False):
+        frags = render_table.table_lines(m, ui, width, compact=compact)
+        frags += render_table.players_lines(m, ui, width, compact)
+        rows = _text(frags).splitlines()
+        assert all(len(r) <= width for r in rows), (width, rows)
+    b.bid(Bid.of_rank(Rank.ACE))
+    await _settle(b, lambda: m.my_call)
+    b.call(Suit.CUPS)
+    for compact in (True, False):
+        for big in (True, False):
+            text = _text(render_table.table_lines(m, ui, width, big=big, compact=compact))
+            assert all(len(r) <= max(width, 22) for r in text.splitlines()), (width, text)
+            for n in range(1, 5):
+                assert f"Bot {n}" in text
+
+
+def test_five_seats_sit_around_me() -> None:
+    assert [seating.place_of(s, 0, 5) for s in range(5)] == [
+        "bottom", "left", "top-left", "top-right", "right",
+    ]  # fmt: skip
+    assert seating.place_of(2, 2, 5) == "bottom" and seating.place_of(1, 2, 5) == "right"

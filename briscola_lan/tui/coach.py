@@ -6,9 +6,9 @@ card's score is the points the player's side is expected to end the hand with af
 so a play costs the best score minus its own, give or take the noise of that difference. Where
 few deals agree with what the seat saw, every one of them is solved exactly (no noise);
 otherwise, near the end of a 2-player hand, both solve sampled deals exactly (the review more of
-them); before, the 2-player hint solves sampled deals 6 tricks ahead, and elsewhere the hint is
-the strong bot's search and the review runs it with a larger budget. A play is called a mistake
-only when its cost is over a point and larger than its noise.
+them); before, both solve sampled deals 6 tricks ahead at 2 players, and at 3 and 4 players the
+hint is the strong bot's search and the review runs it with a larger budget (not judged). A play
+is called a mistake only when its cost is over a point more than its noise.
 The reason is worked out from the rules' trick rule and what the seat can see, for any card of
 the hand, and says only what is true of the position (``tests/tui/test_coach_claims.py``).
 """
@@ -41,8 +41,10 @@ SOLVED_STOCK = 12  # near the end of a 2-player hand: from this many cards left 
 
 
 def review_deals(stock_left: int, players: int) -> int:
-    """Deals the review solves per play near the end of a 2-player hand: about 0.1-0.4 s."""
-    return 80 if stock_left <= 8 else 32
+    """Deals the review solves per play near the end of a 2-player hand: about 0.1-0.3 s."""
+    if stock_left <= 8:
+        return 80
+    return 32 if stock_left <= 10 else 20
 
 
 def hint_deals(stock_left: int, players: int) -> int:
@@ -53,6 +55,10 @@ def hint_deals(stock_left: int, players: int) -> int:
 # Before that, the hint solves 24 deals 6 tricks ahead, the points beyond shared evenly: closer
 # to deals solved to the end than the strong search's playouts, at a fraction of their cost.
 HINT_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
+# The review judges the early plays of a 2-player hand the same way (more than a live hint could
+# afford in all would not fit a hand's review in 3 s: the late plays take most of it).
+REVIEW_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
+MISTAKE_MARGIN = 1.0  # a mistake costs at least this much more than its margin of error
 
 
 Frag = StyleAndTextTuples
@@ -260,25 +266,28 @@ class ReviewedPlay:
 
     @property
     def mistake(self) -> bool:
-        """Judged by solved deals, over a point, and more than the evaluation's uncertainty."""
-        return self.solved and self.cost >= 1.0 and self.cost > self.noise
+        """Judged by solved deals, and costing over a point even at the favourable end of the
+        evaluation's uncertainty (cost minus its 95% half-width)."""
+        return self.solved and self.cost - self.noise >= MISTAKE_MARGIN
 
 
 def review_play(view: SeatView, card: Card) -> ReviewedPlay:
     """Judge ``card`` played from ``view`` with what that seat could see, after the hand: every
-    deal solved when few remain; sampled deals solved near the end of a 2-player hand; the
-    strong search with a larger budget before."""
+    deal solved when few remain; in a 2-player hand sampled deals solved to the end near it
+    (``review_deals``), 6 tricks ahead before (``REVIEW_EARLY``); at 3 and 4 players before
+    the stock runs out, the strong search with a larger budget (shown, never a mistake)."""
     trick = len(view.tricks) + 1
     if len(view.hand) < 2:
         return ReviewedPlay(trick, card, card, 0.0)
     ev = _exact(view)
     solved = True
-    if ev is None and view.players == 2 and view.stock_left <= SOLVED_STOCK:
-        budget = Budget(review_deals, exact_up_to=EXACT_DEALS)
+    if ev is None and view.players == 2:
+        late = view.stock_left <= SOLVED_STOCK
+        budget = Budget(review_deals, exact_up_to=EXACT_DEALS) if late else REVIEW_EARLY
         ev = evaluate(view, budget, random.Random(REVIEW_SEED))
     if ev is None:
-        # Earlier in the hand the strong search's scores are shown, never called a mistake:
-        # they disagree too often with deals solved exactly (docs/ai.md).
+        # At 3 and 4 players with a stock the strong search's scores are shown, never called a
+        # mistake: they disagree too often with deals solved exactly (docs/ai.md).
         ev = StrongBot(REVIEW_SEED, samples=REVIEW_SAMPLES[view.players]).evaluation(view)
         solved = False
     best = ev.best()
@@ -380,9 +389,9 @@ class Coach:
             n=decimal(sum(p.cost for p in mistakes)))))  # fmt: skip
         out.append(("", "\n"))
         out.append(("class:dim", _(
-            "A play counts as a mistake only when its cost is over a point and larger than its "
-            "margin of error (±). Early in a 2-player hand, and before the stock runs out with "
-            "more players, the AI's scores are shown but not judged."
+            "A play counts as a mistake only when its cost is over a point more than its margin "
+            "of error (±). Before the stock runs out with more than 2 players, the AI's scores "
+            "are shown but not judged."
         )))  # fmt: skip
         out.append(("", "\n\n"))
         out.append(("class:bold", _("Trick  You   AI    Cost ± error (points)")))

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.ai import StrongBot, make_bot
+from briscola_lan.ai.evaluate import evaluate
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.net.player import auto_play, connect
@@ -180,9 +181,10 @@ def test_the_review_panel_shows_a_progress_bar_while_it_works() -> None:
     assert coach.progress_bar(5, 20) in text
 
 
-def test_a_play_is_a_mistake_only_beyond_a_point_and_its_noise() -> None:
+def test_a_play_is_a_mistake_only_a_point_beyond_its_noise() -> None:
     """At the end of a 2-player hand every card is known: the review is exact (no noise), and a
-    card a point or more worse than the best is a mistake, the best card never is."""
+    card a point or more worse than the best is a mistake, the best card never is; with noise,
+    only a cost over a point more than it is."""
     hand = _hand_at_answer()
     rng = random.Random(2)
     while hand.stock_left > 0:
@@ -198,4 +200,23 @@ def test_a_play_is_a_mistake_only_beyond_a_point_and_its_noise() -> None:
     assert best and not any(p.mistake for p in best)
     assert all(p.mistake == (p.cost >= 1.0) for p in judged)
     assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 2.0, 2.5).mistake is False
-    assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 2.0, 1.5).mistake is True
+    assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 2.0, 1.5).mistake is False
+    assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 2.0, 1.0).mistake is True
+    assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 5.0, 0.0, False).mistake is False
+
+
+def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> None:
+    """From the first trick on, a 2-player play is judged by deals solved 6 tricks ahead (its
+    noise given), the same figures as the evaluator's with that budget."""
+    hand = _hand_at_answer()
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat)
+    assert view.stock_left > coach.SOLVED_STOCK
+    ev = evaluate(view, coach.REVIEW_EARLY, random.Random(coach.REVIEW_SEED))
+    for card in view.hand:
+        p = coach.review_play(view, card)
+        assert p.solved
+        assert p.cost == pytest.approx(ev.cost(card.code))
+        assert p.best.code == ev.best()
+        assert p.noise == (0.0 if p.played == p.best else ev.noise(ev.best(), card.code))

@@ -6,7 +6,7 @@ A card has a stable integer ``code`` (``suit * 10 + rank``) used on the wire and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 
@@ -103,10 +103,11 @@ class Card:
 
     suit: Suit
     rank: Rank
+    # Its wire and commitment identity, 0..39: read on every hot path, so computed once.
+    code: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def code(self) -> int:
-        return int(self.suit) * 10 + int(self.rank)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", int(self.suit) * 10 + int(self.rank))
 
     @property
     def points(self) -> int:

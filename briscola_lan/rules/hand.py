@@ -137,7 +137,8 @@ class Hand:
 
     @property
     def is_terminal(self) -> bool:
-        return self.public.phase in (Phase.OVER, Phase.PASSED_OUT)
+        public = self.public
+        return public.to_play is None and public.phase in (Phase.OVER, Phase.PASSED_OUT)
 
     @property
     def passed_out(self) -> bool:
@@ -180,9 +181,9 @@ class Hand:
         """Play ``card`` for ``seat``. Raises NotYourTurn/IllegalPlay and changes nothing."""
         public = self.public
         to_play = public.to_play
-        if public.phase in (Phase.AUCTION, Phase.CALL):
-            raise IllegalPlay(f"no card is played before the {public.phase} is over")
-        if to_play is None:
+        if to_play is None:  # a card is owed exactly when to_play is set
+            if public.phase in (Phase.AUCTION, Phase.CALL):
+                raise IllegalPlay(f"no card is played before the {public.phase} is over")
             raise IllegalPlay("the hand is over: no more cards can be played")
         if seat != to_play:
             raise NotYourTurn(f"it is seat {to_play}'s turn, not seat {seat}'s")

@@ -302,7 +302,7 @@ class PublicSchedule:
         self.leader = winner
         draws: list[tuple[int, int]] = []
         exchange = False
-        if self.stock_left > 0:
+        if self._next_draw < len(self._draw_order):  # stock left
             for i in range(n):
                 s = (winner + i) % n
                 pos = self._draw_order[self._next_draw]
@@ -312,7 +312,7 @@ class PublicSchedule:
                 if pos == self.upcard_position:
                     self.upcard_taken_by = s
                 draws.append((s, pos))
-            exchange = self.stock_left == 0 and self.options.exchange_enabled
+            exchange = self._next_draw == len(self._draw_order) and self.options.exchange_enabled
             if exchange:
                 self.exchange_trick = len(self.tricks)
         last = not any(self.hand_sizes)

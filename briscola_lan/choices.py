@@ -20,9 +20,22 @@ DEAL_MODES: tuple[str, ...] = (BLIND, CLASSIC)
 AI_PACE = 0.6
 
 
-def default_deal(people: int) -> str:
-    """The deal a table uses unless its host says: blind with two or more people, else classic."""
-    return BLIND if people >= 2 else CLASSIC
+# The blind deal seats 2 to 4 players; five (Briscola chiamata) are dealt classic.
+BLIND_PLAYERS = (2, 3, 4)
 
 
-__all__ = ["AI_LEVELS", "AI_PACE", "BLIND", "CLASSIC", "DEAL_MODES", "default_deal"]
+def default_deal(people: int, players: int = 2) -> str:
+    """The deal a table uses unless its host says: blind with two or more people, else classic;
+    classic at five players, which the blind deal does not seat."""
+    return BLIND if people >= 2 and players in BLIND_PLAYERS else CLASSIC
+
+
+__all__ = [
+    "AI_LEVELS",
+    "AI_PACE",
+    "BLIND",
+    "BLIND_PLAYERS",
+    "CLASSIC",
+    "DEAL_MODES",
+    "default_deal",
+]

@@ -418,12 +418,30 @@ def _save_matches(
         if match is None:
             raise SimulationError("the protocol self-play ended without a match")
         rec = MatchRecord(i, match.first_dealer)
-        for res in match.results:
-            rec.hands.append(hand_record(res))
+        redeals = _redeals(result.host.records) if options.chiamata else []
+        for k, res in enumerate(match.results):
+            rec.hands.append(hand_record(res, redeals[k] if k < len(redeals) else 0))
         rec.hands_won = list(match.hands_won())
         rec.winner = match.winner if match.winner is not None else -1
         records.append(rec)
     return records
+
+
+def _redeals(records: list[tuple[bytes, bytes]]) -> list[int]:
+    """Five players: for each recorded hand of a transcript, the deals everyone passed before
+    it (each a host-reveal of no points, fairness.md §13.6)."""
+    from briscola_lan.fairness.statements import HostReveal, decode
+
+    out, void = [], 0
+    for body, _sig in records:
+        st = decode(body)
+        if isinstance(st, HostReveal):
+            if any(st.points):
+                out.append(void)
+                void = 0
+            else:
+                void += 1
+    return out
 
 
 def _entropy(seed: int, index: int) -> Callable[[int], bytes]:
@@ -470,10 +488,10 @@ def run(args: argparse.Namespace) -> int:
         levels = parse_levels(args.bots, options.players)
         if args.matches < 1:
             raise SimulationError("--matches must be at least 1")
-        if args.save and options.chiamata:
+        if args.save and options.chiamata and args.deal == "blind":
             raise SimulationError(
-                "--save plays through the network protocol, which seats 2 to 4 players: "
-                "5 players simulate without --save"
+                "--deal blind seats 2 to 4 players: 5 players are dealt classic (the host knows "
+                "the cards, and so who the called partner is)"
             )
         bar = wanted(args.no_progress)
         if args.save and options.signals:

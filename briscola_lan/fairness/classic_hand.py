@@ -1,6 +1,8 @@
 """One classic hand followed from its records: the seeds' commit and reveal, the deck's commitments,
 the deals the public schedule makes, the upcard, every play and the partner exchange, then the
-host's reveal that opens the whole deck (protocol/fairness.md §5-§8).
+host's reveal that opens the whole deck (protocol/fairness.md §5-§8); at five players no upcard,
+but the auction's bids and the call before the play, each checked by the auction's rules
+(``rules.auction``, fairness.md §13).
 
 The verifier, the host (before it publishes its own records) and every client follow a classic
 hand with this one state machine, as they follow a blind hand with ``BlindHand``. Each statement
@@ -14,10 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from briscola_lan.fairness.classic_seeds import ClassicFault, SeedRound, opening_matches
 from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed
 from briscola_lan.fairness.predicates import seed_opens
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
+    PASS_BID,
+    BidStatement,
+    CallStatement,
     Deal,
     DeckCommit,
     Exchange,
@@ -30,81 +36,36 @@ from briscola_lan.fairness.statements import (
     Statement,
     Upcard,
 )
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.errors import RulesError
 from briscola_lan.rules.events import CardDealt
 from briscola_lan.rules.hand import Hand
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.rules.schedule import PublicSchedule, SeatView
+from briscola_lan.rules.schedule import Phase, PublicSchedule, SeatView
 
 # Every statement of a classic hand in progress (what ``ClassicHand.apply`` follows).
-ClassicStatement = SeedCommit | SeedReveal | DeckCommit | Deal | Upcard | Play | Exchange
+ClassicStatement = (
+    SeedCommit
+    | SeedReveal
+    | DeckCommit
+    | Deal
+    | Upcard
+    | BidStatement
+    | CallStatement
+    | Play
+    | Exchange
+)
 
 
-class ClassicFault(Exception):
-    """A check of a classic hand failed: ``party`` is at fault (a seat, or HOST_PARTY for the host);
-    ``record`` and ``kind`` name an earlier record when that one is the wrong one."""
-
-    def __init__(self, party: int, reason: str, record: int | None = None, kind: str = "") -> None:
-        super().__init__(reason)
-        self.party, self.reason, self.record, self.kind = party, reason, record, kind
+def bid_of(code: int) -> Bid | None:
+    """The bid a ``bid`` statement's field names (None: a pass); ValueError if it names none."""
+    return None if code == PASS_BID else Bid(code)
 
 
-def opening_matches(game_id: bytes, hand: int, commitments: Sequence[bytes], o: Opening) -> bool:
-    """Whether an opening opens the commitment at its position."""
-    if not 0 <= o.position < len(commitments) or not 0 <= o.card < 40:
-        return False
-    return card_commitment(game_id, hand, o.position, o.card, o.salt) == commitments[o.position]
-
-
-class SeedRound:
-    """A commit-reveal round of seeds (a classic hand's, or the seat and dealer draw's): every
-    seat commits in seat order, then every seat reveals in seat order; a reveal must open its
-    seat's commitment (else that seat is at fault: it signed the reveal)."""
-
-    def __init__(self, game_id: bytes, hand: int, players: int) -> None:
-        self.game_id, self.hand, self.players = game_id, hand, players
-        self.commits: list[bytes] = []
-        self.seeds: list[bytes] = []
-
-    @property
-    def done(self) -> bool:
-        return len(self.seeds) >= self.players
-
-    def owed(self) -> tuple[str, int] | None:
-        """The statement the round waits for and the seat that owes it; None once done."""
-        if len(self.commits) < self.players:
-            return SeedCommit.KIND, len(self.commits)
-        if len(self.seeds) < self.players:
-            return SeedReveal.KIND, len(self.seeds)
-        return None
-
-    def opens(self, seat: int, seed: bytes) -> bool:
-        """Whether ``seed`` opens the seat's published commitment."""
-        return seed_opens(self.game_id, self.hand, seat, seed, self.commits[seat])
-
-    def on_commit(self, st: SeedCommit, what: str = "seed commitment") -> None:
-        if len(self.commits) >= self.players or st.seat != len(self.commits):
-            raise ClassicFault(HOST_PARTY, f"{what} out of order or duplicated")
-        self.commits.append(st.commitment)
-
-    def on_reveal(
-        self,
-        st: SeedReveal,
-        *,
-        early: str = "a seed was revealed before every seat had committed",
-        what: str = "seed reveal",
-        wrong: str = "revealed seed does not match the seat's commitment",
-    ) -> None:
-        """A published reveal: after every commitment, in seat order, opening its seat's
-        commitment (else that seat is at fault, with ``wrong`` as the reason)."""
-        if len(self.commits) < self.players:
-            raise ClassicFault(HOST_PARTY, early)
-        if len(self.seeds) >= self.players or st.seat != len(self.seeds):
-            raise ClassicFault(HOST_PARTY, f"{what} out of order or duplicated")
-        if not self.opens(st.seat, st.seed):
-            raise ClassicFault(st.seat, wrong)
-        self.seeds.append(st.seed)
+def bid_code(bid: Bid | None) -> int:
+    """A bid's ``bid`` field (``PASS_BID`` for a pass)."""
+    return PASS_BID if bid is None else bid.code
 
 
 class ClassicHand:
@@ -132,6 +93,9 @@ class ClassicHand:
         self.upcard: tuple[int, Upcard] | None = None
         self.plays: list[tuple[int, Play]] = []
         self.played: set[int] = set()  # card codes played so far
+        # Five players: the auction's bids and the call, as published (fairness.md §13).
+        self.bids: list[tuple[int, BidStatement]] = []
+        self.call: tuple[int, CallStatement] | None = None
         self.revealed = False  # its host-reveal came (the result is in)
         # The deals the schedule makes now (seat -> positions), from the deck-commit or a trick's
         # end until the next record of another kind; which seats got theirs, and the exchange.
@@ -151,16 +115,46 @@ class ClassicHand:
         return self.deck_commit is not None and not self.revealed
 
     @property
+    def started(self) -> bool:
+        """The cards are out: the upcard is turned, or at five players (no upcard) the deck is
+        committed: the auction, the call and the play follow the deal (a seat's view waits
+        for its own cards; the first bid closes the deal, which must then be whole)."""
+        if self.options.chiamata:
+            return self.dealt
+        return self.upcard is not None
+
+    @property
     def to_play(self) -> int | None:
-        """The seat to play (None before the upcard is turned and after the last trick)."""
-        return self.sched.to_play if self.upcard is not None else None
+        """The seat to play (None before the upcard is turned, or the call made at five
+        players, and after the last trick)."""
+        return self.sched.to_play if self.started and self.sched.trump is not None else None
+
+    @property
+    def to_bid(self) -> int | None:
+        """Five players: the seat to bid now (None outside the auction)."""
+        return self.sched.to_bid if self.started else None
+
+    @property
+    def to_call(self) -> int | None:
+        """Five players: the auction's winner, until it has called."""
+        return self.sched.to_call if self.started else None
+
+    @property
+    def passed_out(self) -> bool:
+        """Five players: everyone passed; the host-reveal comes next and the hand is void."""
+        return self.sched.phase == Phase.PASSED_OUT
 
     def owed(self) -> tuple[str, int]:
         """The statement the hand waits for and who owes it (a seat, or HOST_PARTY): a seed-commit
-        or a seed-reveal from a seat, else the host's records up to its host-reveal."""
+        or a seed-reveal from a seat, a bid or the call at five players, else the host's records
+        up to its host-reveal."""
         seed = self.seeds.owed()
         if seed is not None:
             return seed
+        if self.to_bid is not None:
+            return BidStatement.KIND, self.to_bid
+        if self.to_call is not None:
+            return CallStatement.KIND, self.to_call
         return HostReveal.KIND, HOST_PARTY
 
     def cards_on_their_way(self, seat: int) -> bool:
@@ -176,6 +170,13 @@ class ClassicHand:
         says, without building the view."""
         return self.to_play == seat and self._whole(seat) is not None
 
+    def can_act(self, seat: int) -> bool:
+        """Whether the hand waits for this seat now, its hand whole: to play, or at five
+        players to bid or call."""
+        if self._whole(seat) is None:
+            return False
+        return seat in (self.to_play, self.to_bid, self.to_call)
+
     def held(self, seat: int) -> tuple[Card, ...] | None:
         """The seat's cards in hand, if its deals are held (in the order dealt)."""
         cards = self.cards.get(seat)
@@ -185,7 +186,7 @@ class ClassicHand:
         """The seat's cards once the upcard is turned, when they are all it holds: none the
         schedule owes it is on its way (nor missing, past a fault a follower plays on from)."""
         cards = self.cards.get(seat)
-        if cards is None or self.upcard is None or self.cards_on_their_way(seat):
+        if cards is None or not self.started or self.cards_on_their_way(seat):
             return None
         return cards if len(cards) == self.sched.hand_sizes[seat] else None
 
@@ -194,9 +195,9 @@ class ClassicHand:
         the schedule owes it are on their way (a turn is never offered from a hand missing one).
         """
         cards = self._whole(seat)
-        if cards is None or self.upcard is None:
+        if cards is None:
             return None
-        upcard = Card.from_code(self.upcard[1].opening.card)
+        upcard = Card.from_code(self.upcard[1].opening.card) if self.upcard is not None else None
         partner = self.options.partner_of(seat)
         shown = self.shown.get(seat) if partner is not None else None
         return self.sched.seat_view(seat, tuple(cards), upcard, shown)
@@ -217,6 +218,10 @@ class ClassicHand:
             self.on_upcard(st, record)
         elif isinstance(st, Play):
             self.on_play(st, record)
+        elif isinstance(st, BidStatement):
+            self.on_bid(st, record)
+        elif isinstance(st, CallStatement):
+            self.on_call(st, record)
         else:
             self.on_exchange(st, record)
 
@@ -306,6 +311,8 @@ class ClassicHand:
 
     def on_upcard(self, st: Upcard, record: int) -> None:
         self._need_dealt(st)
+        if self.options.chiamata:
+            raise ClassicFault(HOST_PARTY, "no upcard is turned at five players")
         if self.upcard is not None or self.plays:
             raise ClassicFault(HOST_PARTY, "upcard turned twice or after play began")
         if st.opening.position != 3 * self.n:
@@ -345,14 +352,67 @@ class ClassicHand:
         self.exchanges.append((record, st))
         self.shown[st.seat] = tuple(Card.from_code(o.card) for o in st.openings)
 
+    # --- five players: the auction and the call (fairness.md §13) -------------------------------
+
+    def _need_auction(self, st: BidStatement | CallStatement) -> None:
+        self._need_dealt(st)
+        if not self.options.chiamata:
+            raise ClassicFault(HOST_PARTY, f"a {st.KIND} at {self.n} players: there is no auction")
+        if self.window is not None:
+            raise ClassicFault(HOST_PARTY, f"a {st.KIND} before every seat was dealt its cards")
+
+    def check_bid(self, st: BidStatement) -> Bid | None:
+        """Raise the host's fault unless ``st`` is the bid due now and a legal one (the auction's
+        rules, ``rules.auction``); the bid it names (None: a pass)."""
+        self._need_auction(st)
+        if st.index != len(self.bids):
+            raise ClassicFault(HOST_PARTY, f"expected bid number {len(self.bids)}, got {st.index}")
+        auction = self.sched.auction
+        assert auction is not None
+        try:
+            bid = bid_of(st.bid)
+            auction.check(st.seat, bid)
+        except (RulesError, ValueError) as exc:
+            raise ClassicFault(HOST_PARTY, f"a bid the auction does not allow: {exc}") from None
+        return bid
+
+    def on_bid(self, st: BidStatement, record: int) -> None:
+        """A published bid (``check_bid``), taken by the auction."""
+        bid = self.check_bid(st)
+        self.sched.bid(st.seat, bid)
+        self.bids.append((record, st))
+
+    def check_call(self, st: CallStatement) -> Suit:
+        """Raise the host's fault unless ``st`` is the call due now: the auction's winner names
+        a suit 0..3; the suit."""
+        self._need_auction(st)
+        caller = self.sched.to_call
+        if caller is None:
+            raise ClassicFault(HOST_PARTY, "a call when none is due (the auction is not won)")
+        if st.seat != caller:
+            raise ClassicFault(
+                HOST_PARTY, f"seat {caller} won the auction and calls, not seat {st.seat}"
+            )
+        if not 0 <= st.suit <= 3:
+            raise ClassicFault(HOST_PARTY, f"a call names a suit 0 to 3, not {st.suit}")
+        return Suit(st.suit)
+
+    def on_call(self, st: CallStatement, record: int) -> None:
+        """A published call: the contract is made, its suit the briscola, the play begins."""
+        suit = self.check_call(st)
+        self.sched.call(st.seat, suit)
+        self.call = (record, st)
+
     # --- the plays ------------------------------------------------------------------------------
 
     def check_play(self, st: Play) -> None:
         """Raise the host's fault if ``st`` is not the play due now: in turn, a card not played
         yet (whether the seat held it is judged when the host-reveal opens the deck)."""
         self._need_dealt(st)
-        if self.upcard is None:
+        if not self.started:
             raise ClassicFault(HOST_PARTY, "a card was played before the upcard was turned")
+        if self.sched.trump is None:
+            raise ClassicFault(HOST_PARTY, "a card was played before the auction's call")
         if st.index != len(self.plays):
             raise ClassicFault(
                 HOST_PARTY, f"expected play number {len(self.plays)}, got {st.index}"
@@ -415,6 +475,8 @@ class ClassicHand:
             raise ClassicFault(HOST_PARTY, "host seed does not match the host's commitment")
         if len(st.salts) != opts.deck_size:
             raise ClassicFault(HOST_PARTY, f"expected {opts.deck_size} salts")
+        if self.sched.phase in (Phase.AUCTION, Phase.CALL):
+            raise ClassicFault(HOST_PARTY, f"the hand was closed during its {self.sched.phase}")
         if played is not None:
             self._committed(played.deck, st.salts)
             points = tuple(self.sched.points)
@@ -428,7 +490,12 @@ class ClassicHand:
             return played
         deck = deal_deck(opts, deck_seed(self.game_id, self.number, st.host_seed, self.seeds.seeds))
         self._committed(deck, st.salts)
-        hand = self._replayed(st, Hand(opts, deck, self.dealer))
+        hand = Hand(opts, deck, self.dealer)
+        for _idx, b in self.bids:  # every bid and the call were checked as they came
+            hand.bid(b.seat, bid_of(b.bid))
+        if self.call is not None:
+            hand.call(self.call[1].seat, Suit(self.call[1].suit))
+        hand = self._replayed(st, hand)
         self.revealed = True
         return hand
 
@@ -509,5 +576,7 @@ __all__ = [
     "ClassicHand",
     "ClassicStatement",
     "SeedRound",
+    "bid_code",
+    "bid_of",
     "opening_matches",
 ]

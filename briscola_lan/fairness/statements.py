@@ -390,6 +390,41 @@ class Play(Statement):
     card: int
 
 
+# A bid's ``bid`` field when the seat passes (fairness.md §13): no bid code is this.
+PASS_BID = 0xFFFFFFFF
+
+
+@dataclass(frozen=True, slots=True)
+class BidStatement(Statement):
+    """Five players: a seat's ``index``-th bid of the hand's auction (from 0): a rank code 0..9,
+    points 61..120, or ``PASS_BID`` (fairness.md §13)."""
+
+    KIND: ClassVar[str] = "bid"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32", "u32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
+    index: int
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallStatement(Statement):
+    """Five players: the auction's winner names the suit; the called card is the winning bid's
+    rank of that suit, and the suit is the briscola (fairness.md §13)."""
+
+    KIND: ClassVar[str] = "call"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("b16", "u32", "u32", "b32", "u32")
+    HOST_SIGNED: ClassVar[bool] = False
+    game_id: bytes
+    hand: int
+    seat: int
+    context: bytes  # the chain hash this statement was made over (fairness.md §8.1)
+    suit: int
+
+
 @dataclass(frozen=True, slots=True)
 class Signal(Statement):
     """A seat's signal to its partner, sealed so that only the two of them read it, made when
@@ -722,6 +757,8 @@ KINDS: dict[bytes, type[Statement]] = {
         Deal,
         Upcard,
         Play,
+        BidStatement,
+        CallStatement,
         Signal,
         Exchange,
         Takeover,

@@ -130,12 +130,22 @@ def human_report(path: str, rep: MatchReport) -> str:
         again = ""
         if h.status == "aborted" and h is not rep.hands[-1]:
             again = " (counts for nothing: dealt again)"
+        if h.passed_out:
+            pts, again = "", " (everyone passed: void, the same dealer deals again)"
         lines.append(
             f"  hand {h.hand + 1} (dealer seat {h.dealer}): {h.status}{pts}, "
             f"{h.acks} acknowledgements{missing}{again}"
         )
         if h.fault is not None and h.fault is not rep.fault:
             lines.append(f"    {h.fault.describe()}")
+        c = h.call
+        if c is not None:
+            partner = "alone" if c.alone else f"partner seat {c.partner}"
+            lines.append(
+                f"    seat {c.caller} called {c.called.label(ascii_only=True)} ({partner}): the "
+                f"callers {'won' if c.won else 'lost'} with {c.points} of {c.target}; scores "
+                f"{list(c.scores)}"
+            )
         for f in h.withheld:
             lines.append(f"    key reveal withheld after the result: {f.describe()}")
         if h.waiting is not None:

@@ -21,6 +21,8 @@ LOOK_EVERY = 0.25  # seconds: how late a change no message tells of can reach th
 HAND_MESSAGES = frozenset(
     {
         m.PlayCard,
+        m.MakeBid,
+        m.CallCard,
         m.SendSignal,
         m.CommitSeed,
         m.RevealSeed,
@@ -55,7 +57,8 @@ class TableLook:
     game: bytes
     phase: str
     seats: tuple[SeatLook, ...]
-    results: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (hand, points, winner side)
+    # (hand, points, winner side, at five players what the call made of it)
+    results: tuple[tuple[int, tuple[int, ...], int | None, str], ...]
     winner: int | None
     named: tuple[int, ...] = ()  # per seat, the aborted hands that named it (each dealt again)
 
@@ -73,10 +76,12 @@ def look(table: Any) -> TableLook:
         for s in table.seats
     )
     match = getattr(table, "match", None)
-    results: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
+    results: tuple[tuple[int, tuple[int, ...], int | None, str], ...] = ()
     winner = None
     if match is not None:
-        results = tuple((r.number, tuple(r.points), r.winner) for r in match.results)
+        results = tuple(
+            (r.number, tuple(r.points), r.winner, _call_text(r.call)) for r in match.results
+        )
         winner = match.winner
     counts = getattr(table, "named", None) or {}
     named = tuple(int(counts.get(i, 0)) for i in range(len(seats)))
@@ -145,7 +150,10 @@ def events(before: TableLook | None, after: TableLook) -> list[str]:
             if count >= BENCHED_AFTER > was_named:
                 line += f"; the host plays seat {i} to the end of the match"
             out.append(line)
-    for number, points, winner in after.results[len(before.results) :]:
+    for number, points, winner, call in after.results[len(before.results) :]:
+        if call:
+            out.append(f"{where} hand {number + 1} over, points {list(points)}: {call}")
+            continue
         who = "nobody (a tie)" if winner is None else _side(after, players, winner)
         out.append(f"{where} hand {number + 1} over, points {list(points)}: {who} wins it")
     if after.winner is not None and before.winner is None:
@@ -153,6 +161,18 @@ def events(before: TableLook | None, after: TableLook) -> list[str]:
     elif before.phase != "over" and after.phase == "over" and after.winner is None:
         out.append(f"{where} the match was aborted")
     return out
+
+
+def _call_text(call: Any) -> str:
+    """Five players: who called what, with whom, and the scores ("" for another hand)."""
+    if call is None:
+        return ""
+    partner = "alone" if call.alone else f"with seat {call.partner}"
+    outcome = "won" if call.won else "lost"
+    return (
+        f"seat {call.caller} called {call.called.label(ascii_only=True)} ({partner}) and "
+        f"{outcome} with {call.points} of {call.target}; scores {list(call.scores)}"
+    )
 
 
 class Console:

@@ -47,14 +47,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", help="table name shown in the lobby (default: USER@HOSTNAME, unique on the LAN)"
     )
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=(2, 3, 4, 5),
+        help="5: Briscola chiamata, an auction and a called partner (classic deal: the host "
+        "knows the cards, and so who the partner is)",
+    )
     parser.add_argument(
         "--format",
         dest="match_format",
         default=None,
         choices=[str(f) for f in MatchFormat],
-        help="hands: first side to win N hands (61+); points: 2 hands (3 at 3p), most points "
-        "(default: hands; 3 players always play points)",
+        help="hands: first side to win N hands (61+); points: 2 hands (3 at 3p), most points; "
+        "total: 5 players, each hand's score summed (default: hands; 3 players always play "
+        "points, 5 total)",
+    )
+    parser.add_argument(
+        "--points-to-win", type=int, default=61, help="5 players: what a rank bid needs (61-120)"
+    )
+    parser.add_argument(
+        "--no-double", action="store_true", help="5 players: no double score for all 120 points"
+    )
+    parser.add_argument(
+        "--match-hands", type=int, default=5, help="5 players: hands in a match (1-20)"
     )
     parser.add_argument("--hands-to-win", type=int, default=2, help="1..5 (format 'hands')")
     parser.add_argument(
@@ -132,7 +149,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="blind: nobody, the host included, sees a card before the rules show it; classic: "
         "the host's engine knows the deck (both verifiable; default: blind when two or more "
-        "seats are for people, classic against AI players only)",
+        "seats are for people, classic against AI players only; 5 players: classic only)",
     )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     parser.add_argument(
@@ -232,6 +249,8 @@ def match_format(args: argparse.Namespace) -> MatchFormat:
         if not args.resume:
             print("3 players play the 'points' format (--format points)", flush=True)
         return MatchFormat.POINTS
+    if args.players == 5:
+        return MatchFormat.TOTAL
     return MatchFormat.HANDS
 
 
@@ -244,6 +263,9 @@ def parse_options(args: argparse.Namespace) -> TableOptions:
             partner_exchange=not args.no_exchange,
             removed_two=Suit.parse(args.removed_two),
             signals=args.signals,
+            points_to_win=args.points_to_win,
+            double_all=not args.no_double,
+            match_hands=args.match_hands,
         )
     except (OptionsError, ValueError) as exc:
         raise HostError(str(exc)) from exc

@@ -29,13 +29,17 @@ from briscola_lan.net.connect import (
 )
 from briscola_lan.net.discovery import DiscoveryError
 from briscola_lan.net.player import Chooser, MatchFailed, auto_play
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 
 HELP = """commands:
   seat N          take or move to seat N leave       leave your seat
   ready           say you are ready      start       start the match (seat 0)
   ai SEAT LEVEL   put an AI in a seat (seat 0; LEVEL 'none' frees it)
   play CARD | N   play a card: its name (A♣, Ac, 3h) or its number in your hand
+  bid RANK|POINTS 5 players: bid a rank (A 3 K Q J 7 6 5 4 2) or points (61-120)
+  pass            5 players: pass in the auction (you are out of it)
+  call SUIT       5 players, the auction's winner: call its rank of a suit (d h s c)
   hand            show the table         log         show the whole log
   quit            leave the table"""
 
@@ -54,17 +58,42 @@ def describe(state: Any) -> list[str]:
             me = " <- you" if s.seat == state.seat else ""
             lines.append(f"  seat {s.seat}: {who}{flags}{me}")
     view = state.view
-    if view is not None and state.phase == "playing":
+    if view is not None and state.phase == "playing" and view.options.chiamata:
+        lines.extend(_auction_lines(view))
+    elif view is not None and state.phase == "playing":
         lines.append(
-            f"  briscola {view.upcard} (trump {view.trump.symbol}), stock {view.stock_left}, "
-            f"points {list(view.points)}"
+            f"  briscola {view.upcard} (trump {view.trump.symbol if view.trump else '-'}), "
+            f"stock {view.stock_left}, points {list(view.points)}"
         )
+    if view is not None and state.phase == "playing":
         trick = " ".join(f"{seat}:{card}" for seat, card in view.trick) or "-"
         lines.append(f"  trick: {trick}; to play: seat {view.to_play}")
         if view.partner_shown is not None:
             lines.append(f"  partner shows: {' '.join(str(c) for c in view.partner_shown)}")
         hand = "  ".join(f"{i + 1}:{c}" for i, c in enumerate(view.hand))
         lines.append(f"  your hand: {hand}" + ("   <- your turn" if view.my_turn else ""))
+    return lines
+
+
+def _auction_lines(view: Any) -> list[str]:
+    """Five players: the auction so far, or the called card, and the points."""
+    bids = " ".join(f"{seat}:{'pass' if bid is None else bid}" for seat, bid in view.auction)
+    lines = [f"  auction: {bids or '-'}"]
+    c = view.contract
+    if c is None:
+        if view.my_bid:
+            legal = " ".join(str(b) for b in view.legal_bids[:12])
+            lines.append(f"  your bid (or pass): {legal} ...")
+        elif view.my_call:
+            lines.append("  you won the auction: call a suit (call d|h|s|c)")
+        return lines
+    partner = ""
+    if view.partner is not None:
+        partner = ", you hold it" if view.partner == view.seat else f", partner seat {view.partner}"
+    lines.append(
+        f"  seat {c.caller} called {c.called} for {c.target(view.options.points_to_win)} "
+        f"(briscola {c.trump.symbol}{partner}); points {list(view.points)}"
+    )
     return lines
 
 
@@ -109,6 +138,12 @@ def handle_command(client: TableClient, line: str, out: Callable[[str], None]) -
             else:
                 card = parse_card(rest[0] if cmd == "play" else cmd, view.hand)
                 client.send(*session.play(card))
+        elif cmd == "bid" and rest:
+            client.send(*session.bid(Bid.parse(rest[0])))
+        elif cmd == "pass":
+            client.send(*session.bid(None))
+        elif cmd == "call" and rest:
+            client.send(*session.call(Suit.parse(rest[0])))
         elif cmd == "hand":
             for text in describe(state):
                 out(text)
@@ -160,7 +195,8 @@ async def line_client(
                 out(f"* {text}")
         printed = len(state.events)
         view = state.view
-        if view is not None and view.my_turn and shown_turn is not view and auto is None:
+        turn = view is not None and (view.my_turn or view.my_bid or view.my_call)
+        if view is not None and turn and shown_turn is not view and auto is None:
             shown_turn = view
             for text in describe(state):
                 out(text)

@@ -22,7 +22,8 @@ from typing import Any
 
 from briscola_lan.net.client import TableClient, Target
 from briscola_lan.net.tls import KnownTables
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.hand import SeatView
 
 Chooser = Callable[[SeatView], Card]
@@ -32,11 +33,46 @@ class MatchFailed(Exception):
     """The match could not be played to its end (lost table, refused seat, timeout)."""
 
 
-def make_chooser(level: str, seed: int = 0) -> Chooser:
-    """The card choice of the bot at ``level`` (briscola_lan.ai), deterministic for ``seed``."""
-    from briscola_lan.ai import make_bot
+class BotPlayer:
+    """The bot at ``level`` (briscola_lan.ai), deterministic for ``seed``: called with a view it
+    chooses a card (a ``Chooser``); at five players it also bids and calls, and its cards are
+    the five-player bot's (made when a five-player table first asks)."""
 
-    return make_bot(level, seed).choose
+    def __init__(self, level: str, seed: int = 0) -> None:
+        from briscola_lan.ai import make_bot
+
+        self.level, self.seed = level, seed
+        self._bot: Any = make_bot(level, seed)  # an unknown level is refused here, at once
+        self._five: Any = None
+
+    @property
+    def five(self) -> Any:
+        if self._five is None:
+            from briscola_lan.ai import make_chiamata_bot
+
+            self._five = make_chiamata_bot(self.level, self.seed)
+        return self._five
+
+    def __call__(self, view: SeatView) -> Card:
+        if view.options.chiamata:
+            card: Card = self.five.choose(view)
+            return card
+        chosen: Card = self._bot.choose(view)
+        return chosen
+
+    def bid(self, view: SeatView) -> Bid | None:
+        bid: Bid | None = self.five.bid(view)
+        return bid
+
+    def call(self, view: SeatView) -> Suit:
+        suit: Suit = self.five.call(view)
+        return suit
+
+
+def make_chooser(level: str, seed: int = 0) -> Chooser:
+    """The moves of the bot at ``level`` (briscola_lan.ai), deterministic for ``seed``: its
+    card, and at five players its bid and call (``BotPlayer``)."""
+    return BotPlayer(level, seed)
 
 
 def new_session(name: str, identity: Any = None) -> Any:
@@ -106,7 +142,7 @@ async def auto_play(
     asked_seat: int | None = None
     ready_sent = False
     start_sent_for: object = None
-    last_play: tuple[int, int] | None = None
+    last_play: tuple[int, int] | None = None  # (hand, cards played), or bids as -1 - bids
     waited: tuple[int, int] | None = None
     errors_seen = 0
     reconnects_seen = 0
@@ -165,7 +201,24 @@ async def auto_play(
                     client.send(*session.start())
         elif live and state.phase == "playing":
             view = state.view
-            if view is not None and view.my_turn and not getattr(state, "taken_over", False):
+            mine = view is not None and not getattr(state, "taken_over", False)
+            if mine and view is not None and (view.my_bid or view.my_call):
+                key = (state.hand_number, -1 - len(view.auction) - 100 * view.my_call)
+                if key != last_play:
+                    if not isinstance(choose, BotPlayer):
+                        raise MatchFailed("five players: this player cannot bid or call")
+                    if (delay > 0 or gate is not None) and waited != key:
+                        waited = key  # a bid or call is thought over as a card is
+                        if delay > 0:
+                            await asyncio.sleep(delay)
+                        if gate is not None:
+                            await gate()
+                        continue  # look again: the state may have moved on meanwhile
+                    made = choose.bid(view) if view.my_bid else None
+                    msgs = session.bid(made) if view.my_bid else session.call(choose.call(view))
+                    if client.send(*msgs):
+                        last_play = key
+            elif mine and view is not None and view.my_turn:
                 key = (state.hand_number, len(view.played_cards))
                 if key != last_play:
                     if (delay > 0 or gate is not None) and waited != key:
@@ -201,7 +254,7 @@ def _my_move(client: TableClient, errors: int, reconnects: int) -> Callable[[], 
 
     def ready() -> bool:
         return client.version != seen and (
-            bool(session.my_turn)
+            bool(getattr(session, "my_move", session.my_turn))
             or state.phase != "playing"
             or state.match_over
             or len(state.errors) != errors

@@ -20,13 +20,16 @@ from collections.abc import Callable
 from typing import Any
 
 from briscola_lan.fairness import match_options
+from briscola_lan.fairness.classic_hand import bid_code, bid_of
 from briscola_lan.fairness.encoding import DRAW_HAND, seed_commitment
 from briscola_lan.fairness.identity import fingerprint, verify_signature
 from briscola_lan.fairness.predicates import seed_opens
 from briscola_lan.fairness.signals import pad, partners_point, seal, unseal
 from briscola_lan.fairness.statements import (
+    BidStatement,
     BlindPlay,
     BlindStart,
+    CallStatement,
     Deal,
     DrawReveal,
     DrawStart,
@@ -50,10 +53,12 @@ from briscola_lan.fairness.verify import (
     Fault,
     options_of,
 )
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.signals import SignalValue
+from briscola_lan.table import auction_events
 from briscola_lan.table import events as ev
 from briscola_lan.table.client_core import NoSignal, SecretsError
 from briscola_lan.table.client_ends import HandEnds
@@ -128,6 +133,24 @@ class ClientSession(HandEnds):
         )
         return [self._signed(m.PlayCard, st)]
 
+    def bid(self, bid: Bid | None) -> list[Message]:
+        """Five players: a signed MakeBid (None: pass); the host refuses one not legal now."""
+        c, ms, seat = self._classic, self._ms, self.state.seat
+        if c is None or ms is None or seat is None:
+            raise ValueError("no hand in progress: there is no auction to bid in")
+        ctx = self._checker.context_for(BidStatement.KIND)
+        st = BidStatement(ms.game_id, self.state.hand_number, seat, ctx, len(c.bids), bid_code(bid))
+        return [self._signed(m.MakeBid, st)]
+
+    def call(self, suit: Suit) -> list[Message]:
+        """Five players: the auction's winner's signed CallCard, naming the called card's suit."""
+        ms, seat = self._ms, self.state.seat
+        if self._classic is None or ms is None or seat is None:
+            raise ValueError("no hand in progress: there is no card to call")
+        ctx = self._checker.context_for(CallStatement.KIND)
+        st = CallStatement(ms.game_id, self.state.hand_number, seat, ctx, int(suit))
+        return [self._signed(m.CallCard, st)]
+
     def signal(self, value: SignalValue) -> list[Message]:
         """A signed signal of ``value`` to this seat's partner (fairness.md §12), sealed so that
         only the partner reads it. ``NoSignal`` when no signal can be made now."""
@@ -175,6 +198,17 @@ class ClientSession(HandEnds):
             return view is not None and view.my_turn
         c, seat = self._classic, self.state.seat
         return c is not None and seat is not None and c.can_play(seat)
+
+    @property
+    def my_move(self) -> bool:
+        """Whether the hand waits for this seat now: its card (``my_turn``), or at five players
+        its bid or the call, its hand whole and the host's AI not playing it."""
+        if self.state.taken_over:
+            return False
+        if self._blind is not None:
+            return self.my_turn
+        c, seat = self._classic, self.state.seat
+        return c is not None and seat is not None and c.can_act(seat)
 
     # --- incoming ------------------------------------------------------------------------------
 
@@ -314,7 +348,7 @@ class ClientSession(HandEnds):
         s = self.state
         s.options, s.game_id, s.phase = opts, st.game_id.hex(), "playing"
         s.match_over, s.match_aborted, s.winner = False, False, None
-        s.hands_won = s.total_points = (0,) * opts.sides
+        s.hands_won = s.total_points = s.scores = (0,) * opts.sides
         if s.seat is not None and st.seat_keys[s.seat] != self.identity.public_key:
             self._live(Fault(0, "match-start", HOST, "my seat is listed with another key"))
         self._emit(ev.MatchStarted(st.names))
@@ -469,6 +503,27 @@ class ClientSession(HandEnds):
             self.state.last_trick = c.sched.tricks[-1]
             self._emit(ev.TrickTaken(st.hand, c.sched.tricks[-1]))
 
+    def _on_BidMade(self, msg: m.BidMade, out: list[Message]) -> None:
+        c = self._classic
+        st = self._record((msg.body, msg.sig))
+        if not isinstance(st, BidStatement) or c is None or not c.bids or c.bids[-1][1] is not st:
+            return  # not a bid the hand's machine took (the checker named the fault)
+        me = self.state.seat
+        self._emit(auction_events.BidMade(st.hand, st.seat, bid_of(st.bid), st.seat == me))
+
+    def _on_CardCalled(self, msg: m.CardCalled, out: list[Message]) -> None:
+        c = self._classic
+        st = self._record((msg.body, msg.sig))
+        if not isinstance(st, CallStatement) or c is None or c.call is None or c.call[1] is not st:
+            return  # not a call the hand's machine took (the checker named the fault)
+        contract = c.sched.contract
+        assert contract is not None
+        me = self.state.seat
+        mine = c.held(me) if me is not None else None
+        holds = mine is not None and contract.called in mine
+        called = contract.called
+        self._emit(auction_events.CardCalled(st.hand, st.seat, called, st.seat == me, holds))
+
     def _on_TrickTaken(self, msg: m.TrickTaken, out: list[Message]) -> None:
         last = self.state.last_trick
         if last is None and self._checker.report.fault is not None:
@@ -511,6 +566,8 @@ _HANDLERS: dict[type[Message], Callable[[ClientSession, Any, list[Message]], Non
     m.DeckCommitted: ClientSession._on_DeckCommitted,
     m.CardsDealt: ClientSession._on_CardsDealt,
     m.UpcardTurned: ClientSession._on_UpcardTurned,
+    m.BidMade: ClientSession._on_BidMade,
+    m.CardCalled: ClientSession._on_CardCalled,
     m.CardPlayed: ClientSession._on_CardPlayed,
     m.TrickTaken: ClientSession._on_TrickTaken,
     m.PartnerShown: ClientSession._on_PartnerShown,

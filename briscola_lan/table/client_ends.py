@@ -39,11 +39,16 @@ class HandEnds(BlindSide):
             self._hand_checked()
         self._chain_at_reveal = self._checker.chain
         self.state.last_hand_points = st.points
-        if self._match is not None and not self._match.is_over:
-            self._match.record_points(st.points)
+        c = self._classic if not blind else None
+        void = c is not None and c.passed_out  # five players: everyone passed, dealt again
+        if self._match is not None and not self._match.is_over and not void:
+            call = c.sched.result() if c is not None and c.options.chiamata else None
+            if call is not None or not self._match.options.chiamata:
+                self._match.record_points(st.points, None, call)
             self.state.hands_won = self._match.hands_won()
             self.state.total_points = self._match.total_points()
-        self._emit(ev.HandEnded(st.hand, tuple(st.points)))
+            self.state.scores = self._match.scores()
+        self._emit(ev.HandEnded(st.hand, tuple(st.points), void))
         if blind:  # the result is fixed; the key reveals come next, then the acknowledgement
             self._blind_act(out)
             return

@@ -103,6 +103,7 @@ class ClientState:
     _view_of: Callable[[], SeatView | None] | None = field(default=None, repr=False, compare=False)
     hands_won: tuple[int, ...] = ()
     total_points: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()  # five players: each seat's score summed over the match
     last_hand_points: tuple[int, ...] | None = None
     match_over: bool = False
     match_aborted: bool = False

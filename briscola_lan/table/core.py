@@ -13,11 +13,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from briscola_lan.choices import AI_LEVELS, default_deal
+from briscola_lan.choices import AI_LEVELS, BLIND, BLIND_PLAYERS, default_deal
 from briscola_lan.fairness.context import ContextChain, kind_of
 from briscola_lan.fairness.identity import Identity, verify_signature
 from briscola_lan.fairness.statements import Receipt, Statement
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
@@ -41,6 +42,16 @@ class Bot(Protocol):
     def choose(self, view: SeatView) -> Card: ...
 
 
+class ChiamataBot(Protocol):
+    """Five players: a bot that bids (None: passes) and calls a suit as well as plays."""
+
+    def bid(self, view: SeatView) -> Bid | None: ...
+
+    def call(self, view: SeatView) -> Suit: ...
+
+    def choose(self, view: SeatView) -> Card: ...
+
+
 BotFactory = Callable[[str, int], Bot]
 
 
@@ -49,6 +60,14 @@ def default_bot_factory(level: str, seed: int) -> Bot:
     from briscola_lan.ai import make_bot
 
     bot: Bot = make_bot(level, seed)
+    return bot
+
+
+def chiamata_bot_factory(level: str, seed: int) -> ChiamataBot:
+    """Five players: the bot of ``level`` that bids and calls too (briscola_lan.ai)."""
+    from briscola_lan.ai import make_chiamata_bot
+
+    bot: ChiamataBot = make_chiamata_bot(level, seed)
     return bot
 
 
@@ -100,7 +119,13 @@ class TableCore:
         options.validate()
         if deal is not None and deal not in DEAL_MODES:
             raise ValueError(f"unknown deal {deal!r}: use blind or classic")
-        self.deal_mode = deal or default_deal(options.players - len(ai_seats or {}))
+        people = options.players - len(ai_seats or {})
+        self.deal_mode = deal or default_deal(people, options.players)
+        if self.deal_mode == BLIND and options.players not in BLIND_PLAYERS:
+            raise ValueError(
+                f"the blind deal seats 2 to 4 players: a table of {options.players} is dealt "
+                "classic (the host knows the cards, and so who the called partner is)"
+            )
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
         self.draw_partners, self.draw_dealer = draw_partners, draw_dealer
@@ -116,7 +141,7 @@ class TableCore:
         self.call_wait = call_wait  # blind deal: seconds the people have to answer a hand's call
         self.play_timeout = play_timeout  # seconds a person has for a card (two people or more)
         self.turn_since = 0.0  # when the hand started waiting for the card it waits for
-        self._turn: tuple[int, int, int | None] | None = None  # (hand, plays, seat) of that wait
+        self._turn: tuple[int, int, int | None] | None = None  # (hand, acts, seat) of that wait
         self.seats = [Seat() for _ in range(options.players)]
         self.conns: dict[int, Connection] = {}
         self.phase = Phase.LOBBY
@@ -130,6 +155,7 @@ class TableCore:
         self.draw_seed = b""
         self.hand_number = -1
         self.named: dict[int, int] = {}  # seat -> the aborted hands that named it (replayed)
+        self.redeals = 0  # five players: hands everyone passed, each dealt again (void)
         self._replay_due = False  # a hand was aborted naming a seat: deal it again
         self.internal_errors: list[str] = []
         # conn -> the name and key its hello gave, for the seat it takes
@@ -137,6 +163,7 @@ class TableCore:
         # encoded seat-log messages kept between snapshots (host_snapshot._MessageTable)
         self.encoded_cache: dict[int, tuple[Message, bytes]] = {}
         self._bots: dict[int, Bot] = {}
+        self._chiamata_bots: dict[int, ChiamataBot] = {}  # five players
         # Set by the network layer: called with the messages that relay a card (and the trick it
         # completes) as soon as they exist, before the host signs what follows (the player's
         # receipt, the next deals, the partner exchange, its end-of-hand reveal), so that the card

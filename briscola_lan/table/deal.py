@@ -20,6 +20,7 @@ from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.predicates import Foreign, foreign
 from briscola_lan.fairness.statements import Statement
 from briscola_lan.rules.cards import Card
+from briscola_lan.rules.chiamata import CallResult
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.options import TableOptions
@@ -140,7 +141,13 @@ class TableSide(Protocol):
     def abort(self, seat_no: int, reason: str, out: list[Outgoing]) -> None: ...
 
     def hand_over(
-        self, points: tuple[int, ...], out: list[Outgoing], *, acks: bool = True
+        self,
+        points: tuple[int, ...],
+        out: list[Outgoing],
+        *,
+        acks: bool = True,
+        call: CallResult | None = None,
+        void: bool = False,
     ) -> None: ...
 
     def start_acks(self, out: list[Outgoing]) -> None: ...
@@ -195,6 +202,12 @@ class Deal(ABC):
     @abstractmethod
     def plays_so_far(self) -> int:
         """Cards played in this hand."""
+
+    @property
+    def acts_so_far(self) -> int:
+        """Statements the hand's turns took so far (cards; at five players bids and the call
+        too): a new number is a new turn, whose clock starts."""
+        return self.plays_so_far
 
     @abstractmethod
     def view(self, seat_no: int) -> SeatView | None:

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from briscola_lan.fairness.classic_hand import ClassicFault, ClassicHand, ClassicStatement
+from briscola_lan.fairness.classic_hand import (
+    ClassicFault,
+    ClassicHand,
+    ClassicStatement,
+    bid_code,
+    bid_of,
+)
 from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed, seed_commitment
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
-    Deal as DealStatement,
-)
-from briscola_lan.fairness.statements import (
+    BidStatement,
+    CallStatement,
     DeckCommit,
     Exchange,
     HostCommit,
@@ -30,8 +35,12 @@ from briscola_lan.fairness.statements import (
     Upcard,
     decode,
 )
-from briscola_lan.rules.cards import Card
-from briscola_lan.rules.errors import IllegalPlay, NotYourTurn
+from briscola_lan.fairness.statements import (
+    Deal as DealStatement,
+)
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
+from briscola_lan.rules.errors import IllegalBid, IllegalPlay, NotYourTurn
 from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import Hand, SeatView
@@ -119,6 +128,8 @@ class ClassicDeal(Deal):
             self.seeds.on_reveal(seat_no, msg.body, msg.sig, out)
         elif isinstance(msg, m.PlayCard):
             self._on_play(seat_no, msg.body, msg.sig, out)
+        elif isinstance(msg, m.MakeBid | m.CallCard):
+            self._on_auction(seat_no, msg, out)
         else:
             return False
         return True
@@ -128,9 +139,20 @@ class ClassicDeal(Deal):
 
     @property
     def to_play(self) -> int | None:
+        """The seat the hand waits for: to play, or at five players to bid or call."""
         if self.table.phase is not Phase.PLAY or self.hand is None:
             return None
         return self.hand.current_player
+
+    @property
+    def acts_so_far(self) -> int:
+        """Bids, the call and plays made in this hand: each is a new turn for the clock."""
+        hand = self.hand
+        if hand is None or self.table.phase is Phase.COMMIT:
+            return 0
+        auction = hand.public.auction
+        bids = len(auction.bids) if auction is not None else 0
+        return bids + (hand.contract is not None) + len(hand.plays)
 
     @property
     def plays_so_far(self) -> int:
@@ -148,6 +170,24 @@ class ClassicDeal(Deal):
         if self.hand is None or self.table.phase is not Phase.PLAY:
             return None
         return self.hand.view(seat_no)
+
+    def bid_for(self, seat_no: int, bid: Bid | None, out: list[Outgoing]) -> None:
+        """Five players: the host bids (None: passes) for a seat it plays."""
+        hand, t = self.hand, self.table
+        assert hand is not None and hand.public.auction is not None
+        index = len(hand.public.auction.bids)
+        ctx = t.context_for(BidStatement.KIND)
+        st = BidStatement(t.game_id, self.number, seat_no, ctx, index, bid_code(bid))
+        body = st.encode()
+        self._apply_auction(st, (body, t.seat_signer(seat_no).sign(body)), out)
+
+    def call_for(self, seat_no: int, suit: Suit, out: list[Outgoing]) -> None:
+        """Five players: the host calls a suit for a seat it plays, the auction's winner."""
+        t = self.table
+        ctx = t.context_for(CallStatement.KIND)
+        st = CallStatement(t.game_id, self.number, seat_no, ctx, int(suit))
+        body = st.encode()
+        self._apply_auction(st, (body, t.seat_signer(seat_no).sign(body)), out)
 
     def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
         hand, t = self.hand, self.table
@@ -190,9 +230,12 @@ class ClassicDeal(Deal):
         self.hand = t.match.new_hand(deck)
         self._send_deals(self.hand.deal_events, out)
         up = self.hand.upcard_position
-        assert up is not None  # 2 to 4 players: the upcard is turned
-        upcard = Upcard(t.game_id, self.number, self._opening(up))
-        t.broadcast(out, m.UpcardTurned(*self._publish(upcard)))
+        if up is not None:  # 2 to 4 players: the upcard is turned; at 5 the auction begins
+            upcard = Upcard(t.game_id, self.number, self._opening(up))
+            t.broadcast(out, m.UpcardTurned(*self._publish(upcard)))
+        else:
+            assert self.machine is not None
+            self.machine.close_window()  # every seat has its eight cards: the auction is due
         t.phase = Phase.PLAY
 
     def _opening(self, pos: int) -> Opening:
@@ -225,6 +268,59 @@ class ClassicDeal(Deal):
         t.check_context(st)
         self._apply_play(st, (body, sig), out)
         t.receipt(seat_no, st.hand, (body, sig), out)
+
+    def _on_auction(self, seat_no: int, msg: m.MakeBid | m.CallCard, out: list[Outgoing]) -> None:
+        """Five players: a seat's bid or call, checked as every follower checks it, relayed."""
+        t = self.table
+        st = decode(msg.body)
+        want = BidStatement if isinstance(msg, m.MakeBid) else CallStatement
+        if not isinstance(st, want):
+            name = type(msg).__name__
+            raise Refused(ErrorCode.BAD_STATEMENT, f"{name} must carry a {want.KIND} statement")
+        if t.phase is not Phase.PLAY or self.hand is None or not t.options.chiamata:
+            raise Refused(ErrorCode.WRONG_PHASE, f"not now: there is no {want.KIND} due")
+        refuse_foreign(st, t.game_id, self.number, seat_no)
+        if t.seats[seat_no].taken_over:
+            raise Refused(
+                ErrorCode.NOT_ALLOWED, "an AI plays your seat until it hands it back to you"
+            )
+        t.check_sig(seat_no, msg.body, msg.sig)
+        t.check_context(st)
+        self._apply_auction(st, (msg.body, msg.sig), out)
+        t.receipt(seat_no, st.hand, (msg.body, msg.sig), out)
+
+    def _apply_auction(
+        self, st: BidStatement | CallStatement, rec: Record, out: list[Outgoing]
+    ) -> None:
+        """A bid or call the rules engine takes (``rules.auction`` says what is legal), then
+        every follower's machine; published and relayed. After the fifth pass in a row the hand
+        is void: the host reveals it at once, and the same dealer deals again."""
+        hand, t, machine = self.hand, self.table, self.machine
+        assert hand is not None and machine is not None
+        try:
+            if isinstance(st, BidStatement):
+                machine.check_bid(st)  # its number, turn and ladder: refused if wrong
+                hand.bid(st.seat, bid_of(st.bid))
+            else:
+                machine.check_call(st)
+                hand.call(st.seat, Suit(st.suit))
+        except ClassicFault as f:
+            code = ErrorCode.NOT_YOUR_TURN if "turn" in f.reason else ErrorCode.ILLEGAL_PLAY
+            if (isinstance(st, BidStatement) and hand.public.to_bid != st.seat) or (
+                isinstance(st, CallStatement) and hand.public.to_call != st.seat
+            ):
+                code = ErrorCode.NOT_YOUR_TURN
+            raise Refused(code, f.reason) from None
+        except NotYourTurn as exc:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, str(exc)) from exc
+        except (IllegalBid, ValueError) as exc:
+            raise Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
+        self._follow(st)
+        t.append(rec, True)
+        msg = m.BidMade(*rec) if isinstance(st, BidStatement) else m.CardCalled(*rec)
+        t.broadcast(out, msg)
+        if hand.passed_out:
+            self._end_hand(out)
 
     def _apply_play(self, st: Play, rec: Record, out: list[Outgoing]) -> None:
         hand, t = self.hand, self.table
@@ -283,7 +379,7 @@ class ClassicDeal(Deal):
         assert hand is not None
         st = HostReveal(t.game_id, self.number, self.host_seed, tuple(self.salts), hand.returns())
         t.broadcast(out, m.HandEnded(*self._publish(st)))
-        t.hand_over(hand.returns(), out)
+        t.hand_over(hand.returns(), out, call=hand.result(), void=hand.passed_out)
 
     # --- the snapshot ---------------------------------------------------------------------------
 
@@ -305,7 +401,12 @@ class ClassicDeal(Deal):
             codes = self._codes = (hand, [c.code for c in hand.deck], [])
         _hand, deck, plays = codes
         plays.extend(c.code for c in hand.plays[len(plays) :])
-        return {"deck": deck, "plays": list(plays)}
+        out: dict[str, list[int]] = {"deck": deck, "plays": list(plays)}
+        auction = hand.public.auction
+        if auction is not None:  # five players: the bids in order, then the called suit
+            out["bids"] = [bid_code(b) for _s, b in auction.bids]
+            out["call"] = [int(hand.contract.trump)] if hand.contract is not None else []
+        return out
 
     @classmethod
     def load(cls, table: TableSide, f: Fields) -> ClassicDeal:
@@ -318,6 +419,19 @@ class ClassicDeal(Deal):
         if hf is not None:
             opts = table.options
             deal.hand = Hand(opts, [Card.from_code(c) for c in hf.ints("deck")], deal.dealer)
+            try:
+                for code in hf.ints("bids") if opts.chiamata else ():
+                    bidder = deal.hand.public.to_bid
+                    if bidder is None:
+                        raise SnapshotError("damaged table snapshot: more bids than the auction")
+                    deal.hand.bid(bidder, bid_of(code))
+                for suit in hf.ints("call") if opts.chiamata else ():
+                    caller = deal.hand.public.to_call
+                    if caller is None or not 0 <= suit <= 3:
+                        raise SnapshotError("damaged table snapshot: a call not due")
+                    deal.hand.call(caller, Suit(suit))
+            except (IllegalBid, NotYourTurn, ValueError) as exc:
+                raise SnapshotError(f"damaged table snapshot: {exc}") from exc
             for code in hf.ints("plays"):
                 seat = deal.hand.current_player
                 if seat is None:
@@ -343,9 +457,23 @@ class ClassicDeal(Deal):
                     self._follow(st)
         except OwnRecordRefused as exc:
             raise SnapshotError(f"damaged table snapshot: {exc}") from exc
+        machine = self.machine
+        if t.options.chiamata and self.hand is not None and machine and machine.window:
+            machine.close_window()  # five players: the deals were all out, the auction is due
 
 
 # The records of a classic hand its machine follows (the rest: takeovers, evidence, aborts).
-_FOLLOWED = (SeedCommit, SeedReveal, DeckCommit, DealStatement, Upcard, Play, Exchange, HostReveal)
+_FOLLOWED = (
+    SeedCommit,
+    SeedReveal,
+    DeckCommit,
+    DealStatement,
+    Upcard,
+    BidStatement,
+    CallStatement,
+    Play,
+    Exchange,
+    HostReveal,
+)
 
 __all__ = ["ClassicDeal", "OwnRecordRefused"]

@@ -375,8 +375,11 @@ class HandEnded(Event):
 
     hand: int
     points: tuple[int, ...]
+    passed_out: bool = False  # five players: everyone passed; the same dealer deals again
 
     def __str__(self) -> str:
+        if self.passed_out:
+            return f"hand {self.hand + 1}: everyone passed, the same dealer deals again"
         return f"hand {self.hand + 1} ended: points {list(self.points)}"
 
 
@@ -480,6 +483,8 @@ OWED_WORDS = {
     "show": "show your hand to your partner",
     "blind-play": "play",
     "key-reveal": "reveal your keys",
+    "bid": "bid",
+    "call": "call a card",
 }
 
 

@@ -54,6 +54,8 @@ _DEAL_MESSAGES: frozenset[type[Message]] = frozenset(
         m.CommitSeed,
         m.RevealSeed,
         m.PlayCard,
+        m.MakeBid,
+        m.CallCard,
         m.JoinHand,
         m.ShuffleDeck,
         m.LockDeck,
@@ -122,7 +124,8 @@ class HostTable(Lobby, MatchLifecycle):
         except (StatementError, ValueError) as exc:
             return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
         self._replay_if_due(out)
-        if isinstance(message, m.PlayCard):  # the AI players' pace counts from any card played
+        if isinstance(message, m.PlayCard | m.MakeBid | m.CallCard):  # the AI players' pace
+            # counts from any card played (and any bid or call made)
             self.last_ai_move = self.now
         return out
 
@@ -257,7 +260,7 @@ class HostTable(Lobby, MatchLifecycle):
         self.entropy = entropy
         self.clock = clock
         self.bot_factory = bot_factory or default_bot_factory
-        self._bots = {}
+        self._bots, self._chiamata_bots = {}, {}
         self.conns = {}
         self.on_relay = None
         self.signals = HostSignals(self)  # read again from the transcript when asked

@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING
 from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.fairness.statements import Abort, StatementError, decode
+from briscola_lan.fairness.statements import Abort, HostReveal, StatementError, decode
+from briscola_lan.rules.auction import Bid, Contract
+from briscola_lan.rules.cards import Card
+from briscola_lan.rules.chiamata import score_hand
 from briscola_lan.rules.errors import RulesError
-from briscola_lan.rules.match import Match
+from briscola_lan.rules.match import HandResult, Match
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.core import MAX_NAME, unknown_level
 from briscola_lan.table.deal import BLIND, CLASSIC, DEAL_MODES, Phase, Seat
@@ -187,7 +190,7 @@ def dump_rest(t: HostTable) -> dict[str, object]:
         if match is None
         else {
             "first_dealer": match.first_dealer,
-            "results": [[r.dealer, list(r.points)] for r in match.results],
+            "results": [_dump_result(r) for r in match.results],
         },
         "deal": None if t.deal is None else t.deal.dump(),
         "draw": None
@@ -235,13 +238,15 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.phase = Phase(f.get_str("phase"))
     t.records = [record(r) for r in f.get_list("records")]
     t.context = ContextChain()
-    t.named, t._replay_due = {}, False
+    t.named, t._replay_due, t.redeals = {}, False, 0
     for body, _sig in t.records:  # the chain is recomputed, so edited records are noticed
         st = decode(body)
         if st.PUBLIC:
             t.context.follow(body)
         if isinstance(st, Abort) and st.hand != DRAW_HAND and st.seat != HOST_PARTY:
             t.named[st.seat] = t.named.get(st.seat, 0) + 1  # a hand dealt again (§8.7)
+        if isinstance(st, HostReveal) and options.chiamata and not any(st.points):
+            t.redeals += 1  # five players: everyone passed, dealt again (fairness.md §13)
     if t.chain != f.get_bytes("chain"):
         raise SnapshotError("damaged table snapshot: the records do not match their hash chain")
     t.game_id = f.get_bytes("game_id")
@@ -250,9 +255,7 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     if mf is not None:
         t.match = Match(options, mf.get_int("first_dealer"))
         for r in mf.get_list("results"):
-            if not (isinstance(r, list) and len(r) == 2 and isinstance(r[0], int)):
-                raise SnapshotError("damaged table snapshot: a hand result is not [dealer, points]")
-            t.match.record_points(Fields({"p": r[1]}, "result").ints("p"), r[0])
+            _load_result(t.match, r)
     t.hand_number = f.get_int("hand_number")
     t.internal_errors = [str(x) for x in f.get_list("internal_errors")]
     t._pending_names = {}
@@ -276,3 +279,27 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.deadline = f.get_float("deadline")
     t.chain_at_reveal = f.get_bytes("chain_at_reveal")
     t.last_ai_move = f.get_float("last_ai_move")
+
+
+def _dump_result(r: HandResult) -> list[object]:
+    """A recorded hand: [dealer, points], and at five players [caller, partner, bid, called]."""
+    out: list[object] = [r.dealer, list(r.points)]
+    c = r.call
+    if c is not None:
+        out.append([c.caller, c.partner, c.bid, c.called.code])
+    return out
+
+
+def _load_result(match: Match, r: object) -> None:
+    """Record a hand of the snapshot in the match (at five players scored again from its call)."""
+    opts = match.options
+    size = 3 if opts.chiamata else 2
+    if not (isinstance(r, list) and len(r) == size and isinstance(r[0], int)):
+        raise SnapshotError("damaged table snapshot: a hand result is not [dealer, points(, call)]")
+    points = Fields({"p": r[1]}, "result").ints("p")
+    call = None
+    if opts.chiamata:
+        caller, partner, bid, called = Fields({"c": r[2]}, "result").ints("c")
+        contract = Contract(caller, Bid(bid), Card.from_code(called))
+        call = score_hand(opts, contract, partner, points)
+    match.record_points(points, r[0], call)

@@ -20,8 +20,10 @@ from briscola_lan.fairness.statements import (
     decode,
 )
 from briscola_lan.fairness.verify import BENCHED_AFTER, draw_result
+from briscola_lan.rules.chiamata import CallResult
+from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
-from briscola_lan.table.core import TableCore
+from briscola_lan.table.core import TableCore, chiamata_bot_factory
 from briscola_lan.table.deal import BLIND, CLASSIC, Outgoing, Phase, Refused, Seat
 from briscola_lan.table.deal_blind import BlindDeal
 from briscola_lan.table.deal_classic import ClassicDeal
@@ -132,7 +134,8 @@ class MatchLifecycle(TableCore):
                 if self.benched(i) and not seat.taken_over:
                     self._takeover(i, True, out)
         self._reset_hand_state()
-        self.hand_number = self.match.hand_number + sum(self.named.values())  # aborted: dealt again
+        # An aborted hand, and at five players one everyone passed, is dealt again: a new number.
+        self.hand_number = self.match.hand_number + sum(self.named.values()) + self.redeals
         cls = BlindDeal if self.deal_mode == BLIND else ClassicDeal
         self.deal = cls(self, self.hand_number, self.match.next_dealer)
         self.deal.start(out)
@@ -154,13 +157,25 @@ class MatchLifecycle(TableCore):
         decode(msg.body)  # type: ignore[union-attr]  # a malformed statement says so first
         raise Refused(ErrorCode.WRONG_PHASE, f"not now: the table is in the {self.phase} phase")
 
-    def hand_over(self, points: tuple[int, ...], out: list[Outgoing], *, acks: bool = True) -> None:
-        """The deal signed the hand's end record: the match records its points; if they decide
-        the match the host signs match-end; then (``acks``; a blind hand's come after its key
-        reveals, ``start_acks``) every seat acknowledges the hand."""
+    def hand_over(
+        self,
+        points: tuple[int, ...],
+        out: list[Outgoing],
+        *,
+        acks: bool = True,
+        call: CallResult | None = None,
+        void: bool = False,
+    ) -> None:
+        """The deal signed the hand's end record: the match records its points (at five
+        players with its ``call``; a ``void`` hand, everyone passed, is not recorded and is
+        dealt again); if they decide the match the host signs match-end; then (``acks``; a
+        blind hand's come after its key reveals, ``start_acks``) every seat acknowledges it."""
         match = self.match
         assert match is not None and self.deal is not None
-        match.record_points(points, self.deal.dealer)
+        if void:
+            self.redeals += 1
+        else:
+            match.record_points(points, self.deal.dealer, call)
         if match.is_over:
             assert match.winner is not None
             end = MatchEnd(
@@ -294,7 +309,7 @@ class MatchLifecycle(TableCore):
             return
         deal = self.deal
         assert deal is not None
-        turn = (deal.number, deal.plays_so_far, deal.to_play)
+        turn = (deal.number, deal.acts_so_far, deal.to_play)
         if turn != self._turn:  # the hand waits for another card (or none): its clock starts
             self._turn, self.turn_since = turn, self.now
         if isinstance(deal, ClassicDeal):
@@ -384,16 +399,44 @@ class MatchLifecycle(TableCore):
             heard = self.signals.heard_by(seat_no) if self.options.signals else ()
             if heard:  # the partner's signals this AI seat read with its own key
                 view = dataclasses.replace(view, partner_signals=heard)
-            bot = self._bots.get(seat_no)
-            if bot is None:
-                level = self.seats[seat_no].ai or "rules"
-                seed = int.from_bytes(self.game_id[:4], "big") + seat_no
-                bot = self._bots[seat_no] = self.bot_factory(level, seed)
+            if self.options.chiamata and isinstance(deal, ClassicDeal):
+                self._ai_chiamata(deal, seat_no, view, out)
+            else:
+                bot = self._bots.get(seat_no)
+                if bot is None:
+                    level = self.seats[seat_no].ai or "rules"
+                    seed = int.from_bytes(self.game_id[:4], "big") + seat_no
+                    bot = self._bots[seat_no] = self.bot_factory(level, seed)
+                card = bot.choose(view)
+                if card not in view.hand:
+                    self.internal_errors.append(f"bot for seat {seat_no} chose {card!r}")
+                    card = view.legal_plays[0]
+                deal.play_for(seat_no, card, out)
+            self.last_ai_move = self.now
+            if self.ai_delay > 0:
+                return
+
+    def _ai_chiamata(
+        self, deal: ClassicDeal, seat_no: int, view: SeatView, out: list[Outgoing]
+    ) -> None:
+        """Five players: the seat's bot bids, calls or plays, whichever the hand waits for (a
+        choice the rules refuse is noted and replaced by a pass, the first suit, the first card)."""
+        bot = self._chiamata_bots.get(seat_no)
+        if bot is None:
+            level = self.seats[seat_no].ai or "rules"
+            seed = int.from_bytes(self.game_id[:4], "big") + seat_no
+            bot = self._chiamata_bots[seat_no] = chiamata_bot_factory(level, seed)
+        if view.my_bid:
+            bid = bot.bid(view)
+            if bid is not None and bid not in view.legal_bids:
+                self.internal_errors.append(f"bot for seat {seat_no} bid {bid}")
+                bid = None
+            deal.bid_for(seat_no, bid, out)
+        elif view.my_call:
+            deal.call_for(seat_no, bot.call(view), out)
+        else:
             card = bot.choose(view)
             if card not in view.hand:
                 self.internal_errors.append(f"bot for seat {seat_no} chose {card!r}")
                 card = view.legal_plays[0]
             deal.play_for(seat_no, card, out)
-            self.last_ai_move = self.now
-            if self.ai_delay > 0:
-                return

@@ -19,6 +19,7 @@ from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.client import ClientSession
+from briscola_lan.table.core import ChiamataBot, chiamata_bot_factory
 from briscola_lan.table.host import Bot, BotFactory, HostTable, Outgoing, default_bot_factory
 from briscola_lan.wire.codec import FrameDecoder, encode_frame
 from briscola_lan.wire.messages import Message
@@ -143,8 +144,15 @@ def seat_clients(
     return host, clients, wire
 
 
-def play_out(wire: Wire, choosers: list[Chooser], max_idle: int = 200) -> None:
-    """Let every seat's chooser play whenever its view says it is its turn, until the match ends.
+def play_out(
+    wire: Wire,
+    choosers: list[Chooser],
+    max_idle: int = 200,
+    *,
+    auction: list[ChiamataBot] | None = None,
+) -> None:
+    """Let every seat's chooser play whenever its view says it is its turn, until the match ends
+    (at five players ``auction``'s bots bid and call for the seats, and choose their cards).
 
     Raises RuntimeError after ``max_idle`` rounds in a row in which no seat could move.
     """
@@ -158,7 +166,14 @@ def play_out(wire: Wire, choosers: list[Chooser], max_idle: int = 200) -> None:
         to_play = deal.to_play if deal is not None else None
         for i, c in enumerate(wire.clients):
             v = c.state.view
-            if v is not None and v.my_turn and to_play == v.seat:
+            if v is None or to_play != v.seat:
+                continue
+            if auction is not None and (v.my_bid or v.my_call):
+                bot = auction[i]
+                wire.send_to_host(i, c.bid(bot.bid(v)) if v.my_bid else c.call(bot.call(v)))
+                wire.pump()
+                break
+            if v.my_turn:
                 wire.send_to_host(i, c.play(choosers[i](v)))
                 wire.pump()
                 break
@@ -180,8 +195,10 @@ def run_selfplay(
     draw_partners: bool = False,
     draw_dealer: bool = False,
     deal: str | None = None,
+    chiamata_factory: Callable[[str, int], ChiamataBot] | None = None,
 ) -> SelfPlayResult:
-    """Play a whole match between bots through the full protocol.
+    """Play a whole match between bots through the full protocol (at five players the bots of
+    ``chiamata_factory``, by default ``chiamata_bot_factory``, which bid and call too).
 
     ``draw_partners`` (4 players) and ``draw_dealer`` open the match with the verifiable draw;
     client ``i`` joins in lobby seat ``i`` and may end up in another seat.
@@ -198,6 +215,13 @@ def run_selfplay(
         deal=deal,
     )
     levels = levels or ["rules"] * options.players
+    if options.chiamata:
+        make = chiamata_factory or chiamata_bot_factory
+        five = [make(levels[i % len(levels)], seed + i) for i in range(5)]
+        wire.send_to_host(0, clients[0].start())
+        wire.pump()
+        play_out(wire, [b.choose for b in five], auction=five)
+        return SelfPlayResult(host, clients, wire.count)
     bots: list[Bot] = [factory(levels[i % len(levels)], seed + i) for i in range(len(clients))]
     wire.send_to_host(0, clients[0].start())
     wire.pump()

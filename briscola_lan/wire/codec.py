@@ -129,8 +129,6 @@ def _conv_options(v: Any, where: str) -> TableOptions:
         options = TableOptions.from_dict(v)
     except (OptionsError, TypeError, ValueError) as exc:
         raise MessageError(f"field {where}: {exc}") from exc
-    if options.chiamata:  # the rules engine plays 5; this protocol seats 2 to 4 (SPEC.md)
-        raise MessageError(f"field {where}: a table of {options.players} players (2, 3 or 4)")
     return options
 
 

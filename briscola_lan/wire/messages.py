@@ -96,6 +96,22 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
+class MakeBid:
+    """Five players: a seat's signed ``bid`` (a rank, points, or a pass; fairness.md §13)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CallCard:
+    """Five players: the auction's winner's signed ``call`` (the suit of the called card)."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class SendSignal:
     """A seat's signed ``signal`` to its partner (fairness.md §12), sealed for the partner."""
 
@@ -287,6 +303,22 @@ class CardsDealt:
 
 @dataclass(frozen=True, slots=True)
 class UpcardTurned:
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """Five players: a seat's signed ``bid``, relayed to everyone."""
+
+    body: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CardCalled:
+    """Five players: the caller's signed ``call``, relayed to everyone."""
+
     body: bytes
     sig: bytes
 
@@ -501,6 +533,8 @@ Message = (
     | CommitSeed
     | RevealSeed
     | PlayCard
+    | MakeBid
+    | CallCard
     | SendSignal
     | AckHand
     | Challenge
@@ -517,6 +551,8 @@ Message = (
     | DeckCommitted
     | CardsDealt
     | UpcardTurned
+    | BidMade
+    | CardCalled
     | CardPlayed
     | SignalMade
     | OptionsSet
@@ -562,6 +598,8 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "commit_seed": CommitSeed,
     "reveal_seed": RevealSeed,
     "play_card": PlayCard,
+    "make_bid": MakeBid,
+    "call_card": CallCard,
     "send_signal": SendSignal,
     "ack_hand": AckHand,
     "challenge": Challenge,
@@ -579,6 +617,8 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     "deck_committed": DeckCommitted,
     "cards_dealt": CardsDealt,
     "upcard_turned": UpcardTurned,
+    "bid_made": BidMade,
+    "card_called": CardCalled,
     "card_played": CardPlayed,
     "signal_made": SignalMade,
     "trick_taken": TrickTaken,
@@ -624,6 +664,8 @@ CLIENT_MESSAGES: frozenset[type[Message]] = frozenset(
         CommitSeed,
         RevealSeed,
         PlayCard,
+        MakeBid,
+        CallCard,
         SendSignal,
         AckHand,
         JoinHand,

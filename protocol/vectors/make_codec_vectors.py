@@ -22,11 +22,14 @@ import msgpack
 from briscola_lan.fairness.encoding import DRAW_HAND, HOST_PARTY, card_commitment, seed_commitment
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import (
+    PASS_BID,
     Abort,
     Ack,
+    BidStatement,
     BlindEnd,
     BlindPlay,
     BlindStart,
+    CallStatement,
     Complaint,
     Deal,
     DeckCommit,
@@ -127,6 +130,13 @@ def _blind() -> dict[str, list[tuple[bytes, bytes]]]:
     return out
 
 
+def bid(seat: int, index: int, code: int) -> tuple[bytes, bytes]:
+    """A seat's signed bid (five players, fairness.md §13)."""
+    return signed(
+        BidStatement(GAME, 0, seat, fixed(f"context/bid/{index}"), index, code), SEATS[seat]
+    )
+
+
 def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
     """Wire name -> (body, sig) examples, for every message that carries one statement."""
     blind = _blind()
@@ -139,6 +149,10 @@ def _statement_examples() -> dict[str, list[tuple[bytes, bytes]]]:
         "commit_seed": [commit(0, 1), commit(DRAW_HAND, 3)],
         "reveal_seed": [reveal(0, 1)],
         "play_card": [signed(Play(GAME, 0, 1, fixed("context/play"), 0, DECK[3]), SEATS[1])],
+        "make_bid": [bid(1, 0, 2), bid(2, 1, PASS_BID), bid(3, 2, 75)],
+        "call_card": [signed(CallStatement(GAME, 0, 3, fixed("context/call"), 2), SEATS[3])],
+        "bid_made": [bid(1, 0, 2), bid(2, 1, PASS_BID)],
+        "card_called": [signed(CallStatement(GAME, 0, 3, fixed("context/call"), 2), SEATS[3])],
         "ack_hand": [ack(1)],
         "send_signal": [signal(1, 5)],
         "options_set": [signed(MatchOptions(GAME, ("signals=allowed",)))],
@@ -305,6 +319,17 @@ def _other_examples() -> dict[str, list[m.Message]]:
                 True,
                 False,
                 deal="blind",
+            ),
+            m.Welcome(
+                2,
+                "Briscola chiamata",
+                TableOptions.make(
+                    players=5, match_format="total", points_to_win=71, double_all=False
+                ),
+                HOST.public_key,
+                (*seats4, SeatInfo(4, False, "", b"", None, False, False)),
+                None,
+                None,
             ),
             m.Welcome(
                 2,

@@ -10,7 +10,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from briscola_lan.fairness import blind, proofs, signals
 from briscola_lan.fairness.draw import draw
@@ -35,10 +35,13 @@ from briscola_lan.fairness.pubkey import (
 )
 from briscola_lan.fairness.shuffle import pack_codes, shuffle_codes
 from briscola_lan.fairness.statements import (
+    PASS_BID,
     Abort,
     Ack,
+    BidStatement,
     BlindEnd,
     BlindStart,
+    CallStatement,
     Complaint,
     Deal,
     DeckCommit,
@@ -68,6 +71,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.fairness.transcript import dumps
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
+from briscola_lan.rules.cards import Suit
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))  # blind_examples.py beside this script, however it is loaded
@@ -330,6 +334,29 @@ def generated() -> dict[str, bytes]:
             "sha256": hashlib.sha256(data).hexdigest(),
             "ok": rep.ok,
             "points": [list(h.points or ()) for h in rep.hands],
+            "winner_side": rep.winner,
+        }
+    )
+    # a complete five-player match (Briscola chiamata, fairness.md §13), classic deal: its first
+    # hand passed out by everyone and dealt again, then the auction, the call and the play
+    FirstBidder.deals[0] = 0
+    result = run_selfplay(
+        TableOptions.make(players=5, match_format="total", match_hands=1),
+        entropy=counter_entropy("vector-five"),
+        deal="classic",
+        chiamata_factory=lambda level, seed: FirstBidder(),
+    )
+    data = dumps(result.host.records)
+    files["transcript-5p.briscola.json"] = data
+    rep = verify_records(result.host.records)
+    vectors.append(
+        {
+            "kind": "transcript",
+            "file": "transcript-5p.briscola.json",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "ok": rep.ok,
+            "points": [list(h.points or ()) for h in rep.hands],
+            "passed_out": [h.passed_out for h in rep.hands],
             "winner_side": rep.winner,
         }
     )
@@ -651,6 +678,27 @@ def signature_edge_cases(order8: str) -> list[dict[str, Any]]:
     ]
 
 
+class FirstBidder:
+    """A five-player bot for the sample transcript: everyone passes the first deal (so it is
+    dealt again); in the next, the first to bid bids the ace and the others pass; the caller
+    calls coins (the ace of coins) and every seat plays its first legal card."""
+
+    deals: ClassVar[list[int]] = [0]  # shared by the five bots: the deals whose auction began
+
+    def bid(self, view):  # type: ignore[no-untyped-def]
+        if not view.auction:
+            self.deals[0] += 1
+        if self.deals[0] < 2 or view.auction:
+            return None
+        return view.legal_bids[0]
+
+    def call(self, view):  # type: ignore[no-untyped-def]
+        return Suit(0)
+
+    def choose(self, view):  # type: ignore[no-untyped-def]
+        return view.legal_plays[0]
+
+
 def signed_statement_examples(game_id: bytes) -> list[Statement]:
     """One example of every statement kind (fairness.md §6), in the order of the table there."""
 
@@ -710,6 +758,12 @@ def signed_statement_examples(game_id: bytes) -> list[Statement]:
         *blind_statement_examples(game_id),
         MatchOptions(game_id, ("signals=allowed",)),
         Signal(game_id, 0, 1, fixed("context/signal"), 5, 0x5EA1ED),
+        # five players (fairness.md §13): a rank bid (the king), a point bid, a pass, the call
+        BidStatement(game_id, 0, 1, fixed("context/bid"), 0, 2),
+        BidStatement(game_id, 0, 3, fixed("context/bid/points"), 4, 75),
+        BidStatement(game_id, 0, 4, fixed("context/bid/pass"), 5, PASS_BID),
+        CallStatement(game_id, 0, 3, fixed("context/call"), 2),
+        MatchOptions(game_id, ("double_all=off", "match_hands=3", "points_to_win=71")),
     ]
 
 

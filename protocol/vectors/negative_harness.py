@@ -467,6 +467,45 @@ def honest_blind_4p_signals() -> Run:
     return honest_signals("blind-4p-signals", "blind")
 
 
+def honest_five(label: str, *, pass_first: bool) -> Run:
+    """5 players, Briscola chiamata (fairness.md §13), a match of one hand, every seat a person
+    played by the rules bot; ``pass_first``: everyone passes the first deal (dealt again)."""
+    from briscola_lan.table.core import chiamata_bot_factory
+
+    run = table(TableOptions.make(players=5, match_format="total", match_hands=1), label)
+    host = run.host
+    bots = [chiamata_bot_factory("rules", seat) for seat in range(5)]
+
+    class Seat:
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def bid(self, view: SeatView) -> Any:
+            return None if pass_first and host.hand_number == 0 else self.bot.bid(view)
+
+        def call(self, view: SeatView) -> Any:
+            return self.bot.call(view)
+
+        def choose(self, view: SeatView) -> Card:
+            return self.bot.choose(view)  # type: ignore[no-any-return]
+
+    seats = [Seat(b) for b in bots]
+    run.wire.send_to_host(0, run.clients[0].start())
+    run.wire.pump()
+    play_out(run.wire, [s.choose for s in seats], auction=seats)  # type: ignore[arg-type]
+    return run
+
+
+@cache
+def honest_5p() -> Run:
+    return honest_five("5p", pass_first=False)
+
+
+@cache
+def honest_5p_redealt() -> Run:
+    return honest_five("5p-redealt", pass_first=True)
+
+
 HONEST = (
     honest_2p,
     honest_4p,
@@ -480,6 +519,8 @@ HONEST = (
     honest_blind_2p_ai,
     honest_4p_signals,
     honest_blind_4p_signals,
+    honest_5p,
+    honest_5p_redealt,
 )
 
 

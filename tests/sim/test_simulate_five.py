@@ -4,6 +4,7 @@ call, a deal everyone passes is dealt again, and the totals are the table of wei
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,8 @@ from briscola_lan.ai import make_chiamata_bot
 from briscola_lan.ai.chiamata import RuleChiamata
 from briscola_lan.arena import arena, format_arena, seatings
 from briscola_lan.cli import main
+from briscola_lan.fairness import verify_records
+from briscola_lan.fairness.transcript import load as load_transcript
 from briscola_lan.rules import Bid, SeatView, TableOptions
 from briscola_lan.sim import (
     MAX_REDEALS,
@@ -71,8 +74,10 @@ def test_simulate_five_players_options_and_errors(capsys: pytest.CaptureFixture[
         assert h["call"]["target"] >= 71
     code, _, err = _run(capsys, "simulate", "--players", "5", "--bots", "baseline", "-n", "1")
     assert code == 2 and "unknown bot level" in err
-    code, _, err = _run(capsys, "simulate", "--players", "5", "--save", "x", "-n", "1")
-    assert code == 2 and "without --save" in err
+    code, _, err = _run(
+        capsys, "simulate", "--players", "5", "--save", "x", "--deal", "blind", "-n", "1"
+    )
+    assert code == 2 and "5 players are dealt classic" in err
     code, _, err = _run(capsys, "simulate", "--players", "5", "--format", "hands", "-n", "1")
     assert code == 2 and "'total' format" in err
     code, _, err = _run(capsys, "simulate", "--players", "5", "--points-to-win", "50")
@@ -134,3 +139,24 @@ def test_arena_at_five_rotates_one_a_against_four_b(capsys: pytest.CaptureFixtur
     assert code == 0 and json.loads(out)["played"] == 5
     code, _, err = _run(capsys, "arena", "rules", "baseline", "--players", "5", "-n", "1")
     assert code == 2 and "unknown bot level" in err
+
+
+def test_simulate_five_players_saves_games_that_verify(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--save`` plays five players through the protocol (classic deal): every seat's file
+    verifies, and the totals are the protocol's."""
+    out_dir = tmp_path / "games"
+    code, out, _ = _run(
+        capsys, "simulate", "--players", "5", "--bots", "rules", "-n", "1", "--match-hands", "1",
+        "--seed", "4", "--save", str(out_dir), "--json",
+    )  # fmt: skip
+    assert code == 0
+    rep = json.loads(out)
+    files = sorted(out_dir.glob("*.briscola.json"))
+    assert len(files) == 6  # the host's and each seat's
+    for f in files:
+        report = verify_records(load_transcript(f))
+        assert report.verdict == "verified" and report.match_over
+    hands = rep["matches"][0]["hands"]
+    assert hands and all("call" in h for h in hands)

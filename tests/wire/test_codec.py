@@ -233,16 +233,22 @@ def test_seat_list_and_options_round_trip() -> None:
     assert decode_message(encode_message(PlayCard(b"x", b"y"))) == PlayCard(b"x", b"y")
 
 
-def test_table_options_of_five_players_are_refused_on_the_wire() -> None:
-    """The rules engine plays five (Briscola chiamata), the protocol seats 2 to 4: a host that
-    announces a five-player table gets a clear error, not a client that half follows it."""
+def test_table_options_of_five_players_cross_the_wire() -> None:
+    """A five-player table (Briscola chiamata) is announced with its own options, each kept."""
     from briscola_lan.wire.messages import Welcome
 
-    def welcome(options: TableOptions) -> Welcome:
-        return Welcome(3, "Kitchen", options, bytes(32), (), None, None)
-
-    four = welcome(TableOptions.make(players=4))
-    assert decode_message(encode_message(four)) == four
-    five = encode_message(welcome(TableOptions.make(players=5, match_format="total")))
-    with pytest.raises(MessageError, match="a table of 5 players"):
-        decode_message(five)
+    opts = TableOptions.make(
+        players=5, match_format="total", points_to_win=71, double_all=False, match_hands=3
+    )
+    five = Welcome(3, "Kitchen", opts, bytes(32), (), None, None)
+    assert decode_message(encode_message(five)) == five
+    assert opts.to_dict() == {
+        "players": 5,
+        "match_format": "total",
+        "hands_to_win": 2,
+        "partner_exchange": True,
+        "removed_two": 0,
+        "points_to_win": 71,
+        "double_all": False,
+        "match_hands": 3,
+    }

@@ -374,7 +374,11 @@ def shape_of_python(tp: Any) -> Shape:
     if tp in simple:
         return frozenset({simple[tp]})
     if tp is TableOptions:
-        sample = TableOptions.make(players=4, signals=True).to_dict()  # every key written
+        five = TableOptions.make(
+            players=5, match_format="total", points_to_win=71, double_all=False, match_hands=3
+        )
+        sample = {**TableOptions.make(players=4, signals=True).to_dict(), **five.to_dict()}
+        # every key written (the options of four players' and of five's)
         members = tuple((k, shape_of_python(type(v))) for k, v in sample.items())
         return frozenset({("map", members)})
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):

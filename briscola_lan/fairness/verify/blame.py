@@ -17,6 +17,7 @@ from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.predicates import seed_opens
 from briscola_lan.fairness.statements import (
     Abort,
+    BidStatement,
     BlindPlay,
     Evidence,
     KeyReveal,
@@ -48,7 +49,7 @@ class Receipted:
 def receipt_index(st: Statement) -> int:
     """What tells apart a seat's statements of one kind in a hand: a play's number, the window
     of its shares; 0 for the rest."""
-    if isinstance(st, Play | BlindPlay):
+    if isinstance(st, Play | BlindPlay | BidStatement):
         return st.index
     if isinstance(st, Shares):
         return st.window

@@ -9,6 +9,8 @@ from typing import Any
 
 from briscola_lan.fairness.classic_hand import ClassicHand
 from briscola_lan.fairness.statements import (
+    BidStatement,
+    CallStatement,
     Deal,
     DeckCommit,
     Exchange,
@@ -64,6 +66,12 @@ class ClassicRecords(CheckerState):
     def _on_exchange(self, st: Exchange) -> None:
         self._dealt(st).on_exchange(st, self.index)
 
+    def _on_bid(self, st: BidStatement) -> None:
+        self._dealt(st).on_bid(st, self.index)
+
+    def _on_call(self, st: CallStatement) -> None:
+        self._dealt(st).on_call(st, self.index)
+
     def _on_play(self, st: Play) -> None:
         c = self._dealt(st)
         c.check_play(st)
@@ -84,7 +92,14 @@ class ClassicRecords(CheckerState):
         hand: Hand = c.on_host_reveal(st, self.index)
         h, match = self._hand, self._match
         assert h is not None and match is not None
+        if hand.passed_out:  # five players, everyone passed: void, the same dealer deals again
+            self._replays += 1
+            h.passed_out = True
+            h.chain_at_reveal = self.chain
+            self._result(h, hand.returns())
+            return
         match.record(hand)
+        self.report.hands[-1].call = hand.result()
         h.chain_at_reveal = self.chain
         self._result(h, hand.returns())
 
@@ -145,10 +160,14 @@ HANDLERS: dict[type[Statement], Callable[[ClassicRecords, Any], None]] = {
     Deal: ClassicRecords._on_deal,
     Upcard: ClassicRecords._on_upcard,
     Play: ClassicRecords._on_play,
+    BidStatement: ClassicRecords._on_bid,
+    CallStatement: ClassicRecords._on_call,
     Exchange: ClassicRecords._on_exchange,
     Takeover: ClassicRecords._on_takeover,
     HostReveal: ClassicRecords._on_host_reveal,
 }  # a classic hand's statement -> its check
 
 # The records of a classic hand in progress: refused in a blind hand.
-CLASSIC_KINDS = frozenset({SeedCommit, SeedReveal, DeckCommit, Deal, Upcard, Play, Exchange})
+CLASSIC_KINDS = frozenset(
+    {SeedCommit, SeedReveal, DeckCommit, Deal, Upcard, BidStatement, CallStatement, Play, Exchange}
+)

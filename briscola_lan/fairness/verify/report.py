@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from briscola_lan.fairness.encoding import HOST_PARTY
+from briscola_lan.rules.chiamata import CallResult
 from briscola_lan.rules.options import TableOptions
 
 HOST = -1  # "seat at fault" value meaning the host
@@ -118,6 +119,8 @@ class HandReport:
     parties: tuple[int, ...] = ()  # a blind hand's parties, once its call is over (§11.3)
     withheld: list[Fault] = field(default_factory=list)  # key reveals overdue (§11.8), named
     waiting: Waiting | None = None  # the file ends in this hand: who it waits for (no fault)
+    passed_out: bool = False  # five players: everyone passed; void, dealt again (fairness.md §13)
+    call: CallResult | None = None  # five players: the call and each seat's score
 
     @property
     def verified(self) -> bool:
@@ -258,6 +261,7 @@ class MatchReport:
                     "fault": _fault_dict(h.fault),
                     "withheld": [_fault_dict(f) for f in h.withheld],
                     "waiting_for": h.waiting.party if h.waiting is not None else None,
+                    **_call_dict(h),
                 }
                 for h in self.hands
             ],
@@ -268,6 +272,26 @@ class MatchReport:
                 for h, seat, ai, at in self.takeovers
             ],
         }
+
+
+def _call_dict(h: HandReport) -> dict[str, object]:
+    """Five players: whether everyone passed, and the call with each seat's score."""
+    c = h.call
+    if c is None and not h.passed_out:
+        return {}
+    call = None
+    if c is not None:
+        call = {
+            "caller": c.caller,
+            "partner": c.partner,
+            "bid": c.bid,
+            "called": c.called.code,
+            "target": c.target,
+            "points": c.points,
+            "won": c.won,
+            "scores": list(c.scores),
+        }
+    return {"passed_out": h.passed_out, "call": call}
 
 
 def _fault_dict(f: Fault | None) -> dict[str, object] | None:

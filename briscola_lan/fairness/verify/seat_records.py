@@ -15,7 +15,9 @@ from briscola_lan.fairness.statements import (
     BLIND_PARTY_KINDS,
     Abort,
     Ack,
+    BidStatement,
     BlindPlay,
+    CallStatement,
     Evidence,
     Play,
     Present,
@@ -50,7 +52,8 @@ class SeatRecords(CheckerState):
             inner = decode(st.statement)
         except StatementError as exc:
             raise self._fail(st, HOST, f"the statement inside is not valid: {exc}") from exc
-        if not isinstance(inner, (SeedCommit, SeedReveal, Play, Ack, Signal, *BLIND_PARTY_KINDS)):
+        seat_kinds = (SeedCommit, SeedReveal, Play, BidStatement, CallStatement, Ack, Signal)
+        if not isinstance(inner, (*seat_kinds, *BLIND_PARTY_KINDS)):
             raise self._fail(st, HOST, f"a {inner.KIND} is not a statement a seat sends")
         if foreign(inner, st.game_id, hand, st.seat) is not None:
             raise self._fail(st, HOST, "the statement inside is of another game, hand or seat")

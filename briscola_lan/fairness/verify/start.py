@@ -29,10 +29,12 @@ def options_of(ms: MatchStart) -> TableOptions:
 
 def options_problem(ms: MatchStart) -> str | None:
     """Why a match-start's options are not valid options (fairness.md §8), or None."""
-    if ms.players not in (2, 3, 4):
+    if ms.players not in (2, 3, 4, 5):
         return f"a match for {ms.players} players"
-    if ms.match_format not in (MatchFormat.HANDS.value, MatchFormat.POINTS.value):
+    if ms.match_format not in (f.value for f in MatchFormat):
         return f"unknown match format {ms.match_format!r}"
+    if (ms.match_format == MatchFormat.TOTAL.value) != (ms.players == 5):
+        return "the total format is played by 5 players, and only by them"
     if not 1 <= ms.hands_to_win <= 5:
         return f"hands_to_win must be 1 to 5, not {ms.hands_to_win}"
     if ms.partner_exchange not in (0, 1):

@@ -48,6 +48,7 @@ class HandState:
     start: BlindStart | None = None
     revealed: bool = False  # the hand's result is in (host-reveal, blind-end) or it was aborted
     aborted: bool = False  # counts for nothing; dealt again unless the abort named the host
+    passed_out: bool = False  # five players, everyone passed: void, the same dealer deals again
     keys_due: bool = False  # a blind hand after its blind-end: the key reveals come next
     end_due: bool = False  # the host-reveal decided the match: match-end comes next
     chain_at_reveal: bytes = b""
@@ -232,6 +233,8 @@ class CheckerState:
         """The checks every hand's first record passes; the new hand (§8.3 host-commit)."""
         assert self._match is not None and self._options is not None
         blind = isinstance(st, BlindStart)
+        if blind and self._options.chiamata:
+            raise self._fail(st, HOST, "a blind-start at five players: their hands are classic")
         if self._blind_mode is not None and self._blind_mode != blind:
             mode = "blind" if self._blind_mode else "classic"
             raise self._fail(st, HOST, f"a {st.KIND} in a {mode} match: the mode never changes")
@@ -304,5 +307,6 @@ class CheckerState:
             )
         rep = self.report.hands[-1]
         rep.status, rep.points = "verified", points
+        rep.passed_out = h.passed_out
         self.report.winner = match.winner
         self.report.match_over = match.is_over

@@ -67,7 +67,8 @@ def describe(state: Any) -> list[str]:
         )
     if view is not None and state.phase == "playing":
         trick = " ".join(f"{seat}:{card}" for seat, card in view.trick) or "-"
-        lines.append(f"  trick: {trick}; to play: seat {view.to_play}")
+        turn = "-" if view.to_play is None else f"seat {view.to_play}"  # None: bids, call, end
+        lines.append(f"  trick: {trick}; to play: {turn}")
         if view.partner_shown is not None:
             lines.append(f"  partner shows: {' '.join(str(c) for c in view.partner_shown)}")
         hand = "  ".join(f"{i + 1}:{c}" for i, c in enumerate(view.hand))

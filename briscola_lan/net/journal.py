@@ -2,13 +2,14 @@
 table before any message that change causes leaves (write-ahead), in time linear in the match.
 
 Each change is one *frame* appended to the file: the transcript's new records, the new messages
-of the seats' logs and their places in the logs, and the rest of the table's state (a few KB
-that does not grow with the match, ``table.host_journal``) when it changed. Nothing written is
+of the seats' logs and their places in the logs, and what changed in the rest of the table's
+state (a few KB that does not grow with the match, ``table.host_journal``: written whole in a
+journal's first frame, then only the values that changed). Nothing written is
 ever rewritten, so a match's bytes grow with its length, where a whole snapshot written at every
 change grows with its square; a new match at the same table starts a new file (written aside,
 then renamed over the old one). The layout is in protocol/SPEC.md §10:
 
-    header: b"briscola-lan-journal\\n", u32 version, the host's public key (32 bytes)
+    header: b"briscola-lan-journal\\n", u32 version (2), the host's public key (32 bytes)
     frame:  u32 length, u32 length ^ 0xFFFFFFFF, SHA-256(previous digest || u32 length ||
             payload), payload (msgpack)
 
@@ -55,7 +56,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAGIC = b"briscola-lan-journal\n"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # version 1 wrote the rest whole at every change: read, then written again as 2
 KEY_SIZE = 32
 HEADER_SIZE = len(MAGIC) + 4 + KEY_SIZE
 FRAME_HEAD = 4 + 4 + 32  # length, its complement, digest
@@ -104,12 +106,13 @@ class Parsed:
     end: int  # where the last whole frame ends (a torn tail after it is not part of the journal)
     digest: bytes  # the last whole frame's digest (the header's, with no frame)
     torn: int = 0  # bytes of a frame cut short at the end
+    version: int = VERSION
     tx: int = 0
     records: list[tuple[bytes, bytes]] = field(default_factory=list)
     messages: list[bytes] = field(default_factory=list)
     logs: list[list[int]] = field(default_factory=list)  # each seat's log (its current epoch)
     epochs: list[int] = field(default_factory=list)
-    rest: bytes | None = None
+    rest: dict[str, object] | None = None  # the table's state without its growing lists
 
 
 def parse(data: bytes, where: str, host_key: bytes | None = None) -> Parsed:
@@ -122,7 +125,7 @@ def parse(data: bytes, where: str, host_key: bytes | None = None) -> Parsed:
             "--state-dir"
         )
     version = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 4], "big")
-    if version != VERSION:
+    if version not in READS:
         raise JournalError(
             f"{where} was written by another briscola-lan version (journal version {version}, "
             f"this one reads {VERSION}): its table cannot be continued; start a new table "
@@ -134,7 +137,12 @@ def parse(data: bytes, where: str, host_key: bytes | None = None) -> Parsed:
             f"{where} belongs to another host identity (another identity key or user): only "
             "the host that wrote it can continue its table"
         )
-    p = Parsed(host_key=head[-KEY_SIZE:], end=HEADER_SIZE, digest=hashlib.sha256(head).digest())
+    p = Parsed(
+        host_key=head[-KEY_SIZE:],
+        end=HEADER_SIZE,
+        digest=hashlib.sha256(head).digest(),
+        version=version,
+    )
     pos = HEADER_SIZE
     while pos < len(data):
         if len(data) - pos < FRAME_HEAD:
@@ -174,6 +182,7 @@ def _damaged(where: str, why: str) -> JournalError:
 
 def _apply(p: Parsed, payload: bytes) -> None:
     """One frame's change, checked against what the journal held before it."""
+    from briscola_lan.table.host_journal import apply_rest_changes
     from briscola_lan.wire.codec import CodecError, unpack_state
 
     try:
@@ -212,7 +221,16 @@ def _apply(p: Parsed, payload: bytes) -> None:
     if rest is not None:
         if not isinstance(rest, bytes):
             raise ValueError("the table's state is not bytes")
-        p.rest = rest
+        try:
+            state = unpack_state(rest)
+        except CodecError as exc:
+            raise ValueError(f"the table's state is not msgpack ({exc})") from exc
+        if isinstance(state, dict):
+            p.rest = state
+        elif p.rest is None:
+            raise ValueError("the first change's state is not whole")
+        else:
+            apply_rest_changes(p.rest, state)
     elif p.rest is None:
         raise ValueError("the first change has no state")
     p.tx = tx
@@ -361,9 +379,16 @@ class Journal:
         self._cursor = JournalCursor.restored(
             table, len(parsed.records), len(parsed.messages), heads, parsed.logs
         )
-        self._cursor.rest = parsed.rest
         self._table = table
         self._parsed = None  # the table holds it now
+        if parsed.version != VERSION:  # an older layout: the journal goes on in this one
+            try:
+                self._start_over(table)
+            except OSError as exc:
+                raise JournalError(
+                    f"cannot write the table's journal {self.path} again in this version's "
+                    f"layout: {files.describe_os_error(exc)}"
+                ) from exc
         return table
 
     # --- writing ----------------------------------------------------------------------------

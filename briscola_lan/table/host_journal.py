@@ -5,14 +5,16 @@ Theory of operation. A table's snapshot (``table.host_snapshot``, protocol/SPEC.
 KB of state that each change replaces (``dump_rest``) and three lists that only grow while a
 match is played: the transcript's records, the messages the seats' logs name (each encoded once)
 and each seat's log of them. Written whole at every change, a match writes the square of its
-length; the journal (``net/journal.py``) appends what is new of the lists and replaces the rest,
-which is linear. ``JournalCursor`` remembers what has been written: ``changes(table)`` is what
-is new since, ``advance(changes)`` once the journal holds it (a write the disk refused is
-not advanced: the next change writes it too). A seat whose log is no longer the list written
-(the draw moves the players to their seats; a seat freed and taken again) starts a new *epoch*:
-its log is written again, whole, under the next number. ``rebuild`` makes the snapshot's map
-from the journal's parts, and ``HostTable.restore_map`` reads it as it reads a snapshot file,
-with every check that makes (the records against their hash chain, the plays through the rules).
+length; the journal (``net/journal.py``) appends what is new of the lists and, of the rest, the
+values that changed (``rest_changes``: a card changes the hand's plays and the clock, not the
+deck, the seeds or the seats), which is linear and small. ``JournalCursor`` remembers what has
+been written: ``changes(table)`` is what is new since, ``advance(changes)`` once the journal
+holds it (a write the disk refused is not advanced: the next change writes it too). A seat
+whose log is no longer the list written (the draw moves the players to their seats; a seat freed
+and taken again) starts a new *epoch*: its log is written again, whole, under the next number.
+``rebuild`` makes the snapshot's map from the journal's parts, and ``HostTable.restore_map``
+reads it as it reads a snapshot file, with every check that makes (the records against their
+hash chain, the plays through the rules).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.host_snapshot import dump_rest, wrap
 from briscola_lan.table.snapshot import SnapshotError
-from briscola_lan.wire.codec import CodecError, encode_message, pack_state, unpack_state
+from briscola_lan.wire.codec import encode_message, pack_state
 from briscola_lan.wire.messages import Message, Record
 
 if TYPE_CHECKING:
@@ -46,6 +48,52 @@ class LogRows(NamedTuple):
     messages: tuple[int, ...]  # places in the message table
 
 
+RestChange = tuple[tuple[str, ...], object]  # a path of map keys from the rest's root, a value
+
+
+def rest_changes(old: dict[str, object], new: dict[str, object]) -> list[RestChange] | None:
+    """What makes ``old`` (a rest the journal holds) into ``new``: each value that differs, at
+    the deepest map whose keys are the same in both (a list or a value is replaced whole);
+    None when the maps' own keys differ (``new`` is written whole)."""
+    if old.keys() != new.keys():
+        return None
+    out: list[RestChange] = []
+    _diff(old, new, (), out)
+    return out
+
+
+def _diff(
+    old: dict[str, object], new: dict[str, object], path: tuple[str, ...], out: list[RestChange]
+) -> None:
+    for key, value in new.items():
+        was = old[key]
+        if was == value and type(was) is type(value):
+            continue
+        if type(was) is dict and type(value) is dict and was.keys() == value.keys():
+            _diff(was, value, (*path, key), out)
+        else:
+            out.append(((*path, key), value))
+
+
+def apply_rest_changes(rest: dict[str, object], changes: object) -> None:
+    """Make ``changes`` (``rest_changes``, as read back from a journal) to ``rest`` in place;
+    ``ValueError`` names what does not fit it."""
+    if not isinstance(changes, list):
+        raise ValueError("the table's state changes are not a list")
+    for change in changes:
+        if not (isinstance(change, list) and len(change) == 2 and isinstance(change[0], list)):
+            raise ValueError("a change of the table's state is not [path, value]")
+        path, value = change
+        if not path or not all(isinstance(k, str) for k in path):
+            raise ValueError("a change of the table's state has no path of keys")
+        node: object = rest
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or path[-1] not in node:
+            raise ValueError(f"a change of the table's state names {'.'.join(path)}, not there")
+        node[path[-1]] = value
+
+
 @dataclass(slots=True)
 class Changes:
     """What a table's snapshot gained since the journal's last write, and its new rest."""
@@ -56,8 +104,11 @@ class Changes:
     messages: list[bytes]  # encoded, each once: the message table from ``messages_start`` on
     logs: list[LogRows]
     heads: list[SeatLog]  # every seat's log once these changes are written
-    rest: bytes  # the packed ``dump_rest``: the snapshot without its growing lists
+    # Packed: the rest whole (a map: the snapshot without its growing lists), or what changed
+    # in it since the journal's last rest (a list of ``rest_changes``); empty when nothing did.
+    rest: bytes
     rest_changed: bool
+    _rest: dict[str, object] = field(default_factory=dict)  # the new rest, unpacked
     _lists: list[list[Message]] = field(default_factory=list)
     _placed: dict[int, tuple[Message, int]] = field(default_factory=dict)
 
@@ -79,7 +130,7 @@ class JournalCursor:
         self.records = 0
         self.messages = 0
         self.heads = [SeatLog(-1, 0)] * seats
-        self.rest = b""
+        self.rest: dict[str, object] | None = None  # the rest the journal holds (None: unknown)
         self._lists: list[list[Message] | None] = [None] * seats
         # id of a message object -> (the object, kept alive so its id is not reused; its place)
         self._placed: dict[int, tuple[Message, int]] = {}
@@ -88,18 +139,10 @@ class JournalCursor:
         """What ``t`` gained since the last ``advance`` (O(what is new), plus the rest)."""
         if len(t.seats) != len(self.heads):
             raise ValueError("the journal's cursor belongs to a table with another seat count")
+        known = self._placed
         placed: dict[int, tuple[Message, int]] = {}
         encoded: list[bytes] = []
-
-        def place(msg: Message) -> int:
-            hit = self._placed.get(id(msg)) or placed.get(id(msg))
-            if hit is not None and hit[0] is msg:
-                return hit[1]
-            at = self.messages + len(encoded)
-            placed[id(msg)] = (msg, at)
-            encoded.append(encode_message(msg))
-            return at
-
+        first = self.messages
         logs: list[LogRows] = []
         heads: list[SeatLog] = []
         lists: list[list[Message]] = []
@@ -110,19 +153,36 @@ class JournalCursor:
             else:  # another list (or a shorter one): the seat's log is written again, whole
                 epoch, start = head.epoch + 1, 0
             if epoch != head.epoch or len(log) > start:
-                logs.append(LogRows(i, epoch, start, tuple(place(msg) for msg in log[start:])))
+                places: list[int] = []
+                for msg in log[start:]:
+                    hit = known.get(id(msg)) or placed.get(id(msg))
+                    if hit is not None and hit[0] is msg:
+                        places.append(hit[1])
+                        continue
+                    at = first + len(encoded)
+                    placed[id(msg)] = (msg, at)
+                    encoded.append(encode_message(msg))
+                    places.append(at)
+                logs.append(LogRows(i, epoch, start, tuple(places)))
             heads.append(SeatLog(epoch, len(log)))
             lists.append(log)
-        rest = pack_state(dump_rest(t))
+        state = dump_rest(t)
+        diff = None if self.rest is None else rest_changes(self.rest, state)
+        if diff is None:
+            rest, changed = pack_state(state), True
+        else:
+            changed = bool(diff)
+            rest = pack_state(diff) if changed else b""
         return Changes(
             records_start=self.records,
             records=t.records[self.records :],
-            messages_start=self.messages,
+            messages_start=first,
             messages=encoded,
             logs=logs,
             heads=heads,
             rest=rest,
-            rest_changed=rest != self.rest,
+            rest_changed=changed,
+            _rest=state,
             _lists=lists,
             _placed=placed,
         )
@@ -131,14 +191,20 @@ class JournalCursor:
         """The journal holds ``ch`` now."""
         self.records = ch.records_start + len(ch.records)
         self.messages = ch.messages_start + len(ch.messages)
-        self.heads = list(ch.heads)
-        self.rest = ch.rest
+        self.heads = ch.heads
+        self.rest = ch._rest
         self._lists = list(ch._lists)
-        self._placed.update(ch._placed)
+        if ch._placed:
+            self._placed.update(ch._placed)
 
     @classmethod
     def restored(
-        cls, t: HostTable, records: int, messages: int, heads: list[SeatLog], logs: list[list[int]]
+        cls,
+        t: HostTable,
+        records: int,
+        messages: int,
+        heads: list[SeatLog],
+        logs: list[list[int]],
     ) -> JournalCursor:
         """The cursor of a table just restored from a journal holding ``records`` records,
         ``messages`` messages and each seat's log (``heads``, with the messages' places)."""
@@ -148,34 +214,27 @@ class JournalCursor:
             cursor._lists[i] = seat.log
             for msg, at in zip(seat.log, places, strict=True):
                 cursor._placed[id(msg)] = (msg, at)
-        return cursor  # its rest is unknown: the first change writes it
+        return cursor  # its rest is unknown: the first change writes it whole
 
 
 def rebuild(
-    rest: bytes, records: list[Record], messages: list[bytes], logs: list[list[int]]
+    rest: dict[str, object], records: list[Record], messages: list[bytes], logs: list[list[int]]
 ) -> dict[str, object]:
-    """The snapshot's map from a journal's parts (read by ``HostTable.restore_map``)."""
-    state = _rest_map(rest)
+    """The snapshot's map from a journal's parts (read by ``HostTable.restore_map``); ``rest``
+    is left as it is (the journal goes on from it)."""
+    state = dict(rest)
     seats = state.get("seats")
     if not isinstance(seats, list) or len(seats) != len(logs):
         raise SnapshotError("damaged table journal: its seats do not match their logs")
+    copies: list[object] = []
     for i, (seat, log) in enumerate(zip(seats, logs, strict=True)):
         if not isinstance(seat, dict):
             raise SnapshotError(f"damaged table journal: seat {i} is not a map")
-        seat["log"] = log
+        copies.append({**seat, "log": log})
+    state["seats"] = copies
     state["records"] = [list(r) for r in records]
     state["messages"] = list(messages)
     return wrap(state)
-
-
-def _rest_map(rest: bytes) -> dict[str, object]:
-    try:
-        state = unpack_state(rest)
-    except CodecError as exc:
-        raise SnapshotError(f"damaged table journal: its state is not msgpack ({exc})") from exc
-    if not isinstance(state, dict):
-        raise SnapshotError("damaged table journal: its state is not a map")
-    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +259,9 @@ class Summary:
         return self.phase == "over"
 
 
-def summary(rest: bytes) -> Summary:
-    """The lobby's view of a journaled table; ``SnapshotError`` when the rest cannot tell it."""
-    state = _rest_map(rest)
+def summary(state: dict[str, object]) -> Summary:
+    """The lobby's view of a journaled table from its rest; ``SnapshotError`` when the rest
+    cannot tell it."""
     try:
         options = TableOptions.from_dict(dict(state["options"]))  # type: ignore[call-overload]
         seats = [s for s in state["seats"] if isinstance(s, dict)]  # type: ignore[attr-defined]
@@ -225,8 +284,11 @@ __all__ = [
     "Changes",
     "JournalCursor",
     "LogRows",
+    "RestChange",
     "SeatLog",
     "Summary",
+    "apply_rest_changes",
     "rebuild",
+    "rest_changes",
     "summary",
 ]

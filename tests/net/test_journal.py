@@ -28,8 +28,9 @@ from briscola_lan.net.journal import (
 )
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.table.host import HostTable
+from briscola_lan.table.host_journal import apply_rest_changes, rest_changes
 from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients
-from briscola_lan.wire.codec import unpack_state
+from briscola_lan.wire.codec import pack_state, unpack_state
 
 
 def _comparable(table: HostTable) -> dict[str, Any]:
@@ -397,3 +398,119 @@ def test_what_the_journal_encoded_is_what_the_host_sends(tmp_path: Path) -> None
     journal.close()
     assert host.phase == "over"
     assert reused[0] > 100  # most of what the host sends was encoded once, by the journal
+
+
+def test_a_change_of_the_rest_writes_the_values_that_changed() -> None:
+    """Between two rests, only the values that differ are written, each at the deepest map
+    whose keys did not change (a list is written whole); made again on the old rest they give
+    the new one. A rest whose own keys changed is written whole."""
+    old: dict[str, Any] = {
+        "now": 1.0,
+        "seats": [{"ready": False}],
+        "deal": {"seeds": {"hand": 1}, "hand": {"deck": [1, 2], "plays": [1]}, "salts": [b"s"]},
+        "match": None,
+        "flag": 0,
+    }
+    new: dict[str, Any] = {
+        "now": 2.0,
+        "seats": [{"ready": True}],
+        "deal": {"seeds": {"hand": 1}, "hand": {"deck": [1, 2], "plays": [1, 2]}, "salts": [b"s"]},
+        "match": {"results": []},
+        "flag": False,  # equal to 0 in Python, not in msgpack: written
+    }
+    changes = rest_changes(old, new)
+    assert changes is not None
+    assert sorted(path for path, _value in changes) == [
+        ("deal", "hand", "plays"), ("flag",), ("match",), ("now",), ("seats",),
+    ]  # fmt: skip
+    again = unpack_state(pack_state(old))
+    apply_rest_changes(again, unpack_state(pack_state(changes)))
+    assert again == unpack_state(pack_state(new)) and again["flag"] is False
+    assert rest_changes(old, {**new, "extra": 1}) is None
+    assert rest_changes(new, new) == []
+    for bad, why in [
+        ("not a list", "not a list"),
+        ([["now"]], r"not \[path, value\]"),
+        ([[[], 1]], "no path of keys"),
+        ([[["deal", "nope"], 1]], "names deal.nope, not there"),
+        ([[["now", "x"], 1]], r"names now.x, not there"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            apply_rest_changes(unpack_state(pack_state(old)), bad)
+
+
+def test_a_card_writes_its_plays_not_the_whole_state(tmp_path: Path) -> None:
+    """The first change writes the table's state whole; every later one writes what changed
+    in it: a card, its hand's plays and what moved with it, never the deck's salts, the seeds
+    or the options again."""
+    options = TableOptions.make(players=4, hands_to_win=1)
+    _host, journal = _play(tmp_path, options, lambda *a: None, deal="classic")
+    journal.close()
+    data = journal.path.read_bytes()
+    rests = []
+    for start, end in _frames(data):
+        rest = unpack_state(data[start + FRAME_HEAD : end])[7]
+        rests.append(None if rest is None else unpack_state(rest))
+    assert isinstance(rests[0], dict) and rests[0]["options"] == options.to_dict()
+    later = [r for r in rests[1:] if r is not None]
+    assert later and all(isinstance(r, list) for r in later)
+    cards = [{tuple(p) for p, _value in r} for r in later]
+    cards = [paths for paths in cards if ("deal", "hand", "plays") in paths]
+    assert len(cards) >= 40  # a change for each card of the hand
+    for paths in cards:
+        assert not paths & {("options",), ("host_key",), ("deal", "salts"), ("deal", "seeds")}
+
+
+def test_a_journal_of_the_first_layout_is_read_and_goes_on_in_this_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A journal written by the version that wrote the whole state at every change (journal
+    version 1) gives back its table; the journal is then written again in this version's
+    layout and goes on from it."""
+    from briscola_lan.table import host_journal
+
+    options = TableOptions.make(players=2, hands_to_win=1)
+    tables: dict[int, dict[str, Any]] = {}
+
+    def keep(table: HostTable, journal: Journal, step: int) -> None:
+        if step == 30:
+            _copy(journal.path, tmp_path / "at30")
+            tables[step] = _comparable(table)
+
+    with monkeypatch.context() as m:
+        m.setattr(journal_module, "VERSION", 1)
+        m.setattr(host_journal, "rest_changes", lambda old, new: None)  # the whole rest
+        host, journal = _play(tmp_path / "live", options, keep, deal="classic")
+        journal.close()
+    path = tmp_path / "at30" / "table.journal"
+    assert path.read_bytes()[len(MAGIC) : len(MAGIC) + 4] == (1).to_bytes(4, "big")
+    again = Journal.open(path, host.identity.public_key)
+    try:
+        table = again.load(host.identity)
+        assert table is not None and _comparable(table) == tables[30]
+        table.tick(table.now + 5.0)
+        again.save(table)
+        live = _comparable(table)
+    finally:
+        again.close()
+    assert path.read_bytes()[len(MAGIC) : len(MAGIC) + 4] == (2).to_bytes(4, "big")
+    restored = _load(path, host.identity)
+    assert restored is not None and _comparable(restored) == live
+
+
+def test_a_change_naming_state_the_journal_lacks_is_refused(tmp_path: Path) -> None:
+    """A frame whose digest is right but whose change names a value the table's state does not
+    have (a journal written by something else than this host) is refused as damaged, saying
+    where."""
+    host, path = _finished(tmp_path)
+    data = path.read_bytes()
+    parsed = journal_module.parse(data, "x")
+    bad = pack_state(
+        [parsed.tx + 1, len(parsed.records), [], len(parsed.messages), [], [],
+         [[e, len(lg)] for e, lg in zip(parsed.epochs, parsed.logs, strict=True)],
+         pack_state([[["deal", "nope"], 1]])]
+    )  # fmt: skip
+    frame, _digest = journal_module.frame(parsed.digest, bad)
+    path.write_bytes(data + frame)
+    with pytest.raises(JournalError, match=r"is damaged .*names deal.nope, not there"):
+        _load(path, host.identity)

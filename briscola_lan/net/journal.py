@@ -128,8 +128,8 @@ def parse(data: bytes, where: str, host_key: bytes | None = None) -> Parsed:
     if version not in READS:
         raise JournalError(
             f"{where} was written by another briscola-lan version (journal version {version}, "
-            f"this one reads {VERSION}): its table cannot be continued; start a new table "
-            "(host --force)"
+            f"this one reads {' and '.join(map(str, READS))}): its table cannot be continued; "
+            "start a new table (host --force)"
         )
     head = data[:HEADER_SIZE]
     if host_key is not None and head[-KEY_SIZE:] != host_key:

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 from briscola_lan.choices import AI_PACE
 from briscola_lan.rules import (
@@ -44,6 +44,14 @@ class Chooser(Protocol):
     """Anything that picks a card from a seat's view (the ``ai`` bots have this shape)."""
 
     def choose(self, view: SeatView) -> Card: ...
+
+
+class Bidder(Chooser, Protocol):
+    """A five-player seat's bot: it also bids and calls (``ai.ChiamataBot`` has this shape)."""
+
+    def bid(self, view: SeatView) -> Bid | None: ...
+
+    def call(self, view: SeatView) -> Suit: ...
 
 
 def make_chooser(level: str, seed: int | None = None, *, five: bool = False) -> Chooser:
@@ -259,12 +267,12 @@ class PracticeBackend(TableBackend):
             view = self.hand.view(seat)
             bot = self.bots[seat]
             if view.to_bid == seat:
-                bid = await asyncio.to_thread(bot.bid, view)  # type: ignore[attr-defined]
+                bid = await asyncio.to_thread(cast(Bidder, bot).bid, view)
                 if self.hand is not None and self.hand.current_player == seat:
                     self._apply_bid(seat, bid)
                 continue
             if view.to_call == seat:
-                suit = await asyncio.to_thread(bot.call, view)  # type: ignore[attr-defined]
+                suit = await asyncio.to_thread(cast(Bidder, bot).call, view)
                 if self.hand is not None and self.hand.current_player == seat:
                     self._apply_call(seat, suit)
                 continue

@@ -389,6 +389,13 @@ def key_bindings(app: ClientApp) -> KeyBindings:
             ui.learn_step += 1
             ui.page_scroll.home()
 
+    @kb.add("5", filter=learning)
+    def _learn_five(event: KeyPressEvent) -> None:
+        from briscola_lan.tui import learn
+
+        if ui.learn_step >= learn.last_step():
+            app.practice(players=5, title=_("Practice after the lesson"))
+
     @kb.add("left", filter=learning)
     def _learn_back(event: KeyPressEvent) -> None:
         ui.learn_step = max(0, ui.learn_step - 1)

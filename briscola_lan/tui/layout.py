@@ -452,7 +452,7 @@ class AppLayout:
         if model.hand_over:
             return _("n: next hand  m: summary  w: review  v: verification  l: last trick  ?: keys")
         if model.my_bid:
-            return _("Left/Right: bid  Enter: bid  x: pass  Up/Down: 5 steps  ?: keys  q: quit")
+            return _("Enter: bid  x: pass  Left/Right: choose  Up/Down: 5 steps  ?: keys  q: quit")
         if model.my_call:
             return _("Left/Right/1-4: suit  Enter: call  ?: keys  q: quit")
         if model.in_auction:

@@ -2,8 +2,9 @@
 
 The pages: the deck and its suit names (in the deck the player chose), the four example tricks
 of rules text 002, drawing from the stock, the winner leading, the last draw taking the face-up
-briscola, and the end of a hand. The winners, points, draws and who leads come from
-``rules`` (``trick_winner_index``, ``Hand``), never written down here.
+briscola, the end of a hand, then five players (``learn_five``: an auction, the call, the first
+tricks, the score). The winners, points, draws and who leads come from ``rules``
+(``trick_winner_index``, ``Hand``), never written down here.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from briscola_lan.rules import (
     trick_winner_index,
 )
 from briscola_lan.tui import deck as dk
+from briscola_lan.tui import learn_five
 from briscola_lan.tui.i18n import N_, _
 from briscola_lan.tui.state import UiState
 
@@ -104,7 +106,7 @@ def _play_first_trick(hand: Hand) -> tuple[int, list[CardDealt]]:
 
 def last_step() -> int:
     """The number of the last page (Enter there starts a practice game)."""
-    return FIRST_TRICK_PAGE + len(LEARN_TRICKS) + 4
+    return FIRST_TRICK_PAGE + len(LEARN_TRICKS) + 4 + learn_five.PAGES
 
 
 def _who(seat: int) -> str:
@@ -279,8 +281,11 @@ def page_lines(ui: UiState) -> Frag:
         line("")
         line(go_on, "class:turn")
         return out
+    if k - 4 < learn_five.PAGES:
+        return learn_five.page_lines(ui, k - 4)
     line(_("That is all you need. Now play a practice game against an AI."))
     line(_("At your turn, h asks the strong AI for a hint; after a hand, w reviews your plays."))
     line("")
     line(_("Press Enter to start the practice game, Esc for the lobby."), "class:turn")
+    line(_("Or press 5 for a practice game at five players (Briscola chiamata)."), "class:turn")
     return out

@@ -170,8 +170,9 @@ def result_lines(model: TableModel, ui: UiState, compact: bool = False) -> Frag:
         text = _("{name} called the {card} and held it: alone against four.")
     else:
         text = _("{name} called the {card}; {partner} held it.")
-    out.append(("", text.format(name=caller, card=card, partner=model.who(call.partner))))
-    nl(out)
+    if not compact:  # (a short terminal's Players pane tags the caller and the partner)
+        out.append(("", text.format(name=caller, card=card, partner=model.who(call.partner))))
+        nl(out)
     out.append(chiamata.verdict_text(model, call))
     nl(out)
     if compact:  # (the Players pane names each seat's part)

@@ -101,8 +101,9 @@ def result_lines(
     elif res.call is None:
         out.append(hand_winner_text(model, res.winner))
         nl(out)
-    out.append(("", standing_text(model)))
-    nl(out)
+    if not (compact and res.call is not None):  # (at five, the Players pane has the standing)
+        out.append(("", standing_text(model)))
+        nl(out)
     v = res.verification
     if v is None:
         out.append(("class:dim", _("Deal check: waiting for the reveals...")))

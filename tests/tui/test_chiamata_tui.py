@@ -154,7 +154,7 @@ async def test_a_bad_bid_is_refused_with_a_message_and_changes_nothing() -> None
     assert m.error and m.contract is None
 
 
-async def test_five_players_from_the_form_by_keys_to_the_end_of_the_match() -> None:
+async def test_five_players_from_the_form_by_keys_to_the_end_of_a_hand() -> None:
     async with running() as d:
         c = d.client
         await d.keys("h", DOWN, RIGHT, RIGHT, RIGHT)
@@ -168,7 +168,7 @@ async def test_five_players_from_the_form_by_keys_to_the_end_of_the_match() -> N
         assert c.ui.screen is Screen.TABLE and m.players == 5 and len(m.hand) == 8
 
         async def play() -> None:
-            while not m.match_over:
+            while not m.hand_over:
                 if m.my_bid:
                     said = m.auction
                     await d.keys(RIGHT, LEFT, ENTER if not m.auction else "x")
@@ -180,20 +180,18 @@ async def test_five_players_from_the_form_by_keys_to_the_end_of_the_match() -> N
                     before = m.changes
                     await d.keys(ENTER)
                     await wait_for(lambda b=before: m.changes > b)
-                elif m.hand_over:  # the top score shared: one more hand
-                    before = m.hand_number
-                    await d.keys("n")
-                    await wait_for(lambda b=before: m.hand_number > b or m.match_over)
                 else:
                     await asyncio.sleep(0.005)
 
         await asyncio.wait_for(play(), 120)
         res = m.last_result
         assert res is not None and res.call is not None and sum(res.points) == 120
-        calls = [r.call for r in m.hand_results if r.call is not None]
-        assert m.scores == tuple(sum(call.scores[s] for call in calls) for s in range(5))
+        assert m.scores == res.call.scores and sum(m.scores) == 0
         assert any("wins the auction" in x or "You win the auction" in x for x in m.log)
-        await d.keys("\x1b", "h")  # (the summary closed) no hint at five: said in words
+        await wait_for(lambda: not m.match_over or c.ui.show_summary)
+        if c.ui.show_summary:  # (a match that ended with this hand shows its summary)
+            await d.keys("\x1b")
+        await d.keys("h")  # no hint at five: said in words, nothing computed
         assert "does not coach Briscola chiamata" in c.coach.hint_text
         await d.keys("\x1b", "w")
         assert c.ui.show_review
@@ -261,3 +259,35 @@ def test_five_seats_sit_around_me() -> None:
         "bottom", "left", "top-left", "top-right", "right",
     ]  # fmt: skip
     assert seating.place_of(2, 2, 5) == "bottom" and seating.place_of(1, 2, 5) == "right"
+
+
+async def test_learn_mode_walks_through_an_auction_and_the_first_tricks_then_five_play() -> None:
+    from briscola_lan.tui import learn, learn_five
+
+    async with running() as d:
+        ui = d.client.ui
+        await d.keys("l")
+        first = learn.last_step() - learn_five.PAGES
+        while ui.learn_step < first:
+            await d.keys(RIGHT)
+        pages = []
+        for _n in range(learn_five.PAGES):
+            pages.append(_text(learn.page_lines(ui)))
+            await d.keys(RIGHT)
+        auction, call, tricks, score = pages
+        assert "Five players: Briscola chiamata" in auction
+        assert "Player 1 wins with the 7" in auction  # the auction's winner, by the engine
+        assert auction.count("pass") >= 4
+        assert "Player 1 calls the 7♥" in call and "You hold the 7♥" in call
+        hand = learn_five.demo_hand(learn_five.TRICKS)
+        for t in hand.tricks:  # every trick's taker and points as the engine counted them
+            who = "You" if t.winner == 0 else f"Player {t.winner}"
+            assert f"{who} takes it: {t.points} points." in tricks
+        assert "now everyone knows you are player 1's partner" in tricks
+        assert "caller +2, partner +1, each other player -1" in score
+        assert "alone: caller +4, each other player -1" in score
+        assert ui.learn_step == learn.last_step()
+        assert "press 5 for a practice game at five players" in _text(learn.page_lines(ui))
+        await d.keys("5")
+        await wait_for(lambda: d.client.model.started, what="the five-player practice")
+        assert ui.screen is Screen.TABLE and d.client.model.players == 5

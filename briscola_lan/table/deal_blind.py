@@ -8,26 +8,24 @@ plays (AI seats, and people who did not answer the call): it learns those seats'
 nothing more. It checks every pass and play it can check before it publishes them; the
 presents, the shares of a deal window, the partner exchange's shows and the key reveals are
 published together, in seat (or party) order, once all have come.
+
+In three modules: the hand's state and its call (table/blind_call.py), the key reveals and
+give-ups (table/blind_reveals.py), and here the parties' statements, publishing and moving on.
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
-from briscola_lan.fairness.blind import PartyKeys
-from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, Presence
-from briscola_lan.fairness.blind_party import BlindParty
+from briscola_lan.fairness.blind_hand import BlindFault
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.predicates import Foreign
 from briscola_lan.fairness.statements import (
     BlindEnd,
     BlindPlay,
-    BlindStart,
     Complaint,
     KeyReveal,
     LockPass,
-    Overdue,
     Present,
     Shares,
     Show,
@@ -39,11 +37,9 @@ from briscola_lan.rules.cards import Card
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.table import blind_snapshot
+from briscola_lan.table.blind_reveals import CHECKS_WAIT, BlindReveals, reveal_of
 from briscola_lan.table.blind_snapshot import apply as apply_published
 from briscola_lan.table.deal import (
-    BLIND,
-    Checks,
-    Deal,
     Outgoing,
     Phase,
     Refused,
@@ -66,96 +62,12 @@ _KINDS: dict[type[Message], type[Statement]] = {
 }
 
 
-# How long the host waits for its worker's check of the key reveals before it makes it on its
-# event loop (seconds): the check takes tens of milliseconds.
-CHECKS_WAIT = 1.0
-
-
-class BlindDeal(Deal):
+class BlindDeal(BlindReveals):
     """One blind hand on the host: relays and checks the parties' statements, plays for the
-    seats it holds, and signs the hand's start and end."""
-
-    MODE = BLIND
-
-    def __init__(self, table: TableSide, hand_number: int, dealer: int) -> None:
-        super().__init__(table, hand_number, dealer)
-        self.parties: tuple[int, ...] = ()  # fixed when the call is over
-        self.presence: Presence | None = None
-        self.presents: dict[int, Record] = {}  # seat -> its answer to the call, until published
-        self.call_since = 0.0
-        self.bh: BlindHand | None = None
-        self.host_secret = b""
-        self.host_party: BlindParty | None = None
-        # Statements published together once all have come: party/seat -> record
-        self.pending: dict[int, Record] = {}
-        self.pending_kind = ""
-        self.waiting_for: tuple[str, tuple[int, ...]] = ("", ())
-        self.waiting_plays = 0  # the plays so far when the hand started waiting for it
-        self.waiting_since = 0.0
-        self.resumed = False  # restored from a snapshot: move on at the first tick
-        # The key reveals published but not checked yet (the host checks them off its event
-        # loop, after they are on their way to the players): (record index, reveal) in order.
-        self.unchecked: list[tuple[int, KeyReveal]] = []
-        self.checks: Checks | None = None  # the work handed out for ``unchecked``
-        self.unchecked_since = 0.0
-        self.fault_due: BlindFault | None = None  # a restored reveal was wrong: abort at once
+    seats it holds, and signs the hand's start and end (its state and call: ``BlindCall``; its
+    key reveals: ``BlindReveals``)."""
 
     # --- the interface --------------------------------------------------------------------------
-
-    def start(self, out: list[Outgoing]) -> None:
-        t = self.table
-        for i, seat in enumerate(t.seats):  # every person is called, but a benched seat
-            if seat.ai is None:
-                seat.taken_over = t.benched(i)
-        st = BlindStart(t.game_id, self.number, self.dealer, round(t.call_wait))
-        t.broadcast(out, m.HandStarted(*t.sign(st)))
-        t.phase = Phase.CALL
-        self.presence = Presence([seat.ai is None for seat in t.seats])
-        self.call_since = t.now
-        self._end_call_if_answered(out)
-
-    def _awaited(self) -> list[int]:
-        """The people's seats the call still waits for: connected, not answered yet."""
-        return [
-            i
-            for i, seat in enumerate(self.table.seats)
-            if seat.ai is None
-            and seat.conn is not None
-            and i not in self.presents
-            and not self.table.benched(i)
-        ]
-
-    def _end_call_if_answered(self, out: list[Outgoing], *, deadline: bool = False) -> None:
-        """Every connected person answered (or the call's time is up): publish the answers, in
-        seat order; the seats that answered are the hand's parties, the host plays the rest."""
-        t, presence = self.table, self.presence
-        if presence is None or presence.closed or (self._awaited() and not deadline):
-            return
-        recs = tuple(self.presents[s] for s in sorted(self.presents))
-        self.presents = {}
-        first = len(t.records)
-        for r in recs:
-            t.append(r, True)
-        t.broadcast(out, m.HandJoined(recs))
-        for i, r in enumerate(recs):
-            st = decode(r[0])
-            assert isinstance(st, Present)
-            presence.on_present(st, first + i)
-        self.parties = presence.close()
-        for i, seat in enumerate(t.seats):
-            if seat.ai is None:
-                seat.taken_over = i not in self.parties
-        if HOST_PARTY in self.parties:
-            self.host_secret = t.entropy(32)
-        self.open_hand(self.parties)
-        t.phase = Phase.SHUFFLE
-        self._progress(out)
-
-    def open_hand(self, parties: tuple[int, ...]) -> None:
-        t = self.table
-        self.bh = BlindHand(t.options, t.game_id, self.number, self.dealer, parties)
-        if HOST_PARTY in parties and self.host_secret:  # empty after a restore: revealed, or over
-            self.host_party = BlindParty(self.bh, HOST_PARTY, self.host_secret, t.context_for)
 
     def receive(self, seat_no: int, msg: Message, out: list[Outgoing]) -> bool:
         cls = _KINDS.get(type(msg))
@@ -236,10 +148,6 @@ class BlindDeal(Deal):
         elif gone or late:
             self._give_up(seat, what, "left the table" if gone else "was too slow", out)
 
-    def rebase(self, delta: float) -> None:
-        self.waiting_since += delta  # the time the host was down is not the party's
-        self.call_since += delta
-
     @property
     def to_play(self) -> int | None:
         bh = self.bh
@@ -269,35 +177,7 @@ class BlindDeal(Deal):
         body = st.encode()
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
 
-    def _check_late(self, st: KeyReveal, seat_no: int, body: bytes, sig: bytes) -> None:
-        bh, t = self.bh, self.table
-        assert bh is not None
-        if st.game_id != t.game_id or st.hand != self.number or st.seat != seat_no:
-            raise Refused(ErrorCode.NOT_ALLOWED, "a key reveal for a seat that is not yours")
-        t.check_sig(seat_no, body, sig)
-        if st.context != bh.reveal_context:
-            raise Refused(ErrorCode.STALE_CONTEXT, "your key reveal was made over another history")
-
     # --- the statements -------------------------------------------------------------------------
-
-    def _on_present(self, st: Present, rec: Record, out: list[Outgoing]) -> None:
-        """A person answers the call: receipted at once (its proof that it answered in time),
-        published with the others when the call is over."""
-        t = self.table
-        if t.phase is not Phase.CALL:
-            raise Refused(
-                ErrorCode.WRONG_PHASE, "the hand's call is over: the host plays your seat"
-            )
-        if st.seat in self.presents:
-            raise Refused(ErrorCode.BAD_STATEMENT, "you already answered this hand's call")
-        if t.benched(st.seat):
-            raise Refused(
-                ErrorCode.NOT_ALLOWED,
-                "two aborted hands named your seat: the host plays it to the end of the match",
-            )
-        t.receipt(st.seat, self.number, rec, out)
-        self.presents[st.seat] = rec
-        self._end_call_if_answered(out)
 
     def _on_pass(self, st: ShufflePass | LockPass, rec: Record, out: list[Outgoing]) -> None:
         bh, t = self.bh, self.table
@@ -425,7 +305,7 @@ class BlindDeal(Deal):
         if kind == KeyReveal.KIND and t.defer_checks and not bh.disputed:
             # The result is fixed: the players have the reveals now, and check them while the
             # host does (in a worker, or at the latest at the next message or tick).
-            self.unchecked = [(first + i, _reveal(r)) for i, r in enumerate(recs)]
+            self.unchecked = [(first + i, reveal_of(r)) for i, r in enumerate(recs)]
             self.checks = None
             self.unchecked_since = t.now
             return
@@ -435,87 +315,6 @@ class BlindDeal(Deal):
         except BlindFault as bf:
             self._fail(bf, out)
             return
-
-    def _fail(self, bf: BlindFault, out: list[Outgoing]) -> None:
-        seat = bf.party
-        self.table.abort(seat, bf.reason, out)
-
-    # --- the reveals' checks, off the event loop ------------------------------------------------
-
-    def pending_checks(self) -> Checks | None:
-        if not self.unchecked or self.checks is not None:
-            return None
-        bh, batch = self.bh, tuple(st for _, st in self.unchecked)
-        assert bh is not None
-        unchecked = bh.unchecked_parties()
-
-        def run() -> tuple[list[PartyKeys], BlindFault | None]:
-            keys: list[PartyKeys] = []
-            for st in batch:
-                try:
-                    keys.append(bh.reveal_keys(st, unchecked))
-                except BlindFault as bf:
-                    return keys, bf
-            return keys, None
-
-        self.checks = Checks(run, self.unchecked_since)
-        return self.checks
-
-    def finish_checks(
-        self, out: list[Outgoing], checks: Checks | None = None, result: object = None
-    ) -> None:
-        bh = self.bh
-        if self.fault_due is not None:
-            bf, self.fault_due = self.fault_due, None
-            self._fail(bf, out)
-            return
-        if not self.unchecked or bh is None:
-            return
-        done: list[PartyKeys] = []
-        fault: BlindFault | None = None
-        if checks is not None and checks is self.checks and isinstance(result, tuple):
-            done, fault = result
-        batch, self.unchecked, self.checks = self.unchecked, [], None
-        try:
-            for j, (index, st) in enumerate(batch):
-                if j < len(done):
-                    bh.on_key_reveal(st, index, done[j])
-                elif fault is not None:
-                    bh.reveal_order_problem(st)  # the host's fault first, as made at once
-                    raise fault
-                else:
-                    bh.on_key_reveal(st, index)
-        except BlindFault as bf:
-            self._fail(bf, out)
-            return
-        self._progress(out)
-
-    def _give_up(self, party: int, what: str, why: str, out: list[Outgoing]) -> None:
-        """A party owes a statement and does not send it: abort, naming it. In a dispute the key
-        reveals that came (in party order) are published first."""
-        bh, t = self.bh, self.table
-        assert bh is not None
-        if what == KeyReveal.KIND and self.pending:
-            prefix = []
-            for q in bh.parties:
-                if q in bh.reveals:
-                    continue
-                if q not in self.pending:
-                    break
-                prefix.append(self.pending[q])
-            if prefix:
-                first = len(t.records)
-                for r in prefix:
-                    t.append(r, True)
-                t.broadcast(out, m.KeysRevealed(tuple(prefix)))
-                try:
-                    for i, r in enumerate(prefix):
-                        apply_published(bh, decode(r[0]), first + i)
-                except BlindFault as bf:
-                    self._fail(bf, out)
-                    return
-            self.pending = {}
-        t.abort(party, f"{why}: did not send its {what} in time", out)
 
     # --- moving on ------------------------------------------------------------------------------
 
@@ -603,43 +402,6 @@ class BlindDeal(Deal):
         t.hand_over(points, out, acks=False)
         t.phase = Phase.REVEAL
 
-    def _overdue(self, out: list[Outgoing]) -> None:
-        """The reveals' deadline passed after the result: publish those that came (party order)
-        and name the others; the result stands, and the acknowledgements follow."""
-        bh, t = self.bh, self.table
-
-        assert bh is not None
-        recs = [self.pending[q] for q in bh.parties if q in self.pending and q not in bh.reveals]
-        self.pending = {}
-        first = len(t.records)
-        for r in recs:
-            t.append(r, True)
-        missing = tuple(q for q in bh.parties if q not in bh.reveals and q not in {
-            decode(r[0]).seat for r in recs  # type: ignore[attr-defined]
-        })  # fmt: skip
-        overdue = t.sign(Overdue(t.game_id, self.number, missing))
-        t.broadcast(out, m.KeysRevealed((*recs, overdue)))
-        try:
-            for i, r in enumerate(recs):
-                apply_published(bh, decode(r[0]), first + i)
-            bh.on_overdue(missing)
-        except BlindFault as bf:
-            self._fail(bf, out)
-            return
-        t.start_acks(out)
-
-    def _late_reveal(self, st: KeyReveal, rec: Record, out: list[Outgoing]) -> None:
-        """A key reveal named overdue comes after all: published (it makes nothing due) and
-        checked; a wrong one is its party's fault, though the result stands."""
-        bh, t = self.bh, self.table
-        assert bh is not None
-        t.receipt(st.seat, self.number, rec, out)
-        index = len(t.records)
-        t.append(rec, True, transparent=True)
-        t.broadcast(out, m.KeysRevealed((rec,)))
-        with contextlib.suppress(BlindFault):  # a wrong one: its party's fault, in every file
-            bh.on_key_reveal(st, index)
-
     # --- the snapshot (table/blind_snapshot.py) ---------------------------------------------
 
     def dump(self) -> dict[str, Any]:
@@ -651,12 +413,6 @@ class BlindDeal(Deal):
         deal = cls(table, f.get_int("hand_number"), f.get_int("dealer"))
         blind_snapshot.restore(deal, f)
         return deal
-
-
-def _reveal(rec: Record) -> KeyReveal:
-    st = decode(rec[0])
-    assert isinstance(st, KeyReveal)
-    return st
 
 
 def _relay_message(st: Statement, rec: Record) -> Message:
@@ -677,4 +433,4 @@ def _gathered_message(kind: str, recs: tuple[Record, ...]) -> Message:
     return m.KeysRevealed(recs)
 
 
-__all__ = ["BlindDeal"]
+__all__ = ["CHECKS_WAIT", "BlindDeal"]

@@ -42,7 +42,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.rules.schedule import initial_deal
-from briscola_lan.table import client_blind, deal_blind, lifecycle
+from briscola_lan.table import blind_call, client_blind, deal_blind, lifecycle
 from briscola_lan.table.client import ClientSession
 from briscola_lan.table.deal import Outgoing
 from briscola_lan.table.events import OwnWord
@@ -285,7 +285,7 @@ def install(monkeypatch: pytest.MonkeyPatch, cheat: Cheat) -> Cheat:
             return CheatingParty(hand, q, secret, context, cheat)
         return BlindParty(hand, q, secret, context)
 
-    module: Any = deal_blind if cheat.party == HOST_PARTY else client_blind
+    module: Any = blind_call if cheat.party == HOST_PARTY else client_blind  # the host's party
     monkeypatch.setattr(module, "BlindParty", party)
     return cheat
 

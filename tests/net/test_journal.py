@@ -514,3 +514,38 @@ def test_a_change_naming_state_the_journal_lacks_is_refused(tmp_path: Path) -> N
     path.write_bytes(data + frame)
     with pytest.raises(JournalError, match=r"is damaged .*names deal.nope, not there"):
         _load(path, host.identity)
+
+
+def test_a_kill_at_any_step_of_a_five_player_hand_leaves_the_live_table(tmp_path: Path) -> None:
+    """Briscola chiamata: the auction's bids and the call are part of the hand's state, written
+    as they change; at every step of a whole match the journal as a kill leaves it restores a
+    table equal to the live one."""
+    from briscola_lan.table.core import chiamata_bot_factory
+
+    options = TableOptions.make(players=5, match_format="total", match_hands=1)
+    host, clients, wire = seat_clients(
+        options, entropy=counter_entropy("journal5"), name="t", deal="classic"
+    )
+    journal = Journal.open(tmp_path / "table.journal", host.identity.public_key)
+    receive, tick = host.receive, host.tick
+    checked: list[int] = []
+
+    def saved(out: list[Any]) -> list[Any]:
+        if out:
+            journal.save(host)
+            copy = _copy(journal.path, tmp_path / f"kill{len(checked)}")
+            restored = _load(copy, host.identity)
+            assert restored is not None
+            assert _comparable(restored) == _comparable(host), len(checked)
+            shutil.rmtree(copy.parent)
+            checked.append(1)
+        return out
+
+    host.receive = lambda conn, msg: saved(receive(conn, msg))  # type: ignore[method-assign]
+    host.tick = lambda now: saved(tick(now))  # type: ignore[method-assign]
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    bots = [chiamata_bot_factory("rules", seat) for seat in range(5)]
+    play_out(wire, [b.choose for b in bots], auction=bots)
+    journal.close()
+    assert host.phase == "over" and len(checked) > 40

@@ -488,11 +488,6 @@ def run(args: argparse.Namespace) -> int:
         levels = parse_levels(args.bots, options.players)
         if args.matches < 1:
             raise SimulationError("--matches must be at least 1")
-        if args.save and options.chiamata and args.deal == "blind":
-            raise SimulationError(
-                "--deal blind seats 2 to 4 players: 5 players are dealt classic (the host knows "
-                "the cards, and so who the called partner is)"
-            )
         bar = wanted(args.no_progress)
         if args.save and options.signals:
             raise SimulationError(

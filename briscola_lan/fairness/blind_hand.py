@@ -1,5 +1,7 @@
 """One blind hand followed from its public records: whose pass, shares, show or key comes next,
-the final deck, and every public check made as a record arrives (protocol/fairness.md §11).
+the final deck, and every public check made as a record arrives (protocol/fairness.md §11); at
+five players no upcard and no draws, but the auction's bids and the call after the deal, each
+checked by the auction's rules (``rules.auction``, fairness.md §13.9).
 
 The verifier, the host (before it publishes what a party sent) and every client follow a blind
 hand with this one state machine. A check that fails raises ``BlindFault`` naming the party at
@@ -19,18 +21,21 @@ from briscola_lan.fairness.blind import (
     pad,
     product,
 )
+from briscola_lan.fairness.blind_auction import BlindAuction
 from briscola_lan.fairness.blind_fault import BlindFault
+from briscola_lan.fairness.blind_presence import Presence
 from briscola_lan.fairness.blind_window import Window
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.group import base, is_point, scalar_of
 from briscola_lan.fairness.proofs import lock_verify, proof_label
 from briscola_lan.fairness.shuffle import pack_codes
 from briscola_lan.fairness.statements import (
+    BidStatement,
     BlindPlay,
+    CallStatement,
     Complaint,
     KeyReveal,
     LockPass,
-    Present,
     Shares,
     Show,
     ShufflePass,
@@ -38,51 +43,26 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.rules.cards import Card
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.rules.schedule import PublicSchedule, initial_deal
+from briscola_lan.rules.schedule import Phase, PublicSchedule, initial_deal
 
 # Every statement a blind hand publishes (what ``BlindHand.apply`` follows).
-BlindStatement = ShufflePass | LockPass | Shares | Show | BlindPlay | Complaint | KeyReveal
+BlindStatement = (
+    ShufflePass
+    | LockPass
+    | Shares
+    | Show
+    | BlindPlay
+    | Complaint
+    | KeyReveal
+    | BidStatement
+    | CallStatement
+)
+# The statements a seat owes (made by its owner: the seat, or the host for a seat it plays);
+# a party owes the rest.
+SEAT_KINDS = frozenset({Show.KIND, BlindPlay.KIND, BidStatement.KIND, CallStatement.KIND})
 
 
-class Presence:
-    """The call that opens a blind hand (§11.3): which human seats answered it with a
-    ``present``, and so the hand's parties once the host published the answers."""
-
-    def __init__(self, human: Sequence[bool]) -> None:
-        self.human = tuple(human)
-        self.present: dict[int, int] = {}  # seat -> its present's record
-        self.parties: tuple[int, ...] | None = None  # fixed when the round closes
-
-    @property
-    def closed(self) -> bool:
-        return self.parties is not None
-
-    def on_present(self, st: Present, record: int) -> None:
-        """A published present (the host must have checked it: any fault here is the host's)."""
-        if self.parties is not None:
-            raise BlindFault(HOST_PARTY, "a present after the hand's parties were fixed")
-        if not 0 <= st.seat < len(self.human) or not self.human[st.seat]:
-            raise BlindFault(
-                HOST_PARTY, "only a person's seat answers the call: an AI seat is the host's"
-            )
-        if self.present and st.seat <= max(self.present):
-            raise BlindFault(HOST_PARTY, "the presents must be published once each, in seat order")
-        self.present[st.seat] = record
-
-    def close(self) -> tuple[int, ...]:
-        """The parties: the seats that answered, in seat order, then the host exactly when it
-        plays some seat (an AI seat, or a person's seat that did not answer)."""
-        if self.parties is None:
-            seats = tuple(sorted(self.present))
-            self.parties = (*seats, HOST_PARTY) if len(seats) < len(self.human) else seats
-        return self.parties
-
-    def left_out(self) -> tuple[int, ...]:
-        """The people's seats that are not parties of the hand (the host plays them)."""
-        return tuple(s for s, h in enumerate(self.human) if h and s not in self.present)
-
-
-class BlindHand:
+class BlindHand(BlindAuction):
     """The public state of one blind hand (§11): passes, windows, plays, complaint, reveals."""
 
     def __init__(
@@ -120,6 +100,9 @@ class BlindHand:
         self.upcard_failed = False
         self.played: dict[int, int] = {}  # position -> card code
         self.plays: list[tuple[int, BlindPlay]] = []
+        # Five players: the auction's bids and the call, as published (fairness.md §13.9).
+        self.bids: list[tuple[int, BidStatement]] = []
+        self.call: tuple[int, CallStatement] | None = None
         self.complaint: tuple[int, Complaint] | None = None
         self.verdict: BlindFault | None = None  # a complaint decided at once (its proof)
         self.reveals: dict[int, tuple[int, PartyKeys]] = {}
@@ -144,14 +127,31 @@ class BlindHand:
 
     @property
     def over(self) -> bool:
-        """Every trick was played (the key reveals come next)."""
+        """Every trick was played, or at five players everyone passed (the key reveals come
+        next)."""
+        if self.passed_out:
+            return True
         return bool(self.plays) and self.sched.to_play is None and self.window is None
 
+    @property
+    def passed_out(self) -> bool:
+        """Five players: everyone passed; the blind-end (no points) comes next, the hand is
+        void and dealt again."""
+        return self.sched.phase == Phase.PASSED_OUT
+
+    @property
+    def dealt(self) -> bool:
+        """The cards are out: the upcard is turned, or at five players (no upcard) window 0's
+        shares are all in (the auction, the call and the play follow)."""
+        if self.options.chiamata:
+            return bool(self.windows) and self.windows[0].shares_done and not self.disputed
+        return self.upcard is not None
+
     def expected(self) -> str:
-        """What the hand waits for: shuffle, lock, shares, show, play, end (its blind-end once
-        every card is played; in a disputed hand the host's abort), reveal (the key reveals,
-        after the blind-end or in a dispute), or done (every reveal came, or the overdue
-        ones were named)."""
+        """What the hand waits for: shuffle, lock, shares, show, bid and call (five players),
+        play, end (its blind-end once every card is played, or everyone passed; in a disputed
+        hand the host's abort), reveal (the key reveals, after the blind-end or in a dispute),
+        or done (every reveal came, or the overdue ones were named)."""
         if len(self.shuffles) < len(self.parties):
             return "shuffle"
         if len(self.locks) < len(self.parties):
@@ -169,6 +169,11 @@ class BlindHand:
         w = self.window
         if w is not None:
             return "shares" if not w.shares_done else "show"
+        phase = self.sched.phase
+        if phase == Phase.AUCTION:
+            return "bid"
+        if phase == Phase.CALL:
+            return "call"
         return "play"
 
     def owed(self) -> tuple[str, tuple[int, ...]]:
@@ -194,6 +199,12 @@ class BlindHand:
         if what == "play":
             to_play = self.sched.to_play
             return BlindPlay.KIND, () if to_play is None else (to_play,)
+        if what == "bid":
+            to_bid = self.sched.to_bid
+            return BidStatement.KIND, () if to_bid is None else (to_bid,)
+        if what == "call":
+            to_call = self.sched.to_call
+            return CallStatement.KIND, () if to_call is None else (to_call,)
         return ("abort" if self.disputed else "blind-end"), ()  # a disputed hand never ends
 
     def held_positions(self, seat: int) -> list[int]:
@@ -241,6 +252,10 @@ class BlindHand:
             self.on_play(st, record)
         elif isinstance(st, Complaint):
             self.on_complaint(st, record)
+        elif isinstance(st, BidStatement):
+            self.on_bid(st, record)
+        elif isinstance(st, CallStatement):
+            self.on_call(st, record)
         else:
             self.on_key_reveal(st, record)
 
@@ -276,7 +291,8 @@ class BlindHand:
             self.unchecked_locks.append(len(self.locks) - 1)
         if len(self.locks) == len(self.parties):
             self.final = st.points
-            self._open_window(0, tuple(initial_deal(self.n, self.dealer)), self.upcard_position)
+            deal = initial_deal(self.n, self.dealer, self.options.hand_size)
+            self._open_window(0, tuple(deal), self.upcard_position)
 
     def lock_inputs(self, i: int) -> tuple[bytes, ...]:
         """The deck the i-th lock pass (from 0) was made over: the last shuffle's, or the
@@ -414,6 +430,8 @@ class BlindHand:
 
     def play_problem(self, st: BlindPlay) -> str | None:
         """Why a play cannot be accepted now, or None (the checks a host makes first)."""
+        if self.expected() in ("bid", "call"):
+            return "a card was played before the auction's call"
         if self.expected() != "play" or self.final is None:
             return "no card can be played now"
         if st.index != len(self.plays):
@@ -589,4 +607,4 @@ class BlindHand:
         return tuple(self.sched.points)
 
 
-__all__ = ["BlindFault", "BlindHand", "Presence", "Window"]
+__all__ = ["SEAT_KINDS", "BlindFault", "BlindHand", "Presence", "Window"]

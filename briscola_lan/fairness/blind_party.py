@@ -294,7 +294,7 @@ class BlindParty:
         """What a seat this party holds sees: None until its whole hand opens (a card on its way,
         or one that does not open)."""
         h = self.hand
-        if h.upcard is None or h.owner(seat) != self.party:
+        if not h.dealt or h.owner(seat) != self.party:
             return None
         held = h.held_positions(seat)
         cards = self.seat_cards(seat)
@@ -302,8 +302,9 @@ class BlindParty:
             return None
         hand = tuple(Card.from_code(cards[p]) for p in held)
         shown = self._partner_shown(seat)
-        upcard = Card.from_code(h.upcard)
-        return h.sched.seat_view(seat, hand, upcard, shown, turns=h.expected() == "play")
+        upcard = None if h.upcard is None else Card.from_code(h.upcard)
+        turns = h.expected() in ("play", "bid", "call")
+        return h.sched.seat_view(seat, hand, upcard, shown, turns=turns)
 
     def _partner_shown(self, seat: int) -> tuple[Card, ...] | None:
         """The partner's hand as the exchange showed it to ``seat`` (None before it)."""

@@ -16,12 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from briscola_lan.fairness.auction_checks import (
+    AuctionProblem,
+    bid_code,
+    bid_of,
+    checked_bid,
+    checked_call,
+)
 from briscola_lan.fairness.classic_seeds import ClassicFault, SeedRound, opening_matches
 from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed
 from briscola_lan.fairness.predicates import seed_opens
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
-    PASS_BID,
     BidStatement,
     CallStatement,
     Deal,
@@ -56,16 +62,6 @@ ClassicStatement = (
     | Play
     | Exchange
 )
-
-
-def bid_of(code: int) -> Bid | None:
-    """The bid a ``bid`` statement's field names (None: a pass); ValueError if it names none."""
-    return None if code == PASS_BID else Bid(code)
-
-
-def bid_code(bid: Bid | None) -> int:
-    """A bid's ``bid`` field (``PASS_BID`` for a pass)."""
-    return PASS_BID if bid is None else bid.code
 
 
 class ClassicHand:
@@ -365,16 +361,10 @@ class ClassicHand:
         """Raise the host's fault unless ``st`` is the bid due now and a legal one (the auction's
         rules, ``rules.auction``); the bid it names (None: a pass)."""
         self._need_auction(st)
-        if st.index != len(self.bids):
-            raise ClassicFault(HOST_PARTY, f"expected bid number {len(self.bids)}, got {st.index}")
-        auction = self.sched.auction
-        assert auction is not None
         try:
-            bid = bid_of(st.bid)
-            auction.check(st.seat, bid)
-        except (RulesError, ValueError) as exc:
-            raise ClassicFault(HOST_PARTY, f"a bid the auction does not allow: {exc}") from None
-        return bid
+            return checked_bid(self.sched, len(self.bids), st)
+        except AuctionProblem as p:
+            raise ClassicFault(HOST_PARTY, p.reason) from None
 
     def on_bid(self, st: BidStatement, record: int) -> None:
         """A published bid (``check_bid``), taken by the auction."""
@@ -386,16 +376,10 @@ class ClassicHand:
         """Raise the host's fault unless ``st`` is the call due now: the auction's winner names
         a suit 0..3; the suit."""
         self._need_auction(st)
-        caller = self.sched.to_call
-        if caller is None:
-            raise ClassicFault(HOST_PARTY, "a call when none is due (the auction is not won)")
-        if st.seat != caller:
-            raise ClassicFault(
-                HOST_PARTY, f"seat {caller} won the auction and calls, not seat {st.seat}"
-            )
-        if not 0 <= st.suit <= 3:
-            raise ClassicFault(HOST_PARTY, f"a call names a suit 0 to 3, not {st.suit}")
-        return Suit(st.suit)
+        try:
+            return checked_call(self.sched, st)
+        except AuctionProblem as p:
+            raise ClassicFault(HOST_PARTY, p.reason) from None
 
     def on_call(self, st: CallStatement, record: int) -> None:
         """A published call: the contract is made, its suit the briscola, the play begins."""

@@ -9,9 +9,11 @@ from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, BlindStateme
 from briscola_lan.fairness.context import ContextChain
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.statements import (
+    BidStatement,
     BlindEnd,
     BlindPlay,
     BlindStart,
+    CallStatement,
     Complaint,
     KeyReveal,
     LockPass,
@@ -138,7 +140,18 @@ def restore(deal: SnapshotDeal, f: Fields) -> None:
     deal.resumed = True
 
 
-_FOLLOWED = (ShufflePass, LockPass, Shares, Show, BlindPlay, Complaint, KeyReveal)  # the hand
+# The hand's statements its machine follows (at five players the auction's too).
+_FOLLOWED = (
+    ShufflePass,
+    LockPass,
+    Shares,
+    Show,
+    BlindPlay,
+    Complaint,
+    KeyReveal,
+    BidStatement,
+    CallStatement,
+)
 
 
 def record(v: object) -> Record:

@@ -20,7 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from briscola_lan.fairness import match_options
-from briscola_lan.fairness.classic_hand import bid_code, bid_of
+from briscola_lan.fairness.auction_checks import bid_code, bid_of
+from briscola_lan.fairness.blind_hand import BlindHand
+from briscola_lan.fairness.classic_hand import ClassicHand
 from briscola_lan.fairness.encoding import DRAW_HAND, seed_commitment
 from briscola_lan.fairness.identity import fingerprint, verify_signature
 from briscola_lan.fairness.predicates import seed_opens
@@ -135,7 +137,7 @@ class ClientSession(HandEnds):
 
     def bid(self, bid: Bid | None) -> list[Message]:
         """Five players: a signed MakeBid (None: pass); the host refuses one not legal now."""
-        c, ms, seat = self._classic, self._ms, self.state.seat
+        c, ms, seat = self._auction_hand, self._ms, self.state.seat
         if c is None or ms is None or seat is None:
             raise ValueError("no hand in progress: there is no auction to bid in")
         ctx = self._checker.context_for(BidStatement.KIND)
@@ -145,7 +147,7 @@ class ClientSession(HandEnds):
     def call(self, suit: Suit) -> list[Message]:
         """Five players: the auction's winner's signed CallCard, naming the called card's suit."""
         ms, seat = self._ms, self.state.seat
-        if self._classic is None or ms is None or seat is None:
+        if self._auction_hand is None or ms is None or seat is None:
             raise ValueError("no hand in progress: there is no card to call")
         ctx = self._checker.context_for(CallStatement.KIND)
         st = CallStatement(ms.game_id, self.state.hand_number, seat, ctx, int(suit))
@@ -206,7 +208,8 @@ class ClientSession(HandEnds):
         if self.state.taken_over:
             return False
         if self._blind is not None:
-            return self.my_turn
+            view = self.state.view  # a blind seat's view: its cards, opened
+            return view is not None and (view.my_turn or view.my_bid or view.my_call)
         c, seat = self._classic, self.state.seat
         return c is not None and seat is not None and c.can_act(seat)
 
@@ -503,8 +506,13 @@ class ClientSession(HandEnds):
             self.state.last_trick = c.sched.tricks[-1]
             self._emit(ev.TrickTaken(st.hand, c.sched.tricks[-1]))
 
+    @property
+    def _auction_hand(self) -> ClassicHand | BlindHand | None:
+        """Five players: the hand whose auction is followed (classic or blind)."""
+        return self._classic if self._classic is not None else self._checker.blind
+
     def _on_BidMade(self, msg: m.BidMade, out: list[Message]) -> None:
-        c = self._classic
+        c = self._auction_hand
         st = self._record((msg.body, msg.sig))
         if not isinstance(st, BidStatement) or c is None or not c.bids or c.bids[-1][1] is not st:
             return  # not a bid the hand's machine took (the checker named the fault)
@@ -512,17 +520,29 @@ class ClientSession(HandEnds):
         self._emit(auction_events.BidMade(st.hand, st.seat, bid_of(st.bid), st.seat == me))
 
     def _on_CardCalled(self, msg: m.CardCalled, out: list[Message]) -> None:
-        c = self._classic
+        c = self._auction_hand
         st = self._record((msg.body, msg.sig))
         if not isinstance(st, CallStatement) or c is None or c.call is None or c.call[1] is not st:
             return  # not a call the hand's machine took (the checker named the fault)
         contract = c.sched.contract
         assert contract is not None
         me = self.state.seat
-        mine = c.held(me) if me is not None else None
+        mine = self._my_cards(c, me)
         holds = mine is not None and contract.called in mine
         called = contract.called
         self._emit(auction_events.CardCalled(st.hand, st.seat, called, st.seat == me, holds))
+
+    def _my_cards(self, c: ClassicHand | BlindHand, me: int | None) -> tuple[Card, ...] | None:
+        """This seat's cards in hand, as its deals (classic) or its party's keys (blind) open
+        them; None if it has none here."""
+        if me is None:
+            return None
+        if isinstance(c, ClassicHand):
+            return c.held(me)
+        party = self._blind
+        if party is None or party.hand is not c:
+            return None
+        return tuple(Card.from_code(code) for code in party.seat_cards(me).values())
 
     def _on_TrickTaken(self, msg: m.TrickTaken, out: list[Message]) -> None:
         last = self.state.last_trick

@@ -39,7 +39,7 @@ class HandEnds(BlindSide):
             self._hand_checked()
         self._chain_at_reveal = self._checker.chain
         self.state.last_hand_points = st.points
-        c = self._classic if not blind else None
+        c = self._classic if not blind else self._checker.blind
         void = c is not None and c.passed_out  # five players: everyone passed, dealt again
         if self._match is not None and not self._match.is_over and not void:
             call = c.sched.result() if c is not None and c.options.chiamata else None

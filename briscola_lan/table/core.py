@@ -122,10 +122,7 @@ class TableCore:
         people = options.players - len(ai_seats or {})
         self.deal_mode = deal or default_deal(people, options.players)
         if self.deal_mode == BLIND and options.players not in BLIND_PLAYERS:
-            raise ValueError(
-                f"the blind deal seats 2 to 4 players: a table of {options.players} is dealt "
-                "classic (the host knows the cards, and so who the called partner is)"
-            )
+            raise ValueError(f"the blind deal does not seat {options.players} players")
         if draw_partners and options.players != 4:
             raise ValueError("partnerships can only be drawn at 4 players")
         self.draw_partners, self.draw_dealer = draw_partners, draw_dealer

@@ -7,7 +7,10 @@ seats that answered in time are the hand's parties. The host is a party only for
 plays (AI seats, and people who did not answer the call): it learns those seats' cards and
 nothing more. It checks every pass and play it can check before it publishes them; the
 presents, the shares of a deal window, the partner exchange's shows and the key reveals are
-published together, in seat (or party) order, once all have come.
+published together, in seat (or party) order, once all have come. At five players the auction's
+bids and the call come after the deal, checked as every follower checks them (fairness.md
+§13.9); the host bids and calls for the seats it plays, and learns whose the called card is
+only if it holds it.
 
 In three modules: the hand's state and its call (table/blind_call.py), the key reveals and
 give-ups (table/blind_reveals.py), and here the parties' statements, publishing and moving on.
@@ -17,12 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from briscola_lan.fairness.blind_hand import BlindFault
+from briscola_lan.fairness.auction_checks import bid_code
+from briscola_lan.fairness.blind_hand import SEAT_KINDS, BlindFault
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.predicates import Foreign
 from briscola_lan.fairness.statements import (
+    BidStatement,
     BlindEnd,
     BlindPlay,
+    CallStatement,
     Complaint,
     KeyReveal,
     LockPass,
@@ -33,7 +39,8 @@ from briscola_lan.fairness.statements import (
     Statement,
     decode,
 )
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.schedule import PublicSchedule
 from briscola_lan.table import blind_snapshot
@@ -59,6 +66,8 @@ _KINDS: dict[type[Message], type[Statement]] = {
     m.PlayCard: BlindPlay,
     m.Complain: Complaint,
     m.RevealKeys: KeyReveal,
+    m.MakeBid: BidStatement,
+    m.CallCard: CallStatement,
 }
 
 
@@ -105,6 +114,8 @@ class BlindDeal(BlindReveals):
             raise Refused(ErrorCode.WRONG_PHASE, "the hand's call is still open: answer it first")
         if isinstance(st, BlindPlay):
             self._on_play(st, rec, out)
+        elif isinstance(st, BidStatement | CallStatement):
+            self._on_auction(st, rec, out)
         elif isinstance(st, ShufflePass | LockPass):
             self._on_pass(st, rec, out)
         elif isinstance(st, Complaint):
@@ -136,13 +147,14 @@ class BlindDeal(BlindReveals):
         waiting = [p for p in who if p not in self.pending]
         if not waiting:
             return
-        seat = bh.owner(waiting[0]) if what in (Show.KIND, BlindPlay.KIND) else waiting[0]
+        seat = bh.owner(waiting[0]) if what in SEAT_KINDS else waiting[0]
         if seat == HOST_PARTY:
             return  # the host acts at once: nothing to wait for
         away = t.seats[seat].conn is None and t.seats[seat].dropped_at is not None
         gone = away and t.now - (t.seats[seat].dropped_at or 0.0) >= t.grace
-        limit = t.play_timeout if what == BlindPlay.KIND else t.timeout
-        late = t.now >= self.waiting_since + limit and (what != BlindPlay.KIND or t.play_deadline)
+        turn = what in _TURN_KINDS  # a card, a bid or the call: a person's turn, timed as one
+        limit = t.play_timeout if turn else t.timeout
+        late = t.now >= self.waiting_since + limit and (not turn or t.play_deadline)
         if (gone or late) and what == KeyReveal.KIND and bh.ended:
             self._overdue(out)  # after the result: named, never a reason to void the hand
         elif gone or late:
@@ -150,14 +162,26 @@ class BlindDeal(BlindReveals):
 
     @property
     def to_play(self) -> int | None:
+        """The seat the hand waits for: to play, or at five players to bid or call."""
         bh = self.bh
-        if bh is None or bh.expected() != "play":
+        if bh is None:
             return None
-        return bh.sched.to_play
+        what = bh.expected()
+        if what == "play":
+            return bh.sched.to_play
+        if what == "bid":
+            return bh.sched.to_bid
+        return bh.sched.to_call if what == "call" else None
 
     @property
     def plays_so_far(self) -> int:
         return 0 if self.bh is None else len(self.bh.plays)
+
+    @property
+    def acts_so_far(self) -> int:
+        """Bids, the call and plays made in this hand: each is a new turn for the clock."""
+        bh = self.bh
+        return 0 if bh is None else len(bh.bids) + (bh.call is not None) + len(bh.plays)
 
     def signal_schedule(self) -> PublicSchedule | None:
         bh = self.bh
@@ -176,6 +200,23 @@ class BlindDeal(BlindReveals):
         st = hp.play(seat_no, card.code)
         body = st.encode()
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
+
+    def bid_for(self, seat_no: int, bid: Bid | None, out: list[Outgoing]) -> None:
+        """Five players: the host bids (None: passes) for a seat it plays."""
+        bh, t = self.bh, self.table
+        assert bh is not None
+        ctx = t.context_for(BidStatement.KIND)
+        st = BidStatement(t.game_id, self.number, seat_no, ctx, len(bh.bids), bid_code(bid))
+        body = st.encode()
+        self._apply_auction(st, (body, t.seat_signer(seat_no).sign(body)), out)
+
+    def call_for(self, seat_no: int, suit: Suit, out: list[Outgoing]) -> None:
+        """Five players: the host calls a suit for a seat it plays, the auction's winner."""
+        t = self.table
+        ctx = t.context_for(CallStatement.KIND)
+        st = CallStatement(t.game_id, self.number, seat_no, ctx, int(suit))
+        body = st.encode()
+        self._apply_auction(st, (body, t.seat_signer(seat_no).sign(body)), out)
 
     # --- the statements -------------------------------------------------------------------------
 
@@ -250,6 +291,38 @@ class BlindDeal(BlindReveals):
             raise Refused(ErrorCode.ILLEGAL_PLAY, problem)
         self._apply_play(st, rec, out)
         t.receipt(st.seat, self.number, rec, out)
+
+    def _on_auction(
+        self, st: BidStatement | CallStatement, rec: Record, out: list[Outgoing]
+    ) -> None:
+        """Five players: a seat's bid or call, checked as every follower checks it (the
+        auction's rules), receipted, published."""
+        bh = self.bh
+        assert bh is not None
+        what = bh.expected()
+        if what != st.KIND:
+            if not bh.options.chiamata or what not in ("bid", "call"):
+                raise Refused(ErrorCode.WRONG_PHASE, f"not now: no {st.KIND} is due")
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"not now: the hand waits for a {what}")
+        seat = bh.sched.to_bid if what == "bid" else bh.sched.to_call
+        if st.seat != seat:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is seat {seat}'s turn to {what}")
+        try:
+            bh.check_bid(st) if isinstance(st, BidStatement) else bh.check_call(st)
+        except BlindFault as bf:
+            raise Refused(ErrorCode.ILLEGAL_PLAY, bf.reason) from None
+        self._apply_auction(st, rec, out)
+        self.table.receipt(st.seat, self.number, rec, out)
+
+    def _apply_auction(
+        self, st: BidStatement | CallStatement, rec: Record, out: list[Outgoing]
+    ) -> None:
+        bh, t = self.bh, self.table
+        assert bh is not None
+        bh.apply(st, len(t.records))  # checked already: a fault here is this host's own bug
+        t.append(rec, True)
+        t.broadcast(out, m.BidMade(*rec) if isinstance(st, BidStatement) else m.CardCalled(*rec))
+        self._progress(out)
 
     def _apply_play(self, st: BlindPlay, rec: Record, out: list[Outgoing]) -> None:
         bh, t = self.bh, self.table
@@ -342,14 +415,15 @@ class BlindDeal(BlindReveals):
             t.phase = Phase.SHUFFLE
         elif what in ("shares", "show"):
             t.phase = Phase.DEAL
-        elif what == "play":
+        elif what in ("play", "bid", "call"):
             t.phase = Phase.PLAY
         elif what == "reveal":
             t.phase = Phase.REVEAL
         owed = bh.owed()
-        if owed != self.waiting_for or len(bh.plays) != self.waiting_plays:
+        acts = len(bh.bids) + len(bh.plays)
+        if owed != self.waiting_for or acts != self.waiting_plays:
             self.waiting_for, self.waiting_since = owed, t.now  # its deadline starts now
-            self.waiting_plays = len(bh.plays)
+            self.waiting_plays = acts
         if what == "end":
             if bh.disputed:
                 verdict = bh.dispute_verdict()
@@ -392,14 +466,15 @@ class BlindDeal(BlindReveals):
 
     def _end(self, out: list[Outgoing]) -> None:
         """Every card is played, each proved: the result is fixed now (fairness.md §11.8), and
-        the key reveals follow; the acknowledgements wait for them."""
+        the key reveals follow; the acknowledgements wait for them. At five players the score
+        follows from the call; a hand everyone passed ends with no points, void (§13.9)."""
         bh, t = self.bh, self.table
         assert bh is not None
         points = bh.points()
         t.broadcast(out, m.HandEnded(*t.sign(BlindEnd(t.game_id, self.number, points))))
         bh.on_end()
         bh.reveal_context = t.context_for(KeyReveal.KIND)
-        t.hand_over(points, out, acks=False)
+        t.hand_over(points, out, acks=False, call=bh.result(), void=bh.passed_out)
         t.phase = Phase.REVEAL
 
     # --- the snapshot (table/blind_snapshot.py) ---------------------------------------------
@@ -413,6 +488,10 @@ class BlindDeal(BlindReveals):
         deal = cls(table, f.get_int("hand_number"), f.get_int("dealer"))
         blind_snapshot.restore(deal, f)
         return deal
+
+
+# What a person's turn is timed for (``play_timeout``, with two people or more at the table).
+_TURN_KINDS = frozenset({BlindPlay.KIND, BidStatement.KIND, CallStatement.KIND})
 
 
 def _relay_message(st: Statement, rec: Record) -> Message:

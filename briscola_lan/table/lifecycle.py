@@ -399,7 +399,7 @@ class MatchLifecycle(TableCore):
             heard = self.signals.heard_by(seat_no) if self.options.signals else ()
             if heard:  # the partner's signals this AI seat read with its own key
                 view = dataclasses.replace(view, partner_signals=heard)
-            if self.options.chiamata and isinstance(deal, ClassicDeal):
+            if self.options.chiamata and isinstance(deal, ClassicDeal | BlindDeal):
                 self._ai_chiamata(deal, seat_no, view, out)
             else:
                 bot = self._bots.get(seat_no)
@@ -417,7 +417,7 @@ class MatchLifecycle(TableCore):
                 return
 
     def _ai_chiamata(
-        self, deal: ClassicDeal, seat_no: int, view: SeatView, out: list[Outgoing]
+        self, deal: ClassicDeal | BlindDeal, seat_no: int, view: SeatView, out: list[Outgoing]
     ) -> None:
         """Five players: the seat's bot bids, calls or plays, whichever the hand waits for (a
         choice the rules refuse is noted and replaced by a pass, the first suit, the first card)."""

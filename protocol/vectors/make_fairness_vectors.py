@@ -360,6 +360,29 @@ def generated() -> dict[str, bytes]:
             "winner_side": rep.winner,
         }
     )
+    # the same, dealt blind (fairness.md §13.9): every seat a party, the first deal passed out
+    # by everyone (its keys revealed, dealt again), then the auction, the call and the play
+    FirstBidder.deals[0] = 0
+    result = run_selfplay(
+        TableOptions.make(players=5, match_format="total", match_hands=1),
+        entropy=counter_entropy("vector-five-blind"),
+        deal="blind",
+        chiamata_factory=lambda level, seed: FirstBidder(),
+    )
+    data = dumps(result.host.records)
+    files["transcript-5p-blind.briscola.json"] = data
+    rep = verify_records(result.host.records)
+    vectors.append(
+        {
+            "kind": "transcript",
+            "file": "transcript-5p-blind.briscola.json",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "ok": rep.ok,
+            "points": [list(h.points or ()) for h in rep.hands],
+            "passed_out": [h.passed_out for h in rep.hands],
+            "winner_side": rep.winner,
+        }
+    )
     vectors.extend(blind_vectors(game_id))
     vectors.extend(signal_vectors(game_id))
     out = {

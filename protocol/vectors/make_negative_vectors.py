@@ -9,7 +9,8 @@ written here from the rules, not read from a verifier. Run from the repo root:
 
 The harness (the honest matches, the editor, the registry) is negative_harness.py; the cases,
 one function each, are in the negative_classic*.py, negative_blind*.py and negative_signals.py
-modules (five players: negative_chiamata.py), taken in the
+modules (five players: negative_chiamata.py, and dealt blind negative_chiamata_blind.py),
+taken in the
 order of ``MODULES`` (the order of negative.json).
 """
 
@@ -25,6 +26,7 @@ sys.path.insert(0, str(HERE))  # the modules beside this script, however it is l
 import negative_blind  # noqa: E402
 import negative_blind_call  # noqa: E402
 import negative_chiamata  # noqa: E402
+import negative_chiamata_blind  # noqa: E402
 import negative_classic  # noqa: E402
 import negative_classic_edges  # noqa: E402
 import negative_classic_match  # noqa: E402
@@ -43,6 +45,7 @@ MODULES = (
     negative_blind_call,
     negative_signals,
     negative_chiamata,
+    negative_chiamata_blind,
 )
 
 

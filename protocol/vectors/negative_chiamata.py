@@ -23,7 +23,6 @@ from negative_harness import (
 
 from briscola_lan.fairness.statements import (
     BidStatement,
-    BlindStart,
     CallStatement,
     Deal,
     HostCommit,
@@ -248,15 +247,6 @@ def chiamata_options_signals() -> Outcome:
     return failed(
         "signals at a table of five (there are no fixed partners)", i, "host", e.records()
     )
-
-
-@cases
-def chiamata_blind_start() -> Outcome:
-    e = host5p()
-    i = e.find(HostCommit)
-    hc = e.get(i)
-    e.sts[i] = BlindStart(hc.game_id, hc.hand, hc.dealer, 10)
-    return failed("a blind hand at five players (their hands are classic)", i, "host", e.records())
 
 
 @cases

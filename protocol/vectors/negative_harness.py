@@ -467,12 +467,14 @@ def honest_blind_4p_signals() -> Run:
     return honest_signals("blind-4p-signals", "blind")
 
 
-def honest_five(label: str, *, pass_first: bool) -> Run:
+def honest_five(label: str, *, pass_first: bool, deal: str = "classic") -> Run:
     """5 players, Briscola chiamata (fairness.md §13), a match of one hand, every seat a person
-    played by the rules bot; ``pass_first``: everyone passes the first deal (dealt again)."""
+    played by the rules bot; ``pass_first``: everyone passes the first deal (dealt again);
+    ``deal``: classic, or blind (every seat a party, §13.9)."""
     from briscola_lan.table.core import chiamata_bot_factory
 
-    run = table(TableOptions.make(players=5, match_format="total", match_hands=1), label)
+    opts = TableOptions.make(players=5, match_format="total", match_hands=1)
+    run = table(opts, label, deal=deal)
     host = run.host
     bots = [chiamata_bot_factory("rules", seat) for seat in range(5)]
 
@@ -506,6 +508,16 @@ def honest_5p_redealt() -> Run:
     return honest_five("5p-redealt", pass_first=True)
 
 
+@cache
+def honest_blind_5p() -> Run:
+    return honest_five("blind-5p", pass_first=False, deal="blind")
+
+
+@cache
+def honest_blind_5p_redealt() -> Run:
+    return honest_five("blind-5p-redealt", pass_first=True, deal="blind")
+
+
 HONEST = (
     honest_2p,
     honest_4p,
@@ -521,6 +533,8 @@ HONEST = (
     honest_blind_4p_signals,
     honest_5p,
     honest_5p_redealt,
+    honest_blind_5p,
+    honest_blind_5p_redealt,
 )
 
 

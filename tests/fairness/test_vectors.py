@@ -121,6 +121,8 @@ def test_vector(vec: dict[str, Any]) -> None:
         assert rep.ok == vec["ok"]
         assert [list(x.points or ()) for x in rep.hands] == vec["points"]
         assert rep.winner == vec["winner_side"]
+        if "passed_out" in vec:  # five players: the hands everyone passed (void, dealt again)
+            assert [x.passed_out for x in rep.hands] == vec["passed_out"]
         if "draw_seating" in vec:
             assert rep.draw is not None and rep.draw.verified
             assert list(rep.draw.seating) == vec["draw_seating"]

@@ -74,10 +74,6 @@ def test_simulate_five_players_options_and_errors(capsys: pytest.CaptureFixture[
         assert h["call"]["target"] >= 71
     code, _, err = _run(capsys, "simulate", "--players", "5", "--bots", "baseline", "-n", "1")
     assert code == 2 and "unknown bot level" in err
-    code, _, err = _run(
-        capsys, "simulate", "--players", "5", "--save", "x", "--deal", "blind", "-n", "1"
-    )
-    assert code == 2 and "5 players are dealt classic" in err
     code, _, err = _run(capsys, "simulate", "--players", "5", "--format", "hands", "-n", "1")
     assert code == 2 and "'total' format" in err
     code, _, err = _run(capsys, "simulate", "--players", "5", "--points-to-win", "50")
@@ -141,15 +137,16 @@ def test_arena_at_five_rotates_one_a_against_four_b(capsys: pytest.CaptureFixtur
     assert code == 2 and "unknown bot level" in err
 
 
+@pytest.mark.parametrize("deal", ["classic", "blind"])
 def test_simulate_five_players_saves_games_that_verify(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, deal: str
 ) -> None:
-    """``--save`` plays five players through the protocol (classic deal): every seat's file
-    verifies, and the totals are the protocol's."""
+    """``--save`` plays five players through the protocol (classic or blind deal): every seat's
+    file verifies, and the totals are the protocol's."""
     out_dir = tmp_path / "games"
     code, out, _ = _run(
         capsys, "simulate", "--players", "5", "--bots", "rules", "-n", "1", "--match-hands", "1",
-        "--seed", "4", "--save", str(out_dir), "--json",
+        "--seed", "4", "--save", str(out_dir), "--deal", deal, "--json",
     )  # fmt: skip
     assert code == 0
     rep = json.loads(out)
@@ -157,6 +154,6 @@ def test_simulate_five_players_saves_games_that_verify(
     assert len(files) == 6  # the host's and each seat's
     for f in files:
         report = verify_records(load_transcript(f))
-        assert report.verdict == "verified" and report.match_over
+        assert report.verdict == "verified" and report.match_over and report.deal == deal
     hands = rep["matches"][0]["hands"]
     assert hands and all("call" in h for h in hands)

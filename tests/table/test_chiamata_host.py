@@ -259,8 +259,8 @@ def test_a_restored_host_goes_on_from_the_middle_of_the_auction(bids: int) -> No
         assert verify_records(records).verdict == "verified"
 
 
-def test_the_blind_deal_is_refused_at_five_with_its_reason() -> None:
-    with pytest.raises(ValueError, match="blind deal seats 2 to 4"):
-        HostTable(FIVE, name="t", identity=Identity.generate(b"\x01" * 32), deal="blind")
+def test_five_players_are_dealt_classic_unless_the_host_asks_for_the_blind_deal() -> None:
     table = HostTable(FIVE, name="t", identity=Identity.generate(b"\x01" * 32))
-    assert table.deal_mode == "classic"  # five people: classic, the host knows the cards
+    assert table.deal_mode == "classic"  # five people: classic unless asked, the host knows
+    blind = HostTable(FIVE, name="t", identity=Identity.generate(b"\x01" * 32), deal="blind")
+    assert blind.deal_mode == "blind"

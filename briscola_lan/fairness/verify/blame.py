@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from briscola_lan.fairness.blind_hand import BlindFault, BlindHand
+from briscola_lan.fairness.blind_hand import SEAT_KINDS, BlindFault, BlindHand
 from briscola_lan.fairness.classic_hand import SeedRound
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.predicates import seed_opens
@@ -26,7 +26,6 @@ from briscola_lan.fairness.statements import (
     SeedCommit,
     SeedReveal,
     Shares,
-    Show,
     Signal,
     Statement,
 )
@@ -221,7 +220,7 @@ def blind_abort_fault(
         owed = (missing, KeyReveal.KIND, 0)
         return owed_fault(index, st, b.hand, owed, receipts), owed
     kind, who = b.owed()
-    owing = [b.owner(x) for x in who] if kind in (Show.KIND, BlindPlay.KIND) else list(who)
+    owing = [b.owner(x) for x in who] if kind in SEAT_KINDS else list(who)
     if b.owner(seat) != seat or seat not in owing:
         return (
             Fault(
@@ -233,7 +232,9 @@ def blind_abort_fault(
             ),
             None,
         )
-    idx = len(b.plays) if kind == BlindPlay.KIND else 0
+    idx = (
+        len(b.plays) if kind == BlindPlay.KIND else len(b.bids) if kind == BidStatement.KIND else 0
+    )
     if kind == Shares.KIND and b.window is not None:
         idx = b.window.number
     owed = (seat, kind, idx)

@@ -1,6 +1,7 @@
 """The checker's steps for a blind hand's records (protocol/fairness.md §11): the call, then
-each record taken by the hand's machine (``fairness.blind_hand.BlindHand``), the result fixed by
-the proved plays, and the key reveals after it (overdue, or late).
+each record taken by the hand's machine (``fairness.blind_hand.BlindHand``; at five players the
+auction's bids and the call too, §13.9), the result fixed by the proved plays, and the key
+reveals after it (overdue, or late).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from typing import Any
 from briscola_lan.fairness.blind_hand import BlindFault, BlindHand, Presence
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.statements import (
+    BidStatement,
     BlindEnd,
     BlindPlay,
     BlindStart,
+    CallStatement,
     Complaint,
     KeyReveal,
     LockPass,
@@ -96,6 +99,12 @@ class BlindRecords(CheckerState):
 
     def _on_show(self, st: Show) -> None:
         self._need_blind(st).on_show(st, self.index)
+
+    def _on_blind_bid(self, st: BidStatement) -> None:
+        self._need_blind(st).on_bid(st, self.index)
+
+    def _on_blind_call(self, st: CallStatement) -> None:
+        self._need_blind(st).on_call(st, self.index)
 
     def _on_complaint(self, st: Complaint) -> None:
         self._need_blind(st).on_complaint(st, self.index)
@@ -187,7 +196,9 @@ class BlindRecords(CheckerState):
 
     def _on_blind_end(self, st: BlindEnd) -> None:
         """The hand's result, fixed by its proved plays (§11.8): every card played once, each
-        proved at its position, so its points follow from the public cards alone."""
+        proved at its position, so its points follow from the public cards alone. At five
+        players its score follows from the call; a hand everyone passed is void (no points),
+        not recorded, and dealt again by the same dealer (§13.9)."""
         b = self._need_blind(st)
         h, match = self._hand, self._match
         assert h is not None and match is not None
@@ -200,7 +211,13 @@ class BlindRecords(CheckerState):
             raise self._fail(st, HOST, f"announced points {st.points} but the plays give {points}")
         b.on_end()
         b.reveal_context = self.context.expected(KeyReveal.KIND)
-        match.record_points(points, h.dealer)
+        if b.passed_out:
+            self._replays += 1
+            h.passed_out = True
+        else:
+            call = b.result()
+            match.record_points(points, h.dealer, call)
+            self.report.hands[-1].call = call
         h.keys_due = True
         self._result(h, points)
 

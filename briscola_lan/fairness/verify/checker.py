@@ -367,6 +367,7 @@ class TranscriptChecker(ClassicRecords, BlindRecords, SeatRecords):
         if (  # also once the hand ended: a blind hand takes no seed-commit after its blind-end
             h is not None
             and type(st) in _HAND_KINDS
+            and type(st) not in _EITHER_MODE
             and (h.presence is not None) != (type(st) in BLIND_KINDS)
         ):
             mode = "blind" if h.presence is not None else "classic"
@@ -484,6 +485,16 @@ class TranscriptChecker(ClassicRecords, BlindRecords, SeatRecords):
             result.dealer,
         )
 
+    def _on_auction(self, st: BidStatement | CallStatement) -> None:
+        """Five players: a bid or the call, followed by the hand's machine (classic or blind)."""
+        h = self._need_hand(st)
+        if h.presence is None:
+            self._on_bid(st) if isinstance(st, BidStatement) else self._on_call(st)
+        elif isinstance(st, BidStatement):
+            self._on_blind_bid(st)
+        else:
+            self._on_blind_call(st)
+
     # --- the match's end ------------------------------------------------------------------------
 
     def _on_match_end(self, st: MatchEnd) -> None:
@@ -511,6 +522,8 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     **blind_records.HANDLERS,
     **seat_records.HANDLERS,
     MatchEnd: TranscriptChecker._on_match_end,
+    BidStatement: TranscriptChecker._on_auction,
+    CallStatement: TranscriptChecker._on_auction,
 }  # a statement of the match (after match-start) -> its check
 
 # Records before which the lock passes not judged by their party's revealed keys are judged by
@@ -537,6 +550,8 @@ _SLOTTED = frozenset(
     }
 )
 _HAND_KINDS = CLASSIC_KINDS | BLIND_KINDS | {HostReveal, Evidence}
+# The auction's statements (five players) are the same in both deal modes (fairness.md §13.9).
+_EITHER_MODE = frozenset({BidStatement, CallStatement})
 _WINDOW_KINDS: tuple[type[Statement], ...] = (Deal, Exchange, Receipt)
 
 

@@ -233,8 +233,6 @@ class CheckerState:
         """The checks every hand's first record passes; the new hand (§8.3 host-commit)."""
         assert self._match is not None and self._options is not None
         blind = isinstance(st, BlindStart)
-        if blind and self._options.chiamata:
-            raise self._fail(st, HOST, "a blind-start at five players: their hands are classic")
         if self._blind_mode is not None and self._blind_mode != blind:
             mode = "blind" if self._blind_mode else "classic"
             raise self._fail(st, HOST, f"a {st.KIND} in a {mode} match: the mode never changes")

@@ -516,16 +516,18 @@ def test_a_change_naming_state_the_journal_lacks_is_refused(tmp_path: Path) -> N
         _load(path, host.identity)
 
 
-def test_a_kill_at_any_step_of_a_five_player_hand_leaves_the_live_table(tmp_path: Path) -> None:
-    """Briscola chiamata: the auction's bids and the call are part of the hand's state, written
-    as they change; at every step of a whole match the journal as a kill leaves it restores a
-    table equal to the live one."""
+@pytest.mark.parametrize("deal", ["classic", "blind"])
+def test_a_kill_at_any_step_of_a_five_player_hand_leaves_the_live_table(
+    tmp_path: Path, deal: str
+) -> None:
+    """Briscola chiamata, dealt classic or blind: the auction's bids and the call are part of
+    the hand's state, written as they change; at every step of a whole match the journal as a
+    kill leaves it restores a table equal to the live one."""
     from briscola_lan.table.core import chiamata_bot_factory
 
     options = TableOptions.make(players=5, match_format="total", match_hands=1)
-    host, clients, wire = seat_clients(
-        options, entropy=counter_entropy("journal5"), name="t", deal="classic"
-    )
+    label = "journal5" if deal == "classic" else "journal5-blind"
+    host, clients, wire = seat_clients(options, entropy=counter_entropy(label), name="t", deal=deal)
     journal = Journal.open(tmp_path / "table.journal", host.identity.public_key)
     receive, tick = host.receive, host.tick
     checked: list[int] = []

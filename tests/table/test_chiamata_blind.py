@@ -39,6 +39,7 @@ from briscola_lan.table.deal_blind import BlindDeal
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
+from briscola_lan.wire.codec import encode_frame
 
 from .helpers import counter_entropy
 
@@ -315,3 +316,126 @@ def test_a_restored_blind_host_goes_on_from_the_middle_of_the_auction(bids: int)
     assert restored.phase is Phase.OVER
     for records in (restored.records, *(c.records for c in clients)):
         assert verify_records(records).verdict == "verified"
+
+
+# --- a cheating host relaying the auction --------------------------------------------------
+
+
+def _two_bids(host: HostTable, clients: list[Any], wire: Wire) -> None:
+    """Seats 1 and 2 bid (seat 0 deals): bids number 0 and 1, before seat 3's turn."""
+    bots = _bots()
+    for seat in (1, 2):
+        assert host.deal is not None and host.deal.to_play == seat
+        v = clients[seat].state.view
+        wire.send_to_host(seat, clients[seat].bid(bots[seat].bid(v)))
+        wire.pump()
+
+
+def _bid_index(msg: Any) -> int | None:
+    if not isinstance(msg, m.BidMade):
+        return None
+    st = decode(msg.body)
+    return st.index if isinstance(st, BidStatement) else None
+
+
+def _host_caught(client: Any) -> None:
+    check = client.state.checks[-1]
+    assert check.status == "failed" and check.fault is not None, client.state.log
+    assert check.fault.party == "host" and check.fault.kind == "bid", check.fault
+
+
+def test_a_host_that_drops_a_bid_for_one_seat_is_caught_by_that_seat() -> None:
+    host, clients, wire = _table("blind5-drop")
+    wire.tap = lambda conn, msg: None if conn == 3 and _bid_index(msg) == 0 else msg
+    _two_bids(host, clients, wire)
+    _host_caught(clients[3])
+    for seat in (0, 1, 2, 4):  # the others followed the honest auction
+        assert clients[seat].state.checks[-1].fault is None
+
+
+def test_a_host_that_reorders_two_bids_for_one_seat_is_caught_by_that_seat() -> None:
+    host, clients, wire = _table("blind5-reorder")
+    held: list[Any] = []
+
+    def tap(conn: int, msg: Any) -> Any:
+        if conn != 3 or _bid_index(msg) is None:
+            return msg
+        if _bid_index(msg) == 0:
+            held.append(msg)  # the first bid comes after the second
+            return None
+        wire.to_client.append((3, encode_frame(msg)))
+        return held.pop()
+
+    wire.tap = tap
+    _two_bids(host, clients, wire)
+    _host_caught(clients[3])
+    assert clients[4].state.checks[-1].fault is None
+
+
+def test_a_host_that_shows_one_seat_another_bid_is_caught_by_that_seat() -> None:
+    def other_bid(msg: Any) -> Any:
+        if _bid_index(msg) != 0:
+            return msg
+        st = decode(msg.body)  # seat 1's first bid, made another by the host (its own key)
+        changed = BidStatement(st.game_id, st.hand, st.seat, st.context, 0, bid_code(Bid(0)))
+        if changed == st:
+            changed = BidStatement(st.game_id, st.hand, st.seat, st.context, 0, bid_code(None))
+        body = changed.encode()
+        return m.BidMade(body, host.identity.sign(body))
+
+    host, clients, wire = _table("blind5-two-auctions")
+    wire.tap = lambda conn, msg: msg if conn != 3 else other_bid(msg)
+    seat = host.deal.to_play  # type: ignore[union-attr]
+    assert seat == 1
+    wire.send_to_host(1, clients[1].bid(Bid(4)))
+    wire.pump()
+    _host_caught(clients[3])
+    assert clients[0].state.checks[-1].fault is None
+
+
+# --- a cheating player: the call withheld, the table left in the auction ------------------
+
+
+def _won_auction(label: str) -> tuple[HostTable, list[Any], Wire, int]:
+    """Seat 1 bids the ace, everyone else passes: seat 1 owes the call."""
+    host, clients, wire = _table(label)
+    for _ in range(5):
+        seat = host.deal.to_play  # type: ignore[union-attr]
+        assert seat is not None
+        v = clients[seat].state.view
+        if not v.my_bid:
+            break
+        wire.send_to_host(seat, clients[seat].bid(Bid(0) if seat == 1 else None))
+        wire.pump()
+    assert host.deal is not None and host.deal.to_play == 1
+    assert clients[1].state.view.my_call
+    return host, clients, wire, 1
+
+
+def test_a_withheld_call_aborts_the_hand_naming_the_caller() -> None:
+    host, clients, wire, caller = _won_auction("blind5-no-call")
+    wire.deliver(host.tick(host.now + 0.01))
+    wire.deliver(host.tick(host.now + host.play_timeout + 1))
+    wire.pump()
+    (abort,) = [st for st in _statements(host.records) if isinstance(st, Abort)]
+    assert abort.seat == caller and "call" in abort.reason
+    for records in (host.records, *(c.records for c in clients)):
+        fault = verify_records(records).hands[0].fault
+        assert fault is not None and fault.seat == caller and fault.also_host
+    assert host.hand_number == 1  # dealt again
+
+
+def test_a_caller_who_walks_away_in_the_auction_is_named_after_the_grace_period() -> None:
+    host, _clients, wire, caller = _won_auction("blind5-walk-away")
+    wire.deliver(host.disconnect(caller))
+    wire.to_client = type(wire.to_client)(x for x in wire.to_client if x[0] != caller)
+    wire.pump()
+    wire.deliver(host.tick(host.now + 0.01))
+    assert not any(isinstance(st, Abort) for st in _statements(host.records))
+    wire.deliver(host.tick(host.now + host.grace + 1))
+    wire.pump()
+    (abort,) = [st for st in _statements(host.records) if isinstance(st, Abort)]
+    assert abort.seat == caller and "left the table" in abort.reason
+    rep = verify_records(host.records)
+    assert rep.hands[0].status == "aborted" and rep.hands[0].fault is not None
+    assert rep.hands[0].fault.seat == caller

@@ -22,21 +22,18 @@ AI_PACE = 0.6
 
 # The blind deal seats every table: 2 to 4 players, and five (Briscola chiamata).
 BLIND_PLAYERS = (2, 3, 4, 5)
-# The tables dealt blind unless the host says otherwise (with two or more people).
-BLIND_BY_DEFAULT = (2, 3, 4)
 
 
 def default_deal(people: int, players: int = 2) -> str:
-    """The deal a table uses unless its host says: blind with two or more people, else classic;
-    classic at five players unless the host asks for the blind deal."""
-    return BLIND if people >= 2 and players in BLIND_BY_DEFAULT else CLASSIC
+    """The deal a table uses unless its host says: blind with two or more people, else classic
+    (at every table size, five players included)."""
+    return BLIND if people >= 2 and players in BLIND_PLAYERS else CLASSIC
 
 
 __all__ = [
     "AI_LEVELS",
     "AI_PACE",
     "BLIND",
-    "BLIND_BY_DEFAULT",
     "BLIND_PLAYERS",
     "CLASSIC",
     "DEAL_MODES",

@@ -52,9 +52,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=2,
         choices=(2, 3, 4, 5),
-        help="5: Briscola chiamata, an auction and a called partner (classic deal: the host "
-        "knows the cards, and so who the partner is; --deal blind: nobody but the partner "
-        "knows until the called card is played)",
+        help="5: Briscola chiamata, an auction and a called partner (blind deal: nobody but "
+        "the partner knows who it is until the called card is played, the host included "
+        "but for its AI seats; --deal classic: the host knows the cards, and so the partner)",
     )
     parser.add_argument(
         "--format",
@@ -150,8 +150,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="blind: nobody, the host included, sees a card before the rules show it; classic: "
         "the host's engine knows the deck (both verifiable; default: blind when two or more "
-        "seats are for people at 2 to 4 players, classic against AI players only and at 5 "
-        "players; the host knows an AI seat's cards, which it plays)",
+        "seats are for people, classic against AI players only; the host knows the cards of "
+        "the AI seats it plays)",
     )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     parser.add_argument(

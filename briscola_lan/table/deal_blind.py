@@ -307,6 +307,8 @@ class BlindDeal(BlindReveals):
         seat = bh.sched.to_bid if what == "bid" else bh.sched.to_call
         if st.seat != seat:
             raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is seat {seat}'s turn to {what}")
+        if isinstance(st, BidStatement) and st.index != len(bh.bids):
+            raise Refused(ErrorCode.BAD_STATEMENT, f"this is bid number {len(bh.bids)}")
         try:
             bh.check_bid(st) if isinstance(st, BidStatement) else bh.check_call(st)
         except BlindFault as bf:

@@ -125,6 +125,10 @@ def test_bids_out_of_turn_illegal_forged_and_foreign_calls_are_refused() -> None
     wire.send_to_host(other, [m.MakeBid(body, c.identity.sign(body))])  # seat 1's bid, seat 2
     wire.pump()
     assert _errors(clients[other])[-1] == m.ErrorCode.NOT_ALLOWED
+    wrong = BidStatement(ms.game_id, 0, first, c._checker.context_for("bid"), 1, bid_code(None))
+    wire.send_to_host(first, [c._signed(m.MakeBid, wrong)])  # bid number 1 when 0 is due
+    wire.pump()
+    assert _errors(c)[-1] == m.ErrorCode.BAD_STATEMENT
     assert len(host.records) == before  # nothing published
     wire.send_to_host(first, clients[first].bid(Bid(4)))  # the jack: legal
     wire.pump()

@@ -259,8 +259,12 @@ def test_a_restored_host_goes_on_from_the_middle_of_the_auction(bids: int) -> No
         assert verify_records(records).verdict == "verified"
 
 
-def test_five_players_are_dealt_classic_unless_the_host_asks_for_the_blind_deal() -> None:
-    table = HostTable(FIVE, name="t", identity=Identity.generate(b"\x01" * 32))
-    assert table.deal_mode == "classic"  # five people: classic unless asked, the host knows
-    blind = HostTable(FIVE, name="t", identity=Identity.generate(b"\x01" * 32), deal="blind")
-    assert blind.deal_mode == "blind"
+def test_five_players_are_dealt_blind_with_two_people_or_more() -> None:
+    key = Identity.generate(b"\x01" * 32)
+    assert HostTable(FIVE, name="t", identity=key).deal_mode == "blind"  # five people
+    two = HostTable(FIVE, name="t", identity=key, ai_seats={2: "rules", 3: "rules", 4: "rules"})
+    assert two.deal_mode == "blind"  # two people, three AI seats (whose cards the host knows)
+    one = HostTable(FIVE, name="t", identity=key, ai_seats=dict.fromkeys(range(1, 5), "rules"))
+    assert one.deal_mode == "classic"  # against AI players only
+    asked = HostTable(FIVE, name="t", identity=key, deal="classic")
+    assert asked.deal_mode == "classic"

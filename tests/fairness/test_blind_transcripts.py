@@ -110,6 +110,35 @@ def test_the_sample_blind_transcript_verifies_through_the_command() -> None:
     assert [h["status"] for h in report["hands"]] == ["verified"]
 
 
+def test_the_five_player_blind_sample_gives_each_call_and_score() -> None:
+    """``briscola-lan verify`` on the blind five-player sample (fairness.md §13.9): the hand
+    everyone passed is void, each other hand names its caller, called card, partner and every
+    seat's score, in words and in ``--json``, as for the classic deal."""
+    path = VECTORS / "transcript-5p-blind.briscola.json"
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "briscola_lan", "verify", *flags, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        for flags in ((), ("--json",))
+    ]
+    for proc in runs:
+        assert (proc.returncode, proc.stderr) == (0, ""), proc.stdout
+    text, report = runs[0].stdout, json.loads(runs[1].stdout)
+    assert "blind deal" in text and "everyone passed: void" in text
+    assert "called" in text and "scores [" in text
+    assert (report["verdict"], report["deal"]) == ("verified", "blind")
+    hands = report["hands"]
+    assert hands[0]["passed_out"] and hands[0]["call"] is None
+    for h in hands[1:]:
+        call = h["call"]
+        assert call is not None and len(call["scores"]) == 5 and sum(call["scores"]) == 0
+        assert call["called"] // 10 in range(4) and call["partner"] in range(5)
+
+
 # --- no classic record in a blind match -------------------------------------------------------
 
 

@@ -43,7 +43,7 @@ client.CONNECT_TIMEOUT = 120.0
 
 
 async def instructions_per_card(
-    work: Path, matches: int, *, journal: bool = True
+    work: Path, matches: int, *, journal: bool = True, keep: Path | None = None
 ) -> tuple[int, float]:
     out = work / "callgrind"
     out.mkdir()
@@ -102,6 +102,10 @@ async def instructions_per_card(
         host.terminate()
         host.wait(60)
     total = 0
+    if keep is not None:  # the profile, for callgrind_annotate
+        keep.mkdir(parents=True, exist_ok=True)
+        for path in glob.glob(f"{out}/host.*"):
+            shutil.copy(path, keep / f"{'journal' if journal else 'no-journal'}.{Path(path).name}")
     for path in glob.glob(f"{out}/host.*"):
         for line in Path(path).read_text(errors="replace").splitlines():
             if line.startswith(("summary:", "totals:")):
@@ -119,6 +123,11 @@ def main() -> None:
         default="both",
         help="the host with its journal (the default), without (--no-journal), or both in turn",
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="copy callgrind's files to this folder (read them with callgrind_annotate)",
+    )
     args = parser.parse_args()
     kinds = {"both": (True, False), "on": (True,), "off": (False,)}[args.journal]
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
@@ -133,7 +142,7 @@ def main() -> None:
                 work = Path(tmp)
                 tls.load_or_create_certificate(work / "briscola-lan")
                 cards, per_card = asyncio.run(
-                    instructions_per_card(work, args.matches, journal=journal)
+                    instructions_per_card(work, args.matches, journal=journal, keep=args.keep)
                 )
             figures[journal] = per_card
             what = "with its journal" if journal else "without a journal"

@@ -235,12 +235,16 @@ class WatchedTable(TableWrapper):
         self.console.poll()
         return list(out)
 
-    def receive(self, conn: int, message: Any) -> list[Any]:
-        out = self.table.receive(conn, message)
+    def receive(self, conn: int, message: Any, **settle: bool) -> list[Any]:
+        out = self.table.receive(conn, message, **settle)
         if type(message) in HAND_MESSAGES:
             self.next_look = float("-inf")  # the next tick looks
             return list(out)
         return self._after(out)
+
+    def settle(self) -> list[Any]:
+        """What a hand's message left owed: seen at the next look, as the message itself."""
+        return list(self.table.settle())
 
     def tick(self, now: float) -> list[Any]:
         out = list(self.table.tick(now))

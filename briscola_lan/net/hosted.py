@@ -54,8 +54,11 @@ class TableWrapper:
     def connect(self, conn: int, channel: bytes = b"") -> list[Any]:
         return self._after(self.table.connect(conn, channel=channel))
 
-    def receive(self, conn: int, message: Any) -> list[Any]:
-        return self._after(self.table.receive(conn, message))
+    def receive(self, conn: int, message: Any, **settle: bool) -> list[Any]:
+        return self._after(self.table.receive(conn, message, **settle))
+
+    def settle(self) -> list[Any]:
+        return self._after(self.table.settle())
 
     def disconnect(self, conn: int) -> list[Any]:
         return self._after(self.table.disconnect(conn))
@@ -69,14 +72,6 @@ class TableWrapper:
 
     def snapshot(self) -> bytes:
         return bytes(self.table.snapshot())
-
-    @property
-    def on_relay(self) -> Any:
-        return self.table.on_relay
-
-    @on_relay.setter
-    def on_relay(self, hook: Any) -> None:
-        self.table.on_relay = hook
 
     def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats, waiting...
         return getattr(self.table, name)

@@ -85,11 +85,11 @@ class NextMatchTable(TableWrapper):
         super().__init__(table)
         self.waiting: set[int] = set()  # connections whose hello waits for the next match
 
-    def receive(self, conn: int, message: Any) -> list[Any]:
+    def receive(self, conn: int, message: Any, **settle: bool) -> list[Any]:
         if type(message) is Hello and is_over(self.table) and not self._resumes(message):
             self.waiting.add(conn)
             return []
-        return list(self.table.receive(conn, message))
+        return list(self.table.receive(conn, message, **settle))
 
     def _resumes(self, hello: Any) -> bool:
         token = hello.resume_token

@@ -271,21 +271,23 @@ class HostServer:
         from briscola_lan.wire.messages import Error, ErrorCode
 
         outgoing: list[Any] = []  # what this read produced, written once it is handled
-
-        def relay(early: list[Any]) -> None:
-            """Write what is ready now (a relayed card) before the table signs the rest. The
-            sender's own copy waits for what the table signs for it next (its receipt, its
-            draw), so that they go out in one write: the other players have theirs at once."""
-            batch = outgoing + [o for o in early if o.conn != cid]
-            outgoing[:] = [o for o in early if o.conn == cid]
-            self._dispatch(hosted, batch)
-
-        # With a journal every frame waits for its change to be written (write-ahead); without
-        # one there is nothing to write first, and a card goes out before the host signs what
-        # follows it.
         table: Any = hosted.table
-        core: Any = core_of(table)  # the coordinator itself: its relay hook is set on it directly
-        early = hosted.journal is None and hasattr(core, "on_relay")
+        # A table that can leave work owed (``HostTable.receive(settle=False)``): a card leaves
+        # before the host signs what follows it (the receipt, the draws, the end of the hand).
+        early = hasattr(table, "settle")
+
+        def relayed(message: Any) -> list[Any]:
+            """The table takes ``message``; what relays it is written at once (after the journal
+            has it, write-ahead), then the table does the work it left owed. The sender's own
+            copy waits for what the table signs for it next (its receipt, its draw), so that
+            they go out in one write: the other players have theirs at once."""
+            out = table.receive(cid, message, settle=False)
+            if not table.due:
+                return list(out)
+            batch = outgoing + [o for o in out if o.conn != cid]
+            outgoing[:] = [o for o in out if o.conn == cid]
+            self._dispatch(hosted, batch, save=True)
+            return list(table.settle())
 
         budget = None if self.messages is None else MessageBudget(*self.messages)
         backlog: collections.deque[Any] = collections.deque()  # read, over the budget
@@ -327,15 +329,10 @@ class HostServer:
                     conn.send(Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}"))
                     continue
                 try:
-                    if early:
-                        core.on_relay = relay
-                    outgoing.extend(table.receive(cid, message))
+                    outgoing.extend(relayed(message) if early else table.receive(cid, message))
                 except Exception:  # a coordinator bug must not stop the other players
                     log.exception("table %s: receive failed", hosted.key)
                     conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
-                finally:
-                    if early:
-                        core.on_relay = None
             # Let AI seats answer at once instead of at the next timer tick.
             acts_now = hosted.acts_now
             try:

@@ -161,12 +161,9 @@ class TableCore:
         self.encoded_cache: dict[int, tuple[Message, bytes]] = {}
         self._bots: dict[int, Bot] = {}
         self._chiamata_bots: dict[int, ChiamataBot] = {}  # five players
-        # Set by the network layer: called with the messages that relay a card (and the trick it
-        # completes) as soon as they exist, before the host signs what follows (the player's
-        # receipt, the next deals, the partner exchange, its end-of-hand reveal), so that the card
-        # is not held back by those signatures; what it is given is not returned by ``receive``
-        # or ``tick`` again.
-        self.on_relay: Callable[[list[Outgoing]], None] | None = None
+        # Receipts owed for statements the table took and relayed, signed when the table
+        # settles (``HostTable.settle``): (seat, hand, the record, its time). In the snapshot.
+        self.receipts_due: list[tuple[int, int, Record, int]] = []
         self.signals = HostSignals(self)  # partners' signals (fairness.md §12)
         self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()
@@ -260,6 +257,19 @@ class TableCore:
         st = Receipt(self.game_id, hand, seat_no, int(self.clock()), rec[0], rec[1])
         body = st.encode()
         self.to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
+
+    def receipt_due(self, seat_no: int, hand: int, rec: Record) -> None:
+        """The seat's receipt for ``rec``, owed: signed when the table settles, after what
+        relays ``rec`` has left (dated now)."""
+        self.receipts_due.append((seat_no, hand, rec, int(self.clock())))
+
+    def settle_receipts(self, out: list[Outgoing]) -> None:
+        """Sign the receipts owed (``receipt_due``), in the order they became due."""
+        due, self.receipts_due = self.receipts_due, []
+        for seat_no, hand, rec, when in due:
+            st = Receipt(self.game_id, hand, seat_no, when, rec[0], rec[1])
+            body = st.encode()
+            self.to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
 
     def append(self, rec: Record, public: bool, *, transparent: bool = False) -> None:
         """A record enters the host's transcript (``transparent``: a public record that makes

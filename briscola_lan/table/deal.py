@@ -120,8 +120,6 @@ class TableSide(Protocol):
     @property
     def play_deadline(self) -> bool: ...
 
-    on_relay: Callable[[list[Outgoing]], None] | None
-
     def sign(self, st: Statement, signer: Identity | None = None) -> Record: ...
 
     def append(self, rec: Record, public: bool, *, transparent: bool = False) -> None: ...
@@ -131,6 +129,8 @@ class TableSide(Protocol):
     def to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None: ...
 
     def receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None: ...
+
+    def receipt_due(self, seat_no: int, hand: int, rec: Record) -> None: ...
 
     def check_sig(self, seat_no: int, body: bytes, sig: bytes) -> None: ...
 
@@ -221,6 +221,16 @@ class Deal(ABC):
         """The hand's public schedule while its cards may be signalled about (fairness.md
         §12.4: dealt, the upcard turned, not ended), else None."""
         return None
+
+    @property
+    def due(self) -> bool:
+        """Whether work is owed after the statement just taken (``settle`` does it): what the
+        host signs after a card, once the card has left."""
+        return False
+
+    def settle(self, out: list[Outgoing]) -> None:  # noqa: B027
+        """Do the work owed after the statement just taken (the draws, the exchange, the end of
+        the hand; the blind deal's next host statements): a card is relayed before it."""
 
     def rebase(self, delta: float) -> None:  # noqa: B027
         """The table's clock moved by ``delta`` seconds without the deal (the host was down):

@@ -18,6 +18,7 @@ give-ups (table/blind_reveals.py), and here the parties' statements, publishing 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from briscola_lan.fairness.auction_checks import bid_code
@@ -75,6 +76,9 @@ class BlindDeal(BlindReveals):
     """One blind hand on the host: relays and checks the parties' statements, plays for the
     seats it holds, and signs the hand's start and end (its state and call: ``BlindCall``; its
     key reveals: ``BlindReveals``)."""
+
+    # What the last card or lock pass made due, done once its relay has left (``settle``).
+    _owed: Callable[[list[Outgoing]], None] | None = None
 
     # --- the interface --------------------------------------------------------------------------
 
@@ -200,6 +204,7 @@ class BlindDeal(BlindReveals):
         st = hp.play(seat_no, card.code)
         body = st.encode()
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
+        self.settle(out)
 
     def bid_for(self, seat_no: int, bid: Bid | None, out: list[Outgoing]) -> None:
         """Five players: the host bids (None: passes) for a seat it plays."""
@@ -227,6 +232,10 @@ class BlindDeal(BlindReveals):
         if kind != st.KIND or st.seat not in who:
             raise Refused(ErrorCode.WRONG_PHASE, f"no {st.KIND} pass is due from you now")
         t.receipt(st.seat, self.number, rec, out)
+        if isinstance(st, LockPass):  # it goes on to the next party before its proof is checked
+            index = self._publish_only(st, rec, out)
+            self._owed = lambda later: self._follow_published(st, index, later)
+            return
         self._publish(st, rec, out)
 
     def _on_complaint(self, st: Complaint, rec: Record, out: list[Outgoing]) -> None:
@@ -290,7 +299,7 @@ class BlindDeal(BlindReveals):
         if problem is not None:
             raise Refused(ErrorCode.ILLEGAL_PLAY, problem)
         self._apply_play(st, rec, out)
-        t.receipt(st.seat, self.number, rec, out)
+        t.receipt_due(st.seat, self.number, rec)
 
     def _on_auction(
         self, st: BidStatement | CallStatement, rec: Record, out: list[Outgoing]
@@ -336,24 +345,38 @@ class BlindDeal(BlindReveals):
         if len(bh.tricks) > tricks:
             trick = bh.tricks[-1]
             t.broadcast(out, m.TrickTaken(trick.winner, trick.points))
-        if t.on_relay is not None:
-            t.on_relay(list(out))  # the host's own keys are signed next: let the card go first
-            out.clear()
-        self._progress(out)
+        self._owed = self._progress  # the host's own keys are signed once the card has left
+
+    @property
+    def due(self) -> bool:
+        return self._owed is not None
+
+    def settle(self, out: list[Outgoing]) -> None:
+        """What the last card or lock pass made due: its check, the host's next statements (a
+        restored host does it when it resumes)."""
+        owed, self._owed = self._owed, None
+        if owed is not None:
+            owed(out)
 
     # --- publishing -----------------------------------------------------------------------------
 
     def _publish(self, st: Statement, rec: Record, out: list[Outgoing]) -> None:
         """Publish one statement and follow it; a party's own bad statement is published as the
         evidence against it and the hand aborted (the verifier names the party there)."""
-        bh, t = self.bh, self.table
-        assert bh is not None
+        self._follow_published(st, self._publish_only(st, rec, out), out)
+
+    def _publish_only(self, st: Statement, rec: Record, out: list[Outgoing]) -> int:
+        """Append and relay ``rec``; its place in the transcript."""
+        t = self.table
         index = len(t.records)
         t.append(rec, True)
         t.broadcast(out, _relay_message(st, rec))
-        if isinstance(st, LockPass) and t.on_relay is not None:
-            t.on_relay(list(out))  # the pass goes on to the next party before its proof is checked
-            out.clear()
+        return index
+
+    def _follow_published(self, st: Statement, index: int, out: list[Outgoing]) -> None:
+        """The hand follows a statement just published (``_publish``)."""
+        bh = self.bh
+        assert bh is not None
         try:
             apply_published(bh, st, index)
         except BlindFault as bf:

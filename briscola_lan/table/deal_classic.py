@@ -41,7 +41,7 @@ from briscola_lan.fairness.statements import (
 from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.errors import IllegalBid, IllegalPlay, NotYourTurn
-from briscola_lan.rules.events import CardDealt, Event, HandEnded, HandsExchanged
+from briscola_lan.rules.events import CardDealt, HandEnded, HandsExchanged
 from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
 from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.rules.schedule import PublicSchedule
@@ -81,6 +81,10 @@ class ClassicDeal(Deal):
         # The hand's card codes as the snapshot writes them (the host writes it at every
         # change): the deck's once a hand, the plays' extended as they come.
         self._codes: tuple[Hand, list[int], list[int]] | None = None
+        # What the host owes after the statement just taken, signed once its relay has left
+        # (``settle``): ("trick", winner, points), ("draw", seat, position), ("exchange", 0, 0),
+        # ("end", 0, 0), in order. In the snapshot: a restored host does what a stop cut off.
+        self.owed: list[tuple[str, int, int]] = []
 
     # --- the interface --------------------------------------------------------------------------
 
@@ -180,6 +184,7 @@ class ClassicDeal(Deal):
         st = BidStatement(t.game_id, self.number, seat_no, ctx, index, bid_code(bid))
         body = st.encode()
         self._apply_auction(st, (body, t.seat_signer(seat_no).sign(body)), out)
+        self.settle(out)
 
     def call_for(self, seat_no: int, suit: Suit, out: list[Outgoing]) -> None:
         """Five players: the host calls a suit for a seat it plays, the auction's winner."""
@@ -188,6 +193,7 @@ class ClassicDeal(Deal):
         st = CallStatement(t.game_id, self.number, seat_no, ctx, int(suit))
         body = st.encode()
         self._apply_auction(st, (body, t.seat_signer(seat_no).sign(body)), out)
+        self.settle(out)
 
     def play_for(self, seat_no: int, card: Card, out: list[Outgoing]) -> None:
         hand, t = self.hand, self.table
@@ -197,6 +203,7 @@ class ClassicDeal(Deal):
         )
         body = st.encode()
         self._apply_play(st, (body, t.seat_signer(seat_no).sign(body)), out)
+        self.settle(out)
 
     def may_take_over(self, seat_no: int) -> bool:
         """Not between the seat's own commitment and its reveal: only it can reveal its seed."""
@@ -228,7 +235,9 @@ class ClassicDeal(Deal):
         dc = DeckCommit(t.game_id, self.number, commitments)
         t.broadcast(out, m.DeckCommitted(*self._publish(dc)))
         self.hand = t.match.new_hand(deck)
-        self._send_deals(self.hand.deal_events, out)
+        self._send_deals(
+            [(e.seat, e.position) for e in self.hand.deal_events if isinstance(e, CardDealt)], out
+        )
         up = self.hand.upcard_position
         if up is not None:  # 2 to 4 players: the upcard is turned; at 5 the auction begins
             upcard = Upcard(t.game_id, self.number, self._opening(up))
@@ -242,12 +251,12 @@ class ClassicDeal(Deal):
         assert self.hand is not None
         return Opening(pos, self.hand.deck[pos].code, self.salts[pos])
 
-    def _send_deals(self, events: list[Event], out: list[Outgoing]) -> None:
+    def _send_deals(self, dealt: list[tuple[int, int]], out: list[Outgoing]) -> None:
+        """Each seat's cards (seat, deck position), one signed deal record a seat."""
         t = self.table
         per_seat: dict[int, list[Opening]] = {}
-        for ev in events:
-            if isinstance(ev, CardDealt):
-                per_seat.setdefault(ev.seat, []).append(self._opening(ev.position))
+        for seat, position in dealt:
+            per_seat.setdefault(seat, []).append(self._opening(position))
         for seat_no, openings in sorted(per_seat.items()):
             rec = self._publish(DealStatement(t.game_id, self.number, seat_no, tuple(openings)))
             t.to_seat(out, seat_no, m.CardsDealt(*rec))
@@ -267,7 +276,7 @@ class ClassicDeal(Deal):
         t.check_sig(seat_no, body, sig)
         t.check_context(st)
         self._apply_play(st, (body, sig), out)
-        t.receipt(seat_no, st.hand, (body, sig), out)
+        t.receipt_due(seat_no, st.hand, (body, sig))
 
     def _on_auction(self, seat_no: int, msg: m.MakeBid | m.CallCard, out: list[Outgoing]) -> None:
         """Five players: a seat's bid or call, checked as every follower checks it, relayed."""
@@ -287,7 +296,7 @@ class ClassicDeal(Deal):
         t.check_sig(seat_no, msg.body, msg.sig)
         t.check_context(st)
         self._apply_auction(st, (msg.body, msg.sig), out)
-        t.receipt(seat_no, st.hand, (msg.body, msg.sig), out)
+        t.receipt_due(seat_no, st.hand, (msg.body, msg.sig))
 
     def _apply_auction(
         self, st: BidStatement | CallStatement, rec: Record, out: list[Outgoing]
@@ -320,7 +329,7 @@ class ClassicDeal(Deal):
         msg = m.BidMade(*rec) if isinstance(st, BidStatement) else m.CardCalled(*rec)
         t.broadcast(out, msg)
         if hand.passed_out:
-            self._end_hand(out)
+            self.owed.append(("end", 0, 0))
 
     def _apply_play(self, st: Play, rec: Record, out: list[Outgoing]) -> None:
         hand, t = self.hand, self.table
@@ -339,27 +348,40 @@ class ClassicDeal(Deal):
         t.append(rec, True)
         pos = self.position_of[st.card]
         t.broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
-        draws: list[Event] = []
-        relay = t.on_relay
-        for ev in events:
+        owed = self.owed
+        for ev in events:  # what is signed is owed: the card leaves first (``settle``)
             if isinstance(ev, RulesTrickTaken):
-                t.broadcast(out, m.TrickTaken(ev.winner, ev.points))
-                continue
-            if relay is not None and isinstance(ev, CardDealt | HandsExchanged | HandEnded):
-                relay(list(out))  # everything from here on is signed: let the card go first
-                out.clear()
-                relay = None
-            if isinstance(ev, CardDealt):
-                draws.append(ev)
+                if not owed:
+                    t.broadcast(out, m.TrickTaken(ev.winner, ev.points))
+                else:
+                    owed.append(("trick", ev.winner, ev.points))
+            elif isinstance(ev, CardDealt):
+                owed.append(("draw", ev.seat, ev.position))
             elif isinstance(ev, HandsExchanged):
+                owed.append(("exchange", 0, 0))
+            elif isinstance(ev, HandEnded):
+                owed.append(("end", 0, 0))
+
+    @property
+    def due(self) -> bool:
+        return bool(self.owed)
+
+    def settle(self, out: list[Outgoing]) -> None:
+        """Sign what the last statement made due, in order: the draws, the partners' exchange,
+        the end of the hand."""
+        owed, self.owed = self.owed, []
+        draws: list[tuple[int, int]] = []
+        for kind, a, b in owed:
+            if kind == "trick":
+                self.table.broadcast(out, m.TrickTaken(a, b))
+            elif kind == "draw":
+                draws.append((a, b))
+            elif kind == "exchange":
                 self._send_deals(draws, out)
                 draws = []
                 self._send_exchange(out)
-            elif isinstance(ev, HandEnded):
+            elif kind == "end":
                 self._end_hand(out)
-        if relay is not None:  # nothing signed followed: the card still goes before its receipt
-            relay(list(out))
-            out.clear()
         self._send_deals(draws, out)
 
     def _send_exchange(self, out: list[Outgoing]) -> None:
@@ -393,6 +415,7 @@ class ClassicDeal(Deal):
             "seeds": self.seeds.dump(),
             "salts": list(self.salts),
             "hand": None if hand is None else self._hand_codes(hand),
+            "owed": [list(o) for o in self.owed],
         }
 
     def _hand_codes(self, hand: Hand) -> dict[str, list[int]]:
@@ -415,6 +438,7 @@ class ClassicDeal(Deal):
         deal.host_seed = f.get_bytes("host_seed")
         deal.seeds.load(f.map("seeds"))
         deal.salts = f.bytes_list("salts")
+        deal.owed = _owed(f)
         hf = f.opt_map("hand")
         if hf is not None:
             opts = table.options
@@ -460,6 +484,25 @@ class ClassicDeal(Deal):
         machine = self.machine
         if t.options.chiamata and self.hand is not None and machine and machine.window:
             machine.close_window()  # five players: the deals were all out, the auction is due
+
+
+_OWED = ("trick", "draw", "exchange", "end")
+
+
+def _owed(f: Fields) -> list[tuple[str, int, int]]:
+    """The work a snapshot's classic hand owes (absent in older snapshots: none)."""
+    owed: list[tuple[str, int, int]] = []
+    items = f.obj.get("owed", [])
+    for item in items if isinstance(items, list) else [None]:
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and item[0] in _OWED
+            and all(type(x) is int for x in item[1:])
+        ):
+            raise SnapshotError("damaged table snapshot: the classic hand's owed work")
+        owed.append((item[0], item[1], item[2]))
+    return owed
 
 
 # The records of a classic hand its machine follows (the rest: takeovers, evidence, aborts).

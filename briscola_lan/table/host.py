@@ -110,24 +110,53 @@ class HostTable(Lobby, MatchLifecycle):
         c = self.conns[conn] = Connection(channel=channel)  # the nonce is never the table's entropy
         return [Outgoing(conn, m.Challenge(c.nonce, self.identity.public_key))]
 
-    def receive(self, conn: int, message: Message) -> list[Outgoing]:
-        """Handle one message; bad input gets an Error for ``conn`` and changes nothing."""
+    def receive(self, conn: int, message: Message, *, settle: bool = True) -> list[Outgoing]:
+        """Handle one message; bad input gets an Error for ``conn`` and changes nothing.
+
+        ``settle=False``: what the message makes the host sign after it (a card's receipt, the
+        draws, the end of the hand; ``due`` says whether there is any) is left owed, and the
+        messages returned are the ones that relay it; ``settle()`` does the rest once they have
+        left. Whatever comes next (a message, a tick) settles first, and the snapshot keeps
+        what is owed: a host stopped in between does it when it resumes."""
         if conn not in self.conns:
             self.conns[conn] = Connection()
         out: list[Outgoing] = []
+        self._settle(out)
         if self.deal is not None:  # what comes next comes after the due checks
             self.deal.finish_checks(out)
         try:
             self._dispatch(conn, message, out)
         except Refused as r:
-            return [Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
+            return [*out, Outgoing(conn, m.Error(r.code, r.text), close=r.close)]
         except (StatementError, ValueError) as exc:
-            return [Outgoing(conn, m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}"))]
-        self._replay_if_due(out)
+            error = m.Error(ErrorCode.BAD_STATEMENT, f"malformed statement: {exc}")
+            return [*out, Outgoing(conn, error)]
         if isinstance(message, m.PlayCard | m.MakeBid | m.CallCard):  # the AI players' pace
             # counts from any card played (and any bid or call made)
             self.last_ai_move = self.now
+        if settle or not self.due:
+            self._settle(out)
+            self._replay_if_due(out)
         return out
+
+    @property
+    def due(self) -> bool:
+        """Work owed after the last message (``receive(settle=False)``; ``settle`` does it)."""
+        return bool(self.receipts_due) or (self.deal is not None and self.deal.due)
+
+    def settle(self) -> list[Outgoing]:
+        """Do what the last message left owed (``receive(settle=False)``): the deal's work,
+        then the receipts."""
+        out: list[Outgoing] = []
+        self._settle(out)
+        self._replay_if_due(out)
+        return out
+
+    def _settle(self, out: list[Outgoing]) -> None:
+        if self.deal is not None and self.deal.due:
+            self.deal.settle(out)
+        if self.receipts_due:
+            self.settle_receipts(out)
 
     def disconnect(self, conn: int) -> list[Outgoing]:
         c = self.conns.pop(conn, None)
@@ -160,6 +189,7 @@ class HostTable(Lobby, MatchLifecycle):
         self.now = now
         out: list[Outgoing] = []
         try:
+            self._settle(out)  # owed when the host stopped, or not settled by the caller
             self._tick(out)
             self._replay_if_due(out)
         except (RulesError, StatementError, ValueError) as exc:  # a bug, never bad input
@@ -188,6 +218,7 @@ class HostTable(Lobby, MatchLifecycle):
         """The worker's ``result`` for ``checks``: the hand moves on (or is aborted, naming the
         party whose reveal is wrong); a result for checks already made is ignored."""
         out: list[Outgoing] = []
+        self._settle(out)
         if self.deal is not None:
             self.deal.finish_checks(out, checks, result)
             self._replay_if_due(out)
@@ -262,7 +293,6 @@ class HostTable(Lobby, MatchLifecycle):
         self.bot_factory = bot_factory or default_bot_factory
         self._bots, self._chiamata_bots = {}, {}
         self.conns = {}
-        self.on_relay = None
         self.signals = HostSignals(self)  # read again from the transcript when asked
         self._rebase = True
         return self

@@ -27,7 +27,7 @@ from briscola_lan.wire.codec import (
     pack_state,
     unpack_state,
 )
-from briscola_lan.wire.messages import Message
+from briscola_lan.wire.messages import Message, Record
 
 if TYPE_CHECKING:
     from briscola_lan.table.host import HostTable
@@ -202,6 +202,7 @@ def dump_rest(t: HostTable) -> dict[str, object]:
         "deadline": t.deadline,
         "chain_at_reveal": t.chain_at_reveal,
         "last_ai_move": t.last_ai_move,
+        "receipts_due": [[s, h, b, sig, w] for s, h, (b, sig), w in t.receipts_due],
     }
 
 
@@ -279,6 +280,27 @@ def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:
     t.deadline = f.get_float("deadline")
     t.chain_at_reveal = f.get_bytes("chain_at_reveal")
     t.last_ai_move = f.get_float("last_ai_move")
+    t.receipts_due = _receipts_due(f, n)
+
+
+def _receipts_due(f: Fields, seats: int) -> list[tuple[int, int, Record, int]]:
+    """The receipts a snapshot's table owes (absent in older snapshots: none)."""
+    items = f.obj.get("receipts_due", [])
+    due: list[tuple[int, int, Record, int]] = []
+    for item in items if isinstance(items, list) else [None]:
+        if not (
+            isinstance(item, list)
+            and len(item) == 5
+            and type(item[0]) is int
+            and 0 <= item[0] < seats
+            and type(item[1]) is int
+            and isinstance(item[2], bytes)
+            and isinstance(item[3], bytes)
+            and type(item[4]) is int
+        ):
+            raise SnapshotError("damaged table snapshot: a receipt owed")
+        due.append((item[0], item[1], (item[2], item[3]), item[4]))
+    return due
 
 
 def _dump_result(r: HandResult) -> list[object]:

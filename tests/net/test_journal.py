@@ -77,7 +77,8 @@ def _play(
     **kwargs: Any,
 ) -> tuple[HostTable, Journal]:
     """Self-play a match (first legal card), writing the journal after every host step that
-    sends something, as the network host does, then calling ``after(table, journal, step)``."""
+    sends something, as the network host does (a card relayed once the journal has it, before
+    the host signs what follows it), then calling ``after(table, journal, step)``."""
     host, clients, wire = seat_clients(options, entropy=counter_entropy("journal"), **kwargs)
     journal = Journal.open(tmp_path / "table.journal", host.identity.public_key)
     steps = [0]
@@ -90,7 +91,14 @@ def _play(
             after(host, journal, steps[0])
         return out
 
-    host.receive = lambda conn, msg: saved(receive(conn, msg))  # type: ignore[method-assign]
+    def relayed(conn: int, msg: Any) -> list[Any]:
+        out = receive(conn, msg, settle=False)
+        if not host.due:
+            return saved(out)
+        wire.deliver(saved(out))  # the relay, written first: the host owes what follows it
+        return saved(host.settle())
+
+    host.receive = relayed  # type: ignore[method-assign]
     host.tick = lambda now: saved(tick(now))  # type: ignore[method-assign]
     wire.send_to_host(0, clients[0].start())
     wire.pump()

@@ -67,13 +67,10 @@ def test_a_record_the_machine_refuses_is_never_published(monkeypatch: pytest.Mon
 def test_a_deal_off_the_schedule_is_never_published(monkeypatch: pytest.MonkeyPatch) -> None:
     real = ClassicDeal._send_deals
 
-    def shifted(self: ClassicDeal, events: list, out: list) -> None:  # type: ignore[type-arg]
+    def shifted(self: ClassicDeal, dealt: list[tuple[int, int]], out: list) -> None:  # type: ignore[type-arg]
         if self.hand is not None and len(self.hand.plays) == 2:  # the first draws, one off
-            events = [
-                dataclasses.replace(e, position=e.position + 1) if hasattr(e, "position") else e
-                for e in events
-            ]
-        real(self, events, out)
+            dealt = [(seat, position + 1) for seat, position in dealt]
+        real(self, dealt, out)
 
     monkeypatch.setattr(ClassicDeal, "_send_deals", shifted)
     host, clients, wire = setup(TWO, "own-deal")

@@ -12,6 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from briscola_lan.table import host_journal
+
+# Every journal a test writes checks that a change written from the few values a card moves is
+# what looking the whole table over finds (``host_journal.CHECK_HOT``).
+host_journal.CHECK_HOT = True
+
 # The user's own folders as they were when the session started (before any fixture moved HOME).
 REAL_HOME = Path(os.environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir)
 _REAL_BASES = {

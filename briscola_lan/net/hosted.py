@@ -95,6 +95,9 @@ class HostedTable:
     txt_key: object = None  # what the last TXT was made from (``txt_key``): unchanged, not again
     instance: str = ""
     dirty: bool = False  # its last change could not be journaled (a full disk...): retried
+    # Messages sent before the journal had them (``HostTable.settle``'s, made again from it), as
+    # encoded then, by ``id``: its next write takes these bytes rather than encode them again.
+    unwritten: dict[int, tuple[object, bytes]] = field(default_factory=dict)
     # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
     unauthenticated: AdmissionPool = field(
         default_factory=lambda: AdmissionPool(

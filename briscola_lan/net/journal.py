@@ -393,11 +393,14 @@ class Journal:
 
     # --- writing ----------------------------------------------------------------------------
 
-    def save(self, table: HostTable) -> dict[int, bytes]:
+    def save(
+        self, table: HostTable, encoded: dict[int, tuple[object, bytes]] | None = None
+    ) -> dict[int, bytes]:
         """Append what changed at ``table`` since the last save, before any message it causes
         leaves. A table other than the last one (the next match at the same place) starts a
         new journal. ``OSError`` when the disk refuses (nothing is lost: the next ``save``
-        writes it all).
+        writes it all). ``encoded``: messages already encoded (``encode_message``), by ``id``,
+        each with its object; their bytes are taken as they are.
 
         Returns the messages this change put in the seats' logs, encoded (``encode_message``),
         by the ``id`` of each message object: the server sends those bytes rather than encode
@@ -408,7 +411,7 @@ class Journal:
         if table is not self._table or cursor is None:
             self._start_over(table)
             return {}
-        ch = cursor.changes(table)
+        ch = cursor.changes(table, encoded)
         if ch.empty:
             return {}
         data, digest = frame(self._digest, payload(self._tx + 1, ch))

@@ -114,6 +114,7 @@ class HostServer:
 
         # The project's codec: a message the journal encoded is framed from its bytes.
         self._frame_of = wire_codec.frame_of if self.encode is wire_codec.encode_frame else None
+        self._body_of = wire_codec.encode_message
         self.tick_interval = tick_interval
         self.idle_timeout = idle_timeout
         self.max_send_buffer = max_send_buffer
@@ -275,19 +276,26 @@ class HostServer:
         # A table that can leave work owed (``HostTable.receive(settle=False)``): a card leaves
         # before the host signs what follows it (the receipt, the draws, the end of the hand).
         early = hasattr(table, "settle")
+        unwritten = [False]  # what ``outgoing`` holds must reach the journal before it leaves
 
         def relayed(message: Any) -> list[Any]:
             """The table takes ``message``; what relays it is written at once (after the journal
             has it, write-ahead), then the table does the work it left owed. The sender's own
             copy waits for what the table signs for it next (its receipt, its draw), so that
-            they go out in one write: the other players have theirs at once."""
+            they go out in one write: the other players have theirs at once. What a restored
+            table makes again from the journal, the same bytes (``HostTable.settle``), leaves
+            without waiting for a write of its own: the next change writes it."""
             out = table.receive(cid, message, settle=False)
             if not table.due:
+                unwritten[0] = True
                 return list(out)
             batch = outgoing + [o for o in out if o.conn != cid]
             outgoing[:] = [o for o in out if o.conn == cid]
             self._dispatch(hosted, batch, save=True)
-            return list(table.settle())
+            settled = list(table.settle())
+            if not table.redone:
+                unwritten[0] = True
+            return settled
 
         budget = None if self.messages is None else MessageBudget(*self.messages)
         backlog: collections.deque[Any] = collections.deque()  # read, over the budget
@@ -322,6 +330,7 @@ class HostServer:
 
         def handle(messages: list[Any]) -> None:
             outgoing.clear()
+            unwritten[0] = not early
             for message in messages:
                 if conn.answer_heartbeat(message):
                     continue
@@ -331,6 +340,7 @@ class HostServer:
                 try:
                     outgoing.extend(relayed(message) if early else table.receive(cid, message))
                 except Exception:  # a coordinator bug must not stop the other players
+                    unwritten[0] = True
                     log.exception("table %s: receive failed", hosted.key)
                     conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
             # Let AI seats answer at once instead of at the next timer tick.
@@ -338,9 +348,10 @@ class HostServer:
             try:
                 if acts_now is None or acts_now():
                     outgoing.extend(hosted.table.tick(self.clock()))
+                    unwritten[0] = True
             except Exception:
                 log.exception("table %s: tick failed", hosted.key)
-            self._dispatch(hosted, outgoing, save=True)
+            self._dispatch(hosted, outgoing, save=True, write=unwritten[0])
 
         if self.idle_timeout is None:  # the default (heartbeats find silent peers): messages
             try:  # are handled as they arrive, inside the readable callback, no task woken
@@ -368,12 +379,20 @@ class HostServer:
                 await asyncio.sleep(budget.wait(min(len(backlog), 100)))
                 drain()
 
-    def _dispatch(self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False) -> None:
-        """Save the new state first (write-ahead), then write every message, then update TXT."""
+    def _dispatch(
+        self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False, write: bool = True
+    ) -> None:
+        """Save the new state first (write-ahead), then write every message, then update TXT.
+        ``write=False``: the messages are ones a table restored from its journal makes again
+        (``HostTable.settle``), and the next change writes them."""
         if not outgoing and not save:
             return
-        bodies = self._save(hosted)
+        bodies = self._save(hosted) if write else {}
         frame_of = self._frame_of if bodies else None
+        keep = None
+        if not write and hosted.journal is not None and self._frame_of is not None:
+            keep = hosted.unwritten  # the journal's next write takes the bodies encoded here
+            frame_of = self._frame_of
         # Frames for the same connection go out in one write (one TLS record, one syscall).
         # A broadcast is one message object for every connection: encode it once (or not at
         # all: the journal encoded what it wrote to the seats' logs).
@@ -388,6 +407,9 @@ class HostServer:
                 frame = encoded.get(key)
                 if frame is None:
                     body = bodies.get(key)
+                    if keep is not None:
+                        body = self._body_of(out.message)
+                        keep[key] = (out.message, body)
                     frame = encoded[key] = (
                         self.encode(out.message)
                         if body is None or frame_of is None
@@ -470,7 +492,8 @@ class HostServer:
             return {}
         path = journal.path
         try:
-            bodies = journal.save(core_of(hosted.table))
+            bodies = journal.save(core_of(hosted.table), hosted.unwritten)
+            hosted.unwritten.clear()
         except OSError as exc:
             if not hosted.dirty:
                 hosted.dirty = True

@@ -164,6 +164,11 @@ class TableCore:
         # Receipts owed for statements the table took and relayed, signed when the table
         # settles (``HostTable.settle``): (seat, hand, the record, its time). In the snapshot.
         self.receipts_due: list[tuple[int, int, Record, int]] = []
+        # Renewed by every step that may change the table's state (``HostTable``'s entry
+        # points); kept by a step that moved only the values ``host_snapshot.hot_rest`` reads (a
+        # classic card and what it owes): the journal then writes those alone, without
+        # looking the rest over.
+        self.rest_mark: object = object()
         self.signals = HostSignals(self)  # partners' signals (fairness.md §12)
         self._rebase = True  # the network layer's clock is unknown until the first tick
         self._reset_hand_state()

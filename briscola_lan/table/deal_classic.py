@@ -415,16 +415,33 @@ class ClassicDeal(Deal):
             "seeds": self.seeds.dump(),
             "salts": list(self.salts),
             "hand": None if hand is None else self._hand_codes(hand),
-            "owed": [list(o) for o in self.owed],
+            "owed": self.owed_codes(),
         }
 
-    def _hand_codes(self, hand: Hand) -> dict[str, list[int]]:
+    def owed_codes(self) -> list[list[object]]:
+        """What the hand owes, as the snapshot writes it."""
+        return [list(o) for o in self.owed]
+
+    def play_codes(self, hand: Hand) -> list[int]:
+        """The hand's plays as card codes, as the snapshot writes them."""
         codes = self._codes
         if codes is None or codes[0] is not hand or len(codes[2]) > len(hand.plays):
             codes = self._codes = (hand, [c.code for c in hand.deck], [])
-        _hand, deck, plays = codes
+        plays = codes[2]
         plays.extend(c.code for c in hand.plays[len(plays) :])
-        out: dict[str, list[int]] = {"deck": deck, "plays": list(plays)}
+        return list(plays)
+
+    @property
+    def hot_only(self) -> bool:
+        """Whether what is owed moves only the transcript, the logs and what it owes (trick
+        results and draws: no end of hand, no exchange)."""
+        return all(kind in ("trick", "draw") for kind, _a, _b in self.owed)
+
+    def _hand_codes(self, hand: Hand) -> dict[str, list[int]]:
+        plays = self.play_codes(hand)
+        codes = self._codes
+        assert codes is not None
+        out: dict[str, list[int]] = {"deck": codes[1], "plays": plays}
         auction = hand.public.auction
         if auction is not None:  # five players: the bids in order, then the called suit
             out["bids"] = [bid_code(b) for _s, b in auction.bids]

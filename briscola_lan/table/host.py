@@ -41,6 +41,7 @@ from briscola_lan.rules.options import TableOptions
 from briscola_lan.table import host_snapshot
 from briscola_lan.table.core import Bot, BotFactory, Connection, default_bot_factory, unknown_level
 from briscola_lan.table.deal import CLASSIC, Checks, Outgoing, Phase, Refused
+from briscola_lan.table.deal_classic import ClassicDeal
 from briscola_lan.table.lifecycle import MatchLifecycle
 from briscola_lan.table.lobby import Lobby
 from briscola_lan.table.signals import HostSignals
@@ -107,6 +108,7 @@ class HostTable(Lobby, MatchLifecycle):
         ``channel`` is the SHA-256 of the TLS certificate the connection was served with (the
         client signs the one it pinned), or empty for a client in the same process.
         """
+        self.rest_mark = object()
         c = self.conns[conn] = Connection(channel=channel)  # the nonce is never the table's entropy
         return [Outgoing(conn, m.Challenge(c.nonce, self.identity.public_key))]
 
@@ -118,12 +120,14 @@ class HostTable(Lobby, MatchLifecycle):
         messages returned are the ones that relay it; ``settle()`` does the rest once they have
         left. Whatever comes next (a message, a tick) settles first, and the snapshot keeps
         what is owed: a host stopped in between does it when it resumes."""
+        mark, self.rest_mark = self.rest_mark, object()
         if conn not in self.conns:
             self.conns[conn] = Connection()
         out: list[Outgoing] = []
         self._settle(out)
         if self.deal is not None:  # what comes next comes after the due checks
             self.deal.finish_checks(out)
+        quiet = not out and not self.due  # nothing was owed or checked before this message
         try:
             self._dispatch(conn, message, out)
         except Refused as r:
@@ -137,7 +141,11 @@ class HostTable(Lobby, MatchLifecycle):
         if settle or not self.due:
             self._settle(out)
             self._replay_if_due(out)
+        elif quiet and type(message) is m.PlayCard and isinstance(self.deal, ClassicDeal):
+            self.rest_mark = mark  # a classic card: only what ``hot_rest`` reads moved
         return out
+
+    redone = False  # the last ``settle`` is made again by a restored table (see there)
 
     @property
     def due(self) -> bool:
@@ -146,10 +154,21 @@ class HostTable(Lobby, MatchLifecycle):
 
     def settle(self) -> list[Outgoing]:
         """Do what the last message left owed (``receive(settle=False)``): the deal's work,
-        then the receipts."""
+        then the receipts.
+
+        ``redone`` is then True when what it did is made again, the same bytes, by a table
+        restored from a snapshot taken before it (a classic card's trick, draws and receipt:
+        Ed25519 signs deterministically, the receipt's time is in the snapshot): its messages
+        may leave before a journal has the change."""
+        mark, self.rest_mark = self.rest_mark, object()
+        deal = self.deal
+        hot = isinstance(deal, ClassicDeal) and deal.hot_only and not self._replay_due
         out: list[Outgoing] = []
         self._settle(out)
         self._replay_if_due(out)
+        if hot:
+            self.rest_mark = mark  # a card's draws and receipt: only what ``hot_rest`` reads
+        self.redone = hot
         return out
 
     def _settle(self, out: list[Outgoing]) -> None:
@@ -159,6 +178,7 @@ class HostTable(Lobby, MatchLifecycle):
             self.settle_receipts(out)
 
     def disconnect(self, conn: int) -> list[Outgoing]:
+        self.rest_mark = object()
         c = self.conns.pop(conn, None)
         out: list[Outgoing] = []
         if c is None or c.seat is None:
@@ -176,6 +196,7 @@ class HostTable(Lobby, MatchLifecycle):
 
     def tick(self, now: float) -> list[Outgoing]:
         """Time-driven work: AI moves, grace periods, deadlines."""
+        self.rest_mark = object()
         if self._rebase:  # first tick of this process: move our times onto its clock
             delta = now - self.now
             self.deadline += delta
@@ -217,6 +238,7 @@ class HostTable(Lobby, MatchLifecycle):
     def checks_done(self, checks: Checks, result: object) -> list[Outgoing]:
         """The worker's ``result`` for ``checks``: the hand moves on (or is aborted, naming the
         party whose reveal is wrong); a result for checks already made is ignored."""
+        self.rest_mark = object()
         out: list[Outgoing] = []
         self._settle(out)
         if self.deal is not None:
@@ -293,6 +315,7 @@ class HostTable(Lobby, MatchLifecycle):
         self.bot_factory = bot_factory or default_bot_factory
         self._bots, self._chiamata_bots = {}, {}
         self.conns = {}
+        self.rest_mark = object()
         self.signals = HostSignals(self)  # read again from the transcript when asked
         self._rebase = True
         return self
@@ -300,6 +323,7 @@ class HostTable(Lobby, MatchLifecycle):
     # --- methods the host's own CLI may call ---------------------------------------------------
 
     def set_ai_seat(self, seat: int, level: str | None) -> list[Outgoing]:
+        self.rest_mark = object()
         out: list[Outgoing] = []
         try:
             self._set_ai(seat, level, out)
@@ -308,6 +332,7 @@ class HostTable(Lobby, MatchLifecycle):
         return out
 
     def start(self) -> list[Outgoing]:
+        self.rest_mark = object()
         out: list[Outgoing] = []
         try:
             self._start_match(out)

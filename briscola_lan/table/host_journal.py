@@ -9,7 +9,11 @@ length; the journal (``net/journal.py``) appends what is new of the lists and, o
 values that changed (``rest_changes``: a card changes the hand's plays and the clock, not the
 deck, the seeds or the seats), which is linear and small. ``JournalCursor`` remembers what has
 been written: ``changes(table)`` is what is new since, ``advance(changes)`` once the journal
-holds it (a write the disk refused is not advanced: the next change writes it too). A seat
+holds it (a write the disk refused is not advanced: the next change writes it too). When every
+step since the last write moved only the few values a classic card moves (the table keeps its
+``rest_mark`` then), the rest is not looked over: those values (``hot_rest``) are compared with
+what the journal holds and the ones that differ written, the same changes the whole comparison
+would find (``CHECK_HOT``, on in the tests, makes both and compares them). A seat
 whose log is no longer the list written (the draw moves the players to their seats; a seat freed
 and taken again) starts a new *epoch*: its log is written again, whole, under the next number.
 ``rebuild`` makes the snapshot's map from the journal's parts, and ``HostTable.restore_map``
@@ -23,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from briscola_lan.rules.options import TableOptions
-from briscola_lan.table.host_snapshot import dump_rest, wrap
+from briscola_lan.table.host_snapshot import dump_rest, hot_rest, wrap
 from briscola_lan.table.snapshot import SnapshotError
 from briscola_lan.wire.codec import encode_message, pack_state
 from briscola_lan.wire.messages import Message, Record
@@ -49,6 +53,10 @@ class LogRows(NamedTuple):
 
 
 RestChange = tuple[tuple[str, ...], object]  # a path of map keys from the rest's root, a value
+
+# Look the whole rest over after a change written from ``hot_rest`` alone too, and raise if the
+# two differ (a step that keeps ``rest_mark`` moved something else): for the tests.
+CHECK_HOT = False
 
 
 def rest_changes(old: dict[str, object], new: dict[str, object]) -> list[RestChange] | None:
@@ -109,6 +117,8 @@ class Changes:
     rest: bytes
     rest_changed: bool
     _rest: dict[str, object] = field(default_factory=dict)  # the new rest, unpacked
+    _hot: list[RestChange] | None = None  # or, when written from ``hot_rest``: its changes
+    _mark: object = None  # the table's ``rest_mark`` when these changes were taken
     _lists: list[list[Message]] = field(default_factory=list)
     _placed: dict[int, tuple[Message, int]] = field(default_factory=dict)
 
@@ -131,17 +141,21 @@ class JournalCursor:
         self.messages = 0
         self.heads = [SeatLog(-1, 0)] * seats
         self.rest: dict[str, object] | None = None  # the rest the journal holds (None: unknown)
+        self.mark: object = None  # the table's ``rest_mark`` when the rest was last written
         self._lists: list[list[Message] | None] = [None] * seats
         # id of a message object -> (the object, kept alive so its id is not reused; its place)
         self._placed: dict[int, tuple[Message, int]] = {}
 
-    def changes(self, t: HostTable) -> Changes:
-        """What ``t`` gained since the last ``advance`` (O(what is new), plus the rest)."""
+    def changes(
+        self, t: HostTable, encoded: dict[int, tuple[object, bytes]] | None = None
+    ) -> Changes:
+        """What ``t`` gained since the last ``advance`` (O(what is new), plus the rest);
+        ``encoded``: messages whose ``encode_message`` bytes are known, by ``id``."""
         if len(t.seats) != len(self.heads):
             raise ValueError("the journal's cursor belongs to a table with another seat count")
         known = self._placed
         placed: dict[int, tuple[Message, int]] = {}
-        encoded: list[bytes] = []
+        bodies: list[bytes] = []
         first = self.messages
         logs: list[LogRows] = []
         heads: list[SeatLog] = []
@@ -159,40 +173,80 @@ class JournalCursor:
                     if hit is not None and hit[0] is msg:
                         places.append(hit[1])
                         continue
-                    at = first + len(encoded)
+                    at = first + len(bodies)
                     placed[id(msg)] = (msg, at)
-                    encoded.append(encode_message(msg))
+                    pre = encoded.get(id(msg)) if encoded else None
+                    known_body = pre is not None and pre[0] is msg
+                    bodies.append(pre[1] if known_body else encode_message(msg))  # type: ignore[index]
                     places.append(at)
                 logs.append(LogRows(i, epoch, start, tuple(places)))
             heads.append(SeatLog(epoch, len(log)))
             lists.append(log)
-        state = dump_rest(t)
-        diff = None if self.rest is None else rest_changes(self.rest, state)
-        if diff is None:
-            rest, changed = pack_state(state), True
+        mark = t.rest_mark
+        hot = self._hot_changes(t) if mark is self.mark else None
+        if hot is not None:
+            state: dict[str, object] = {}
+            changed, rest = bool(hot), pack_state(hot) if hot else b""
         else:
-            changed = bool(diff)
-            rest = pack_state(diff) if changed else b""
+            state = dump_rest(t)
+            diff = None if self.rest is None else rest_changes(self.rest, state)
+            if diff is None:
+                rest, changed = pack_state(state), True
+            else:
+                changed = bool(diff)
+                rest = pack_state(diff) if changed else b""
         return Changes(
             records_start=self.records,
             records=t.records[self.records :],
             messages_start=first,
-            messages=encoded,
+            messages=bodies,
             logs=logs,
             heads=heads,
             rest=rest,
             rest_changed=changed,
             _rest=state,
+            _hot=hot,
+            _mark=mark,
             _lists=lists,
             _placed=placed,
         )
+
+    def _hot_changes(self, t: HostTable) -> list[RestChange] | None:
+        """The values of ``hot_rest`` that differ from the rest the journal holds (None when
+        the rest the journal holds has no place for one of them: look it all over)."""
+        held = self.rest
+        if held is None:
+            return None
+        out: list[RestChange] = []
+        for path, value in hot_rest(t):
+            node: object = held
+            for key in path[:-1]:
+                node = node.get(key) if type(node) is dict else None
+            if type(node) is not dict or path[-1] not in node:
+                return None
+            was = node[path[-1]]
+            if not (was == value and type(was) is type(value)):
+                out.append((path, value))
+        if CHECK_HOT:
+            import copy
+
+            patched = copy.deepcopy(held)
+            apply_rest_changes(patched, [[list(p), v] for p, v in out])
+            whole = rest_changes(patched, dump_rest(t))
+            if whole is None or whole:
+                raise AssertionError(f"a step that kept rest_mark moved {whole}")
+        return out
 
     def advance(self, ch: Changes) -> None:
         """The journal holds ``ch`` now."""
         self.records = ch.records_start + len(ch.records)
         self.messages = ch.messages_start + len(ch.messages)
         self.heads = ch.heads
-        self.rest = ch._rest
+        if ch._hot is None:
+            self.rest = ch._rest
+        elif ch._hot and self.rest is not None:
+            apply_rest_changes(self.rest, [[list(p), v] for p, v in ch._hot])
+        self.mark = ch._mark
         self._lists = list(ch._lists)
         if ch._placed:
             self._placed.update(ch._placed)

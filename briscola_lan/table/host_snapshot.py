@@ -202,8 +202,33 @@ def dump_rest(t: HostTable) -> dict[str, object]:
         "deadline": t.deadline,
         "chain_at_reveal": t.chain_at_reveal,
         "last_ai_move": t.last_ai_move,
-        "receipts_due": [[s, h, b, sig, w] for s, h, (b, sig), w in t.receipts_due],
+        "receipts_due": _receipts(t),
     }
+
+
+def _receipts(t: HostTable) -> list[list[object]]:
+    return [[s, h, b, sig, w] for s, h, (b, sig), w in t.receipts_due]
+
+
+RestPath = tuple[str, ...]
+
+
+def hot_rest(t: HostTable) -> list[tuple[RestPath, object]]:
+    """The values of ``dump_rest`` that a classic card and what it owes move (the clock, the
+    chain, the receipts owed, the hand's plays and owed work), at their paths, as ``dump_rest``
+    writes them: all that such a step changes (``TableCore.rest_mark``)."""
+    hot: list[tuple[RestPath, object]] = [
+        (("now",), t.now),
+        (("chain",), t.chain),
+        (("last_ai_move",), t.last_ai_move),
+        (("receipts_due",), _receipts(t)),
+    ]
+    deal = t.deal
+    if isinstance(deal, ClassicDeal):
+        hot.append((("deal", "owed"), deal.owed_codes()))
+        if deal.hand is not None:
+            hot.append((("deal", "hand", "plays"), deal.play_codes(deal.hand)))
+    return hot
 
 
 def _load_state(t: HostTable, f: Fields, identity: Identity) -> None:

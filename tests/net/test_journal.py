@@ -62,12 +62,18 @@ def _frames(data: bytes) -> list[tuple[int, int]]:
     return out
 
 
-def _load(path: Path, identity: Identity) -> HostTable | None:
+def _load(path: Path, identity: Identity, *, settle: bool = True) -> HostTable | None:
+    """The table a host restores from the journal at ``path``, once it has done what it owed
+    (``settle``: a card's draws and receipt sent before the journal had them are made again;
+    False to compare it with a live table that owes them still)."""
     journal = Journal.open(path, identity.public_key)
     try:
-        return journal.load(identity)
+        table = journal.load(identity)
     finally:
         journal.close()
+    if table is not None and settle:
+        table.settle()
+    return table
 
 
 def _play(
@@ -96,7 +102,12 @@ def _play(
         if not host.due:
             return saved(out)
         wire.deliver(saved(out))  # the relay, written first: the host owes what follows it
-        return saved(host.settle())
+        settled = host.settle()
+        if not host.redone:
+            return saved(settled)
+        steps[0] += 1  # sent unwritten: a kill now leaves a journal that makes it again
+        after(host, journal, steps[0])
+        return settled
 
     host.receive = relayed  # type: ignore[method-assign]
     host.tick = lambda now: saved(tick(now))  # type: ignore[method-assign]
@@ -131,7 +142,7 @@ def test_a_kill_at_any_step_leaves_the_live_table(
         if step % every:
             return
         copy = _copy(journal.path, tmp_path / f"kill{step}")
-        restored = _load(copy, table.identity)
+        restored = _load(copy, table.identity, settle=not table.due)
         assert restored is not None
         assert _comparable(restored) == _comparable(table), step
         shutil.rmtree(copy.parent)
@@ -183,8 +194,11 @@ def test_a_torn_write_gives_the_table_before_it(
     tables: dict[int, dict[str, Any]] = {}
 
     def note(table: HostTable, journal: Journal, step: int) -> None:
-        sizes[step] = journal.path.stat().st_size
-        tables[step] = _comparable(table)
+        size = journal.path.stat().st_size
+        if sizes and size == sizes[len(sizes)]:
+            return  # sent unwritten (made again from the journal): not a change of the file
+        sizes[len(sizes) + 1] = size
+        tables[len(tables) + 1] = _comparable(table)
 
     host, journal = _play(tmp_path, options, note, deal="classic")
     journal.close()
@@ -211,7 +225,7 @@ def test_a_torn_write_gives_the_table_before_it(
     zeros = tmp_path / "zeros" / "table.journal"  # what some file systems leave after a crash
     zeros.parent.mkdir()
     zeros.write_bytes(data[: sizes[30]] + bytes(700))
-    restored = _load(zeros, host.identity)
+    restored = _load(zeros, host.identity, settle=False)
     assert restored is not None and _comparable(restored) == tables[30]
 
 
@@ -318,6 +332,7 @@ def test_a_full_disk_loses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         if step != 10:
             return
         before, size = _comparable(table), journal.path.stat().st_size
+        owed = table.due
         monkeypatch.setattr(journal_module, "_write_at", half_then_full)
         for _ in range(3):  # the table goes on meanwhile (its messages are sent)
             HostTable.tick(table, table.now + 1.0)
@@ -326,11 +341,11 @@ def test_a_full_disk_loses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             assert info.value.errno == errno.ENOSPC
             assert journal.path.stat().st_size == size  # the part written is cut off again
             refused.append(step)
-        restored = _load(_copy(journal.path, tmp_path / "full"), table.identity)
+        restored = _load(_copy(journal.path, tmp_path / "full"), table.identity, settle=not owed)
         assert restored is not None and _comparable(restored) == before  # as it was
         monkeypatch.setattr(journal_module, "_write_at", write_at)
         journal.save(table)  # room again: everything since is written
-        restored = _load(_copy(journal.path, tmp_path / "room"), table.identity)
+        restored = _load(_copy(journal.path, tmp_path / "room"), table.identity, settle=False)
         assert restored is not None and _comparable(restored) == _comparable(table)
 
     host, journal = _play(tmp_path, options, fill, deal="classic")
@@ -488,6 +503,7 @@ def test_a_journal_of_the_first_layout_is_read_and_goes_on_in_this_one(
     with monkeypatch.context() as m:
         m.setattr(journal_module, "VERSION", 1)
         m.setattr(host_journal, "rest_changes", lambda old, new: None)  # the whole rest
+        m.setattr(host_journal.JournalCursor, "_hot_changes", lambda self, t: None)
         host, journal = _play(tmp_path / "live", options, keep, deal="classic")
         journal.close()
     path = tmp_path / "at30" / "table.journal"
@@ -544,7 +560,7 @@ def test_a_kill_at_any_step_of_a_five_player_hand_leaves_the_live_table(
         if out:
             journal.save(host)
             copy = _copy(journal.path, tmp_path / f"kill{len(checked)}")
-            restored = _load(copy, host.identity)
+            restored = _load(copy, host.identity, settle=not host.due)
             assert restored is not None
             assert _comparable(restored) == _comparable(host), len(checked)
             shutil.rmtree(copy.parent)

@@ -51,10 +51,10 @@ class RacingTable(HostTable):
         assert zed.state.seat == seat, zed.state.errors
         return others
 
-    def receive(self, conn: int, message: m.Message) -> list[Outgoing]:
+    def receive(self, conn: int, message: m.Message, *, settle: bool = True) -> list[Outgoing]:
         if isinstance(message, m.TakeSeat) and self.zed is None:
             return self._zed_takes(message.seat) + super().receive(conn, message)
-        return super().receive(conn, message)
+        return super().receive(conn, message, settle=settle)
 
 
 async def test_a_player_refused_a_seat_taken_at_the_same_moment_sits_in_the_next(

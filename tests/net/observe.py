@@ -194,8 +194,8 @@ def observe_decoder(target: Any, rec: Recorder, setattr: Setter = setattr) -> No
 
 def observe(target: Any, rec: Recorder, setattr: Setter = setattr) -> None:
     """Record every message a ``HostTable`` or ``ClientSession`` (a class: all of them; or one
-    object) is given, and what it holds after each one and after each tick that sent
-    something."""
+    object) is given, and what it holds after each one, after each ``settle`` (what a card
+    left owed) and after each tick that sent something."""
     from briscola_lan.table.host import HostTable
 
     cls = target if isinstance(target, type) else type(target)
@@ -205,18 +205,18 @@ def observe(target: Any, rec: Recorder, setattr: Setter = setattr) -> None:
         return int(o.hand_number if table else o.state.hand_number)
 
     names = (
-        [("receive", True), ("tick", False), ("disconnect", False)]
+        [("receive", True), ("settle", False), ("tick", False), ("disconnect", False)]
         if table
         else [("receive", True)]
     )
     for name, arrives in names:
         inner = getattr(target, name)
 
-        def method(*args: Any, _inner: Any = inner, _arrives: bool = arrives) -> Any:
+        def method(*args: Any, _inner: Any = inner, _arrives: bool = arrives, **kw: Any) -> Any:
             me = args[0] if isinstance(target, type) else target
             if _arrives:
                 rec.message(args[-1])
-            result = _inner(*args)
+            result = _inner(*args, **kw)
             if _arrives or result:
                 rec.walk(me, hand(me))
             return result
@@ -237,8 +237,8 @@ def install(rec: Recorder) -> None:
 
     changes = JournalCursor.changes
 
-    def observed_changes(self: JournalCursor, table: Any) -> Any:
-        ch = changes(self, table)
+    def observed_changes(self: JournalCursor, table: Any, *more: Any) -> Any:
+        ch = changes(self, table, *more)
         rec.write("journal/rest", ch.rest)
         rows = [[list(r) for r in ch.records], list(ch.messages)]
         rec.write("journal/rows", msgpack.packb(rows, use_bin_type=True))

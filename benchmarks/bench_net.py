@@ -33,6 +33,7 @@ from briscola_lan.wire import codec  # noqa: E402
 from briscola_lan.wire.messages import Error  # noqa: E402
 
 LOOPBACK = ["127.0.0.1"]
+HOST_ARGS: list[str] = []  # given to every host this run starts (``--no-journal``)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -111,6 +112,7 @@ class HostProcess:
         deal are comparable; benchmarks/bench_blind.py measures the blind one beside it)."""
         if "--deal" not in args:
             args = (*args, "--deal", deal)
+        args = (*args, *HOST_ARGS)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "briscola_lan.net.host_cmd", "--interfaces", "127.0.0.1", *args],
             stdout=subprocess.PIPE,
@@ -434,6 +436,11 @@ async def latency_figures(work: Path, args: argparse.Namespace) -> None:
 
 async def capacity_figures(work: Path, args: argparse.Namespace) -> None:
     """Tables one host serves: flat out, and at a human pace."""
+    print(
+        "the host keeps no journal (--no-journal)"
+        if "--no-journal" in HOST_ARGS
+        else "the host keeps its journal (the default)"
+    )
     if args.capacity or args.capacity_light:
         print(
             f"capacity: one host process, N tables x 4 clients on real TLS sockets, the "
@@ -534,7 +541,15 @@ def main() -> None:
     parser.add_argument(
         "--stagger", type=float, default=40.0, help="spread the starts over this many s"
     )
-    asyncio.run(amain(parser.parse_args()))
+    parser.add_argument(
+        "--no-journal",
+        action="store_true",
+        help="hosts keep no journal (briscola-lan host --no-journal), to measure its share",
+    )
+    args = parser.parse_args()
+    if args.no_journal:
+        HOST_ARGS.append("--no-journal")
+    asyncio.run(amain(args))
 
 
 if __name__ == "__main__":

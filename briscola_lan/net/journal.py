@@ -1,5 +1,7 @@
 """The host's journal on disk: one append-only file per table, written at every change of the
 table before any message that change causes leaves (write-ahead), in time linear in the match.
+(A classic card's trick result, draws and receipt leave before the next change writes them: a
+table restored from what is written makes them again, the same bytes, ``HostTable.settle``.)
 
 Each change is one *frame* appended to the file: the transcript's new records, the new messages
 of the seats' logs and their places in the logs, and what changed in the rest of the table's

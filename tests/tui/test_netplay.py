@@ -138,7 +138,7 @@ async def test_a_cheating_host_is_named_apart_from_the_verified_file(tmp_path: P
             for o in outs
         ]
 
-    table.receive = lambda conn, msg: tamper(honest_receive(conn, msg))  # type: ignore[method-assign]
+    table.receive = lambda conn, msg, **kw: tamper(honest_receive(conn, msg, **kw))  # type: ignore[method-assign]
     table.tick = lambda now: tamper(honest_tick(now))  # type: ignore[method-assign]
     try:
         async with running(net_config(tmp_path)) as d:

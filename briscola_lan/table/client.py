@@ -60,7 +60,6 @@ from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.rules.hand import SeatView
 from briscola_lan.rules.match import Match
 from briscola_lan.rules.signals import SignalValue
-from briscola_lan.table import auction_events
 from briscola_lan.table import events as ev
 from briscola_lan.table.client_core import NoSignal, SecretsError
 from briscola_lan.table.client_ends import HandEnds
@@ -517,7 +516,7 @@ class ClientSession(HandEnds):
         if not isinstance(st, BidStatement) or c is None or not c.bids or c.bids[-1][1] is not st:
             return  # not a bid the hand's machine took (the checker named the fault)
         me = self.state.seat
-        self._emit(auction_events.BidMade(st.hand, st.seat, bid_of(st.bid), st.seat == me))
+        self._emit(ev.BidMade(st.hand, st.seat, bid_of(st.bid), st.seat == me))
 
     def _on_CardCalled(self, msg: m.CardCalled, out: list[Message]) -> None:
         c = self._auction_hand
@@ -530,7 +529,7 @@ class ClientSession(HandEnds):
         mine = self._my_cards(c, me)
         holds = mine is not None and contract.called in mine
         called = contract.called
-        self._emit(auction_events.CardCalled(st.hand, st.seat, called, st.seat == me, holds))
+        self._emit(ev.CardCalled(st.hand, st.seat, called, st.seat == me, holds))
 
     def _my_cards(self, c: ClassicHand | BlindHand, me: int | None) -> tuple[Card, ...] | None:
         """This seat's cards in hand, as its deals (classic) or its party's keys (blind) open

@@ -1,6 +1,6 @@
 """What a client session tells its front ends as it happens: one frozen event object per fact (a
 card played, a trick taken, cards received, a fault found, a seat taken or left, a hand or the
-match started or ended, ...), in ``ClientState.events`` in order.
+match started or ended, a bid or a call at five players, ...), in ``ClientState.events`` in order.
 
 The terminal client renders and translates them from their fields (``tui/eventlog.py``); the line
 client and the bots print ``str(event)``, the event's line in English (empty for what the table
@@ -22,6 +22,7 @@ from briscola_lan.rules.cards import Card
 
 if TYPE_CHECKING:
     from briscola_lan.fairness.verify import Fault
+    from briscola_lan.rules.auction import Bid
     from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
     from briscola_lan.rules.signals import SignalValue
     from briscola_lan.wire.messages import SeatInfo
@@ -318,6 +319,37 @@ class SittingOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    """Five players: a seat bid in the auction (``bid`` None: it passed, and is out)."""
+
+    hand: int
+    seat: int
+    bid: Bid | None
+    mine: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {'passes' if self.bid is None else f'bids {self.bid}'}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardCalled(Event):
+    """Five players: the auction's winner called a card; its suit is the briscola. ``partner``:
+    this client holds the called card (it is the caller's partner; alone if it is the caller)."""
+
+    hand: int
+    seat: int
+    card: Card
+    mine: bool
+    partner: bool
+
+    def __str__(self) -> str:
+        line = f"seat {self.seat} calls {self.card.label(ascii_only=True)} (briscola: its suit)"
+        if self.partner:
+            line += " - you hold it: " + ("you play alone" if self.mine else "you are the partner")
+        return line
+
+
+@dataclass(frozen=True, slots=True)
 class CardsReceived(Event):
     """Cards of this seat's came: its deal, or its draw after a trick (``drawn``)."""
 
@@ -539,6 +571,8 @@ __all__ = [
     "OWED_WORDS",
     "AckNotRelayed",
     "Benched",
+    "BidMade",
+    "CardCalled",
     "CardPlayed",
     "CardsReceived",
     "ChallengeMalformed",

@@ -275,12 +275,7 @@ class ClientApp(AppLayout):
             return
         fillers = form.seat_fillers()
         self.ui.last_form = (form, title)
-        # five players play on this machine, the rules engine in process (no network host yet)
-        local = options.chiamata
-        if local and "open" in fillers:
-            form.error = _("5 players play on this machine only, against AI: no open seats.")
-            return
-        if self.config.host_factory is not None and not local:
+        if self.config.host_factory is not None:
             practice = title is not None
             self.open_table(self.config.host_factory(form, self.config, practice))
             return

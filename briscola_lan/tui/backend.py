@@ -318,7 +318,8 @@ class PracticeBackend(TableBackend):
                 self.follow(ev.CardPlayed(number, fact.seat, fact.card, fact.seat == me))
                 contract = self.hand.contract
                 if contract is not None and fact.card == contract.called:
-                    self.model.add_log(chiamata.revealed_line(self.model, contract, fact.seat))
+                    line = chiamata.revealed_line(self.model, contract.caller, fact.seat)
+                    self.model.add_log(line)
             elif isinstance(fact, TrickTaken):
                 self.follow(ev.TrickTaken(number, fact))
                 cards = " ".join(self._label(c) for _seat, c in fact.plays)

@@ -81,10 +81,10 @@ def my_role_line(model: TableModel, deck: dk.Deck, ascii_only: bool) -> str:
     )
 
 
-def revealed_line(model: TableModel, contract: Contract, seat: int) -> str:
-    """The log's line when the called card is played: now everyone knows the partnership."""
+def revealed_line(model: TableModel, caller: int, seat: int) -> str:
+    """The log's line when ``seat`` plays the card ``caller`` called: now everyone knows the
+    partnership."""
     me = model.my_seat if model.seated else -1
-    caller = contract.caller
     if seat == caller:
         if seat == me:
             return _("You played the called card: you play alone against four")

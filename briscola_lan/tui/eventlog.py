@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from briscola_lan.fairness.encoding import HOST_PARTY
-from briscola_lan.rules.cards import Card
+from briscola_lan.rules.auction import Bid
+from briscola_lan.rules.cards import Card, Suit
 from briscola_lan.table import events as ev
 from briscola_lan.tui.i18n import N_, _
 from briscola_lan.tui.state import level_word, player_name
@@ -37,6 +38,12 @@ class Names(Protocol):
     def card(self, card: Card) -> str:
         """A card in the player's deck."""
 
+    def bid(self, bid: Bid) -> str:
+        """Five players: a bid in the player's deck ('A', 'K', '75 pts')."""
+
+    def suit(self, suit: Suit) -> str:
+        """A suit in the player's deck ('♥ hearts')."""
+
     def is_me(self, seat: int) -> bool:
         """Whether ``seat`` is this player's."""
 
@@ -58,6 +65,12 @@ class PlainNames:
 
     def card(self, card: Card) -> str:
         return str(card)
+
+    def bid(self, bid: Bid) -> str:
+        return str(bid)
+
+    def suit(self, suit: Suit) -> str:
+        return suit.name.lower()
 
     def is_me(self, seat: int) -> bool:
         return False
@@ -187,6 +200,41 @@ def _match_ended(e: ev.MatchEnded, names: Names) -> str:
     return _("{winner} won the match").format(winner=names.side(e.winner))
 
 
+def _bid_made(e: ev.BidMade, names: Names) -> str:
+    mine = names.is_me(e.seat)
+    if e.bid is None:
+        return _("You pass") if mine else _("{name} passes").format(name=names.player(e.seat))
+    text = _("You bid {bid}") if mine else _("{name} bids {bid}")
+    return text.format(name=names.player(e.seat), bid=names.bid(e.bid))
+
+
+def _card_called(e: ev.CardCalled, names: Names) -> str:
+    card, suit = names.card(e.card), names.suit(e.card.suit)
+    if names.is_me(e.seat):
+        said = _("You call the {card}: the briscola is {suit}").format(card=card, suit=suit)
+    else:
+        said = _("{name} calls the {card}: the briscola is {suit}").format(
+            name=names.player(e.seat), card=card, suit=suit
+        )
+    if e.partner and e.mine:
+        said += ". " + _("You hold the {card} yourself: you play alone against four").format(
+            card=card
+        )
+    elif e.partner:
+        said += ". " + _(
+            "You hold the {card}: you are {name}'s partner, a secret until you play it"
+        ).format(card=card, name=names.player(e.seat))
+    return said
+
+
+def _hand_ended(e: ev.HandEnded, names: Names) -> str:
+    if e.passed_out:
+        return _("Everyone passed: the same dealer deals again.")
+    return _("hand {n} ended: points [{p}]").format(
+        n=e.hand + 1, p=", ".join(str(int(x)) for x in e.points)
+    )
+
+
 def _nothing(e: object, names: Names) -> None:
     """What the table itself shows (a card played, cards received): no line."""
 
@@ -224,11 +272,11 @@ RENDERERS: dict[type, Callable[[Any, Names], str | None]] = {
     ev.CardsReceived: _nothing,
     ev.CardPlayed: _nothing,
     ev.TrickTaken: _trick_taken,
+    ev.BidMade: _bid_made,
+    ev.CardCalled: _card_called,
     ev.Complained: _complained,
     ev.KeysOverdue: _keys_overdue,
-    ev.HandEnded: lambda e, n: _("hand {n} ended: points [{p}]").format(
-        n=e.hand + 1, p=", ".join(str(int(x)) for x in e.points)
-    ),
+    ev.HandEnded: _hand_ended,
     ev.HandAborted: lambda e, n: _("hand aborted: {reason}").format(reason=e.reason),
     ev.DealtAgain: lambda e, n: _("the hand counts for nothing: the same dealer deals again"),
     ev.Benched: lambda e, n: _(

@@ -4,10 +4,10 @@ them, the dealing and closing lines, and why a signal was refused."""
 from __future__ import annotations
 
 from briscola_lan.net.client import HostGone
-from briscola_lan.rules import Card
+from briscola_lan.rules import Bid, Card, Suit
 from briscola_lan.table.client import ClientState, NoSignal
+from briscola_lan.tui import chiamata, render
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui import render
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.state import TableModel, player_name
 from briscola_lan.tui.verdicts import own_words, status_word, who
@@ -62,6 +62,12 @@ class SessionNames:
 
     def card(self, card: Card) -> str:
         return dk.card_label(card, self._deck, self._ascii)
+
+    def bid(self, bid: Bid) -> str:
+        return chiamata.bid_text(bid, self._deck)
+
+    def suit(self, suit: Suit) -> str:
+        return dk.suit_text(suit, self._deck, self._ascii)
 
     def is_me(self, seat: int) -> bool:
         return self._st.seat == seat

@@ -22,12 +22,13 @@ from briscola_lan.net.embedded import EmbeddedHost
 from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
 from briscola_lan.net.tls import KnownTables
-from briscola_lan.rules import Card, MatchFormat, SeatView, hand_winner
+from briscola_lan.rules import Bid, CallResult, Card, MatchFormat, SeatView, Suit, hand_winner
+from briscola_lan.rules.chiamata import score_hand
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table import events as ev
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
+from briscola_lan.tui import chiamata, eventlog
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui import eventlog
 from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.backend import TableBackend, removed_two_line
 from briscola_lan.tui.i18n import _
@@ -42,6 +43,19 @@ from briscola_lan.tui.net_words import (
 from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel
 from briscola_lan.tui.verdicts import verification
+from briscola_lan.wire.messages import Message
+
+
+def call_result(view: SeatView) -> CallResult | None:
+    """Five players: a hand played out, scored from what every seat saw (the contract, the
+    partner shown by the called card, each seat's card points); None for any other hand."""
+    contract, partner = view.contract, view.partner
+    if not view.options.chiamata or contract is None or partner is None or view.to_play is not None:
+        return None
+    try:
+        return score_hand(view.options, contract, partner, view.points)
+    except ValueError:  # not every card point is in the view: no score to show
+        return None
 
 
 class NetBackend(TableBackend):
@@ -98,6 +112,9 @@ class NetBackend(TableBackend):
         self._viewed_hand = -2  # the last hand a seat view was shown for
         self._acks_saved: set[int] = set()
         self._pending_play: tuple[int, int] | None = None
+        self._pending_act: tuple[int, int, bool] | None = None
+        self._called: tuple[int, Card, int] | None = None  # five players: (hand, card, caller)
+        self._last_view: tuple[int, SeatView | None] | None = None  # five players: see _view
         self._errors_seen = 0
         self._held = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -241,6 +258,47 @@ class NetBackend(TableBackend):
                     self.model.error = _("Not connected: the card was not sent, try again shortly.")
         self.notify()
 
+    def bid(self, bid: Bid | None) -> None:
+        self._act(
+            lambda session: session.bid(bid), _("Not connected: the bid was not sent, try again.")
+        )
+
+    def call(self, suit: Suit) -> None:
+        self._act(
+            lambda session: session.call(suit),
+            _("Not connected: the call was not sent, try again."),
+        )
+
+    def _act(self, make: Callable[[ClientSession], list[Message]], unsent: str) -> None:
+        """Five players: send my bid or call (the host refuses one that is not legal now)."""
+        self.model.error = None
+        if self.client is None or self.session is None:
+            self.model.error = _("not connected yet")
+        elif self.session.state.taken_over:
+            self.model.error = _("The host plays your seat until you are back.")
+        elif not (self.model.my_bid or self.model.my_call):
+            self.model.error = _("Not your turn yet.")
+        elif self._pending_act == self._acts_seen():
+            self.model.error = _("Your bid is on its way to the host.")
+        else:
+            try:
+                msgs = make(self.session)
+            except ValueError as exc:
+                self.model.error = str(exc)
+            else:
+                if self.client.send(*msgs):
+                    self._pending_act = self._acts_seen()
+                else:
+                    self.model.error = unsent
+        self.notify()
+
+    def _acts_seen(self) -> tuple[int, int, bool]:
+        """(hand, bids so far, called): a bid or call is in flight until this moves on."""
+        view = self.session.state.view if self.session is not None else None
+        if view is None or self.session is None:
+            return (-1, -1, False)
+        return (self.session.state.hand_number, len(view.auction), view.contract is not None)
+
     def signal(self, value: SignalValue) -> None:
         self.model.error = None
         if self.client is None or self.session is None:
@@ -380,6 +438,7 @@ class NetBackend(TableBackend):
         fresh = [e for e in st.errors[self._errors_seen :] if e.code != "bad_token"]
         if before != model.connection or len(st.errors) != self._errors_seen:
             self._pending_play = None  # a lost or refused play may be sent again
+            self._pending_act = None
             self._errors_seen = len(st.errors)
         error = self.client.error if self.client is not None else None
         model.closed_why = closed_why(error) if model.connection == "closed" else None
@@ -421,6 +480,7 @@ class NetBackend(TableBackend):
         if st.hands_won:
             model.hands_won = st.hands_won
             model.total_points = st.total_points
+            model.scores = st.scores
         self._summarize(st)
         model.match_over = st.match_over
         model.match_winner = st.winner
@@ -432,8 +492,9 @@ class NetBackend(TableBackend):
         elif not model.live:
             model.waiting = _("Catching up with the table...")
         elif not self._held:
-            if st.view is not None:
-                apply_seat_view(model, st.view)
+            view = self._view(st)
+            if view is not None:
+                apply_seat_view(model, view)
                 model.hand_number = max(0, st.hand_number)
                 model.waiting = None
                 self._viewed_hand = st.hand_number
@@ -468,7 +529,10 @@ class NetBackend(TableBackend):
         live = self.client is None or self.client.live or not self.client.connected.is_set()
         for event in st.events[self._events_seen :]:
             self._tell(st, event, live)
+        played = any(isinstance(e, ev.CardPlayed) for e in st.events[self._events_seen :])
         self._events_seen = len(st.events)
+        if played and st.options is not None and st.options.chiamata:
+            self._last_view = (st.hand_number, st.view)
         for check in st.checks:
             if check.acks_match is not None and check.hand not in self._acks_saved:
                 self._acks_saved.add(check.hand)
@@ -485,9 +549,26 @@ class NetBackend(TableBackend):
         if said:
             self._last_said = said
             self.model.add_log(self._plain(said))
+        if isinstance(event, ev.CardCalled):
+            self._called = (event.hand, event.card, event.seat)
+        elif isinstance(event, ev.CardPlayed) and self._called is not None:
+            hand, called, caller = self._called
+            if (event.hand, event.card) == (hand, called):  # now everyone knows the partner
+                self.model.add_log(chiamata.revealed_line(self.model, caller, event.seat))
         opts = st.options
         if isinstance(event, ev.HandStarted) and opts is not None and opts.players == 3:
             self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
+
+    def _view(self, st: ClientState) -> SeatView | None:
+        """My seat's view now; at five players, once the hand is played out and revealed (the
+        session then has no view), the view after its last card, so that the final table stays
+        on the screen and the hand is scored."""
+        view = st.view
+        if view is None and self._last_view is not None:
+            hand, last = self._last_view
+            if hand == st.hand_number and last is not None and last.to_play is None:
+                return last
+        return view
 
     def _held_ready(self, st: ClientState) -> bool:
         return bool(st.checks) and st.checks[-1].status != "in progress"
@@ -500,7 +581,7 @@ class NetBackend(TableBackend):
             return True
         if self.model.connection != "connected" or not (self.client and self.client.live):
             return False  # a reconnect replays the hand: judge it after the host's replay_done
-        view = st.view
+        view = self._view(st)
         return check.hand < st.hand_number or (view is not None and view.to_play is None)
 
     def _summarize(self, st: ClientState) -> None:
@@ -518,11 +599,15 @@ class NetBackend(TableBackend):
                 and sum(1 for r in self.model.hand_results if r.points) >= opts.base_hands,
                 verification=verification(check, st.deal),
             )
-            if points and st.view is not None and st.hand_number == check.hand:
-                add_hand_cards(summary, st.view)
+            view = self._view(st)
+            if points and view is not None and st.hand_number == check.hand:
+                call = call_result(view)
+                add_hand_cards(summary, view, call)
+                if call is not None:
+                    self.model.add_log(chiamata.result_line(self.model, call))
             self.model.hand_results.append(summary)
-            if st.view is not None:
-                apply_seat_view(self.model, st.view)
+            if view is not None:
+                apply_seat_view(self.model, view)
             self.model.hand_number = check.hand
             self.model.hand_over = True
             self.model.started = True

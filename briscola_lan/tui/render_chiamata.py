@@ -145,7 +145,9 @@ def contract_lines(model: TableModel, ui: UiState) -> Frag:
     out.append(("", "   " + _("Called:") + " "))
     out.append(card_frag(contract.called, ui, "class:bold"))
     target = contract.target(model.options.points_to_win)
-    out.append(("class:dim", " " + _("({name} bid {bid}, needs {n})").format(
+    mine = model.seated and contract.caller == model.my_seat
+    said = _("(You bid {bid}, needs {n})") if mine else _("({name} bid {bid}, needs {n})")
+    out.append(("class:dim", " " + said.format(
         name=model.who(contract.caller), bid=chiamata.bid_text(contract.bid, ui.deck),
         n=target)))  # fmt: skip
     nl(out)

@@ -25,7 +25,6 @@ from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
 from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Suit
-from briscola_lan.table import auction_events
 from briscola_lan.table import events as ev
 from briscola_lan.table.core import chiamata_bot_factory
 from briscola_lan.table.deal import Phase
@@ -197,7 +196,7 @@ def test_the_partner_knows_from_its_cards_and_the_others_when_the_card_is_played
     caller = hand.contract.caller
     assert holder is not None
     for seat, c in enumerate(clients):
-        called = [e for e in c.state.events if isinstance(e, auction_events.CardCalled)]
+        called = [e for e in c.state.events if isinstance(e, ev.CardCalled)]
         assert called and called[-1].partner == (seat == holder)
         view = c.state.view
         assert view is not None and view.contract == hand.contract

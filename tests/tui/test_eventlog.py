@@ -12,7 +12,7 @@ import pytest
 
 from briscola_lan.fairness.encoding import HOST_PARTY
 from briscola_lan.fairness.verify import HOST, Fault
-from briscola_lan.rules import Card, TrickTaken
+from briscola_lan.rules import Bid, Card, Rank, Suit, TrickTaken
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table import client as client_module
 from briscola_lan.table import events as ev
@@ -20,6 +20,7 @@ from briscola_lan.tui import eventlog, i18n
 from briscola_lan.wire import messages as m
 
 ACE, FOUR = Card.parse("Ah"), Card.parse("4h")
+KING = Bid.of_rank(Rank.KING)
 FAULT = Fault(7, "play", 2, "the card does not open its commitment")
 TRICK = TrickTaken(1, ((0, ACE), (1, FOUR)), 11)
 NEWS = tuple(
@@ -49,9 +50,13 @@ SAMPLES: dict[type[ev.Event], list[ev.Event]] = {
     ev.CardsReceived: [ev.CardsReceived(0, (ACE, FOUR), False)],
     ev.CardPlayed: [ev.CardPlayed(0, 1, ACE, False)],
     ev.TrickTaken: [ev.TrickTaken(0, TRICK)],
+    ev.BidMade: [ev.BidMade(0, s, b, s == 0) for s in (0, 2) for b in (None, KING)],
+    ev.CardCalled: [
+        ev.CardCalled(0, s, ACE, s == 0, holds) for s in (0, 2) for holds in (False, True)
+    ],
     ev.Complained: [ev.Complained(2), ev.Complained(HOST_PARTY)],
     ev.KeysOverdue: [ev.KeysOverdue((FAULT, Fault(None, "key-reveal", HOST, "late")))],
-    ev.HandEnded: [ev.HandEnded(0, (70, 50))],
+    ev.HandEnded: [ev.HandEnded(0, (70, 50)), ev.HandEnded(0, (0,) * 5, passed_out=True)],
     ev.HandAborted: [ev.HandAborted(0, "seat 2 did not play in time")],
     ev.DealtAgain: [ev.DealtAgain()],
     ev.Benched: [ev.Benched()],
@@ -89,6 +94,12 @@ class Names:
 
     def card(self, card: Card) -> str:
         return f"[{card.code}]"
+
+    def bid(self, bid: Bid) -> str:
+        return f"<{bid}>"
+
+    def suit(self, suit: Suit) -> str:
+        return f"~{suit.name}"
 
     def is_me(self, seat: int) -> bool:
         return seat == 0

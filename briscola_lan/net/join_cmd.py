@@ -31,6 +31,7 @@ from briscola_lan.net.discovery import DiscoveryError
 from briscola_lan.net.player import Chooser, MatchFailed, auto_play
 from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Card, Suit
+from briscola_lan.table import events as ev
 
 HELP = """commands:
   seat N          take or move to seat N leave       leave your seat
@@ -73,6 +74,23 @@ def describe(state: Any) -> list[str]:
             lines.append(f"  partner shows: {' '.join(str(c) for c in view.partner_shown)}")
         hand = "  ".join(f"{i + 1}:{c}" for i, c in enumerate(view.hand))
         lines.append(f"  your hand: {hand}" + ("   <- your turn" if view.my_turn else ""))
+    return lines
+
+
+def match_end_lines(state: Any) -> list[str]:
+    """The match's result: who won and its standing; at five players each hand's call with
+    its scores by the table of weights, then the match's scores (as ``verify`` words them)."""
+    if state.match_aborted:
+        return ["the match was aborted"]
+    opts = state.options
+    if opts is None or not opts.chiamata:
+        return [
+            f"match over: {winner_text(state)} won; hands {state.hands_won}, "
+            f"points {state.total_points}"
+        ]
+    calls = {e.hand: e.call for e in state.events if isinstance(e, ev.HandEnded) and e.call}
+    lines = [f"match over: {winner_text(state)} won; match scores {list(state.scores)}"]
+    lines += [f"  hand {hand + 1}: {ev.call_words(calls[hand])}" for hand in sorted(calls)]
     return lines
 
 
@@ -236,13 +254,8 @@ async def line_client(
         out(f"connection lost for good: {lost_reason(client, bool(state.seats))}")
         return 2
     if state.match_over:
-        if state.match_aborted:
-            out("the match was aborted")
-        else:
-            out(
-                f"match over: {winner_text(state)} won; hands {state.hands_won}, "
-                f"points {state.total_points}"
-            )
+        for text in match_end_lines(state):
+            out(text)
         for check in state.checks:
             out(f"  {check.summary}")
         return 3 if any(c.status == "failed" for c in state.checks) else 0

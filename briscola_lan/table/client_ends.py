@@ -41,6 +41,7 @@ class HandEnds(BlindSide):
         self.state.last_hand_points = st.points
         c = self._classic if not blind else self._checker.blind
         void = c is not None and c.passed_out  # five players: everyone passed, dealt again
+        call = None
         if self._match is not None and not self._match.is_over and not void:
             call = c.sched.result() if c is not None and c.options.chiamata else None
             if call is not None or not self._match.options.chiamata:
@@ -48,7 +49,7 @@ class HandEnds(BlindSide):
             self.state.hands_won = self._match.hands_won()
             self.state.total_points = self._match.total_points()
             self.state.scores = self._match.scores()
-        self._emit(ev.HandEnded(st.hand, tuple(st.points), void))
+        self._emit(ev.HandEnded(st.hand, tuple(st.points), void, call))
         if blind:  # the result is fixed; the key reveals come next, then the acknowledgement
             self._blind_act(out)
             return

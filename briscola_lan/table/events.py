@@ -23,6 +23,7 @@ from briscola_lan.rules.cards import Card
 if TYPE_CHECKING:
     from briscola_lan.fairness.verify import Fault
     from briscola_lan.rules.auction import Bid
+    from briscola_lan.rules.chiamata import CallResult
     from briscola_lan.rules.events import TrickTaken as RulesTrickTaken
     from briscola_lan.rules.signals import SignalValue
     from briscola_lan.wire.messages import SeatInfo
@@ -403,16 +404,29 @@ class KeysOverdue(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """A hand's result: the points of each side."""
+    """A hand's result: the points of each side; at five players the call, its partner and
+    each seat's score by the table of weights (``call``)."""
 
     hand: int
     points: tuple[int, ...]
     passed_out: bool = False  # five players: everyone passed; the same dealer deals again
+    call: CallResult | None = None
 
     def __str__(self) -> str:
         if self.passed_out:
             return f"hand {self.hand + 1}: everyone passed, the same dealer deals again"
-        return f"hand {self.hand + 1} ended: points {list(self.points)}"
+        line = f"hand {self.hand + 1} ended: points {list(self.points)}"
+        return line if self.call is None else f"{line}; {call_words(self.call)}"
+
+
+def call_words(call: CallResult) -> str:
+    """Five players: a hand's call in English, as ``briscola-lan verify`` words it."""
+    partner = "alone" if call.alone else f"partner seat {call.partner}"
+    return (
+        f"seat {call.caller} called {call.called.label(ascii_only=True)} ({partner}): the "
+        f"callers {'won' if call.won else 'lost'} with {call.points} of {call.target}; scores "
+        f"{list(call.scores)}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,6 +621,7 @@ __all__ = [
     "SittingOut",
     "TakenOver",
     "TrickTaken",
+    "call_words",
     "receipt_time",
     "seat_news",
 ]

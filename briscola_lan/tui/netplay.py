@@ -23,7 +23,6 @@ from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.games import save_game
 from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import Bid, CallResult, Card, MatchFormat, SeatView, Suit, hand_winner
-from briscola_lan.rules.chiamata import score_hand
 from briscola_lan.rules.signals import SignalValue
 from briscola_lan.table import events as ev
 from briscola_lan.table.client import ClientSession, ClientState, HandCheck
@@ -44,18 +43,6 @@ from briscola_lan.tui.saved import games_dir, record_hint
 from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel
 from briscola_lan.tui.verdicts import verification
 from briscola_lan.wire.messages import Message
-
-
-def call_result(view: SeatView) -> CallResult | None:
-    """Five players: a hand played out, scored from what every seat saw (the contract, the
-    partner shown by the called card, each seat's card points); None for any other hand."""
-    contract, partner = view.contract, view.partner
-    if not view.options.chiamata or contract is None or partner is None or view.to_play is not None:
-        return None
-    try:
-        return score_hand(view.options, contract, partner, view.points)
-    except ValueError:  # not every card point is in the view: no score to show
-        return None
 
 
 class NetBackend(TableBackend):
@@ -115,6 +102,7 @@ class NetBackend(TableBackend):
         self._pending_act: tuple[int, int, bool] | None = None
         self._called: tuple[int, Card, int] | None = None  # five players: (hand, card, caller)
         self._last_view: tuple[int, SeatView | None] | None = None  # five players: see _view
+        self._calls: dict[int, CallResult] = {}  # five players: each hand's scored call
         self._errors_seen = 0
         self._held = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -549,6 +537,8 @@ class NetBackend(TableBackend):
         if said:
             self._last_said = said
             self.model.add_log(self._plain(said))
+        if isinstance(event, ev.HandEnded) and event.call is not None:
+            self._calls[event.hand] = event.call  # five players: the hand's weights score
         if isinstance(event, ev.CardCalled):
             self._called = (event.hand, event.card, event.seat)
         elif isinstance(event, ev.CardPlayed) and self._called is not None:
@@ -601,7 +591,7 @@ class NetBackend(TableBackend):
             )
             view = self._view(st)
             if points and view is not None and st.hand_number == check.hand:
-                call = call_result(view)
+                call = self._calls.get(check.hand)
                 add_hand_cards(summary, view, call)
                 if call is not None:
                     self.model.add_log(chiamata.result_line(self.model, call))

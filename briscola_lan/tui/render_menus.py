@@ -224,6 +224,18 @@ def help_table() -> list[tuple[str, str]]:
     ]
 
 
+def help_auction() -> list[tuple[str, str]]:
+    """Five players: the keys of the auction (my bid) and of the call (my suit)."""
+    return [
+        (_("Left/Right"), _("your bid: a step down or up the ladder")),
+        (_("Up/Down"), _("your bid: five steps up or down")),
+        (_("Enter"), _("bid it")),
+        (_("x or 0"), _("pass (a pass is final)")),
+        (_("Left/Right/1-4"), _("the call: choose the suit")),
+        (_("Enter"), _("call that suit's card of your bid's rank")),
+    ]
+
+
 def help_lobby() -> list[tuple[str, str]]:
     return [
         (_("Up/Down"), _("choose a table")),
@@ -263,12 +275,13 @@ def help_lines(ui: UiState, width: int | None = None) -> Frag:
     """Every key of the client, the current screen's first."""
     sections = [
         ("table", _("Table keys"), help_table()),
+        ("table", _("Auction keys (5 players)"), help_auction()),
         ("lobby", _("Lobby keys"), help_lobby()),
         ("host", _("Host form keys"), help_form()),
         ("pages", _("Learn mode, saved games and statistics"), help_pages()),
     ]
     first = {"lobby": "lobby", "host": "host", "table": "table"}.get(str(ui.screen), "pages")
-    sections.sort(key=lambda sec: sec[0] != first)
+    sections.sort(key=lambda sec: sec[0] != first)  # (a stable sort: the auction after the table)
     out: Frag = []
     for _id, title, keys in sections:
         out.append(("class:bold", title))

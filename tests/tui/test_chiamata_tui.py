@@ -293,3 +293,27 @@ async def test_learn_mode_walks_through_an_auction_and_the_first_tricks_then_fiv
         await d.keys("5")
         await wait_for(lambda: d.client.model.started, what="the five-player practice")
         assert ui.screen is Screen.TABLE and d.client.model.players == 5
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_the_help_lists_the_auction_keys_and_they_bid_and_call(lang: str) -> None:
+    """The ? screen at the table lists the auction's and the call's keys, in the player's
+    language; the keys it lists move the bid, bid, pass and call as it says."""
+    from briscola_lan.tui import i18n
+
+    i18n.set_language(lang)
+    try:
+        ui = UiState(screen=Screen.TABLE)
+        text = _text(render_menus.help_lines(ui))
+        title = "Auction keys (5 players)" if lang == "en" else "Tasti dell'asta (5 giocatori)"
+        assert title in text, text
+        assert text.index(title) < text.index("Lobby keys" if lang == "en" else "Tasti nella sala")
+        keys = dict(render_menus.help_auction())
+        assert len(keys) == 5  # Left/Right, Up/Down, Enter (bid and call), x or 0, the suits
+        for key in ("x or 0" if lang == "en" else "x o 0", "Left/Right/1-4" if lang == "en" else
+                    "Sinistra/Destra/1-4"):  # fmt: skip
+            assert key in keys, keys
+        if lang == "it":
+            assert all(what not in text for what in ("bid it", "pass (a pass is final)"))
+    finally:
+        i18n.set_language("en")

@@ -24,6 +24,7 @@ __all__ = ["tmux_factory"]  # the fixture, shared with test_tmux.py
 
 
 MINE = r"Tess \(you\)\s+(D )?\s*"  # my row in the players' list, then my bid or pass
+OVER = r"Called: .."  # the auction over (my bid or pass may have closed it)
 
 
 @pytest.fixture
@@ -109,10 +110,11 @@ def test_five_players_joined_over_the_network(
                 shown = re.search(r"Your bid: < ([^>]+) >", moved)
                 assert shown, moved
                 t.keys("Enter")  # my bid, in the players' list beside my name
-                t.wait_for(MINE + re.escape(shown[1].strip()) + r"\b", 15)
+                said = re.escape(shown[1].strip())
+                t.wait_for(rf"{MINE}{said}\b|You bid {said}\b|{OVER}", 15)
             else:
                 t.keys("x")
-                t.wait_for(MINE + r"pass\b", 15)
+                t.wait_for(rf"{MINE}pass\b|You pass\b|{OVER}", 15)
             bids += 1
         elif "1-4: suit" in seen:
             t.keys("Enter")

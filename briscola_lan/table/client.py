@@ -299,7 +299,11 @@ class ClientSession(HandEnds):
             return
         me = self.identity.public_key
         lobby = st.seat_keys.index(me) if me in st.seat_keys else None
-        self.state.draw = DrawCheck(bool(st.draw_partners), bool(st.draw_dealer), st.names, lobby)
+        ai = {i.public_key: i.ai for i in self.state.seats if i.occupied and i.ai}
+        levels = tuple(ai.get(key, "") for key in st.seat_keys)  # the AI seats, by their keys
+        self.state.draw = DrawCheck(
+            bool(st.draw_partners), bool(st.draw_dealer), st.names, lobby, levels
+        )
         s = self.state
         s.game_id, s.phase = st.game_id.hex(), "playing"
         s.match_over, s.match_aborted, s.winner = False, False, None
@@ -330,7 +334,8 @@ class ClientSession(HandEnds):
             d.status = "verified"
         d.cards = tuple(Card.from_code(c) for c in st.cards if 0 <= c < 40)
         d.seating, d.dealer = st.seating, st.dealer
-        self._emit(ev.DrawRevealed(d.status, tuple(zip(d.names, d.cards, strict=False))))
+        drawn = tuple(zip(d.names, d.cards, strict=False))
+        self._emit(ev.DrawRevealed(d.status, drawn, d.levels))
 
     def _on_MatchStarted(self, msg: m.MatchStarted, out: list[Message]) -> None:
         if not self._drawing:
@@ -353,7 +358,7 @@ class ClientSession(HandEnds):
         s.hands_won = s.total_points = s.scores = (0,) * opts.sides
         if s.seat is not None and st.seat_keys[s.seat] != self.identity.public_key:
             self._live(Fault(0, "match-start", HOST, "my seat is listed with another key"))
-        self._emit(ev.MatchStarted(st.names))
+        self._emit(ev.MatchStarted(st.names, st.ai_levels))
 
     def _on_OptionsSet(self, msg: m.OptionsSet, out: list[Message]) -> None:
         """The options match-start has no field for (fairness.md §12.1)."""

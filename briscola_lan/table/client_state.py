@@ -56,6 +56,7 @@ class DrawCheck:
     draw_dealer: bool
     names: tuple[str, ...]  # lobby seat order
     my_lobby_seat: int | None
+    levels: tuple[str, ...] = ()  # lobby seat order: an AI seat's level, "" for a person
     status: str = "in progress"  # "in progress", "verified", "failed", "aborted"
     cards: tuple[Card, ...] = ()  # card drawn by each lobby seat
     seating: tuple[int, ...] = ()  # match seat of each lobby seat

@@ -124,7 +124,7 @@ class SeatNews:
     seat: int
     name: str = ""
     other: int | None = None
-    level: str = ""
+    level: str = ""  # the seat's AI level ("" for a person)
 
 
 def seat_news(before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...]) -> tuple[SeatNews, ...]:
@@ -155,17 +155,17 @@ def seat_news(before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...]) -> tupl
                 news.append(SeatNews(SeatChange.TAKEN, a.seat, a.name))
         elif b.occupied and not a.occupied:
             if b.ai is not None:
-                news.append(SeatNews(SeatChange.AI_REMOVED, a.seat, b.name))
+                news.append(SeatNews(SeatChange.AI_REMOVED, a.seat, b.name, level=b.ai))
             elif came.get(b.public_key, b.seat) == b.seat:  # not a move (that says it)
                 gone = SeatChange.LEFT if b.connected else SeatChange.FREED
                 news.append(SeatNews(gone, a.seat, b.name))
         elif a.occupied and (a.public_key, a.ai) == (b.public_key, b.ai):
             if a.connected != b.connected:
                 back = SeatChange.BACK if a.connected else SeatChange.AWAY
-                news.append(SeatNews(back, a.seat, a.name))
+                news.append(SeatNews(back, a.seat, a.name, level=a.ai or ""))
             elif a.ready != b.ready:
                 ready = SeatChange.READY if a.ready else SeatChange.NOT_READY
-                news.append(SeatNews(ready, a.seat, a.name))
+                news.append(SeatNews(ready, a.seat, a.name, level=a.ai or ""))
     return tuple(news)
 
 
@@ -215,6 +215,7 @@ class DrawRevealed(Event):
 
     status: str  # "verified", "failed", "in progress"
     drawn: tuple[tuple[str, Card], ...]  # (name, card) in lobby seat order
+    levels: tuple[str, ...] = ()  # lobby seat order: an AI seat's level, "" for a person
 
     def __str__(self) -> str:
         drawn = ", ".join(f"{n} drew {c}" for n, c in self.drawn)
@@ -233,9 +234,11 @@ class DrawAborted(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchStarted(Event):
-    """The match started with these players, in seat order."""
+    """The match started with these players, in seat order (``levels``: an AI seat's level,
+    "" for a person, as the signed match-start says)."""
 
     names: tuple[str, ...]
+    levels: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return "the match started: " + ", ".join(self.names)

@@ -202,7 +202,7 @@ class PracticeBackend(TableBackend):
             for seat, level in zip(range(1, n), levels, strict=True)
         }
         model.seats = [SeatInfo(0, name)] + [
-            SeatInfo(seat, _("Bot {n}").format(n=seat), is_ai=True, level=f"AI:{level}")
+            SeatInfo(seat, _("Bot {n}").format(n=seat), is_ai=True, level=level)
             for seat, level in zip(range(1, n), levels, strict=True)
         ]
         # The last seat deals the first hand, so that I lead it.

@@ -116,7 +116,10 @@ def _seats_changed(e: ev.SeatsChanged, names: Names) -> str:
         template = _(_SEAT_CHANGES[c.change])
         lines.append(
             template.format(
-                name=player_name(c.name), n=c.seat, old=c.other, level=level_word(c.level)
+                name=player_name(c.name, c.level, c.seat),
+                n=c.seat,
+                old=c.other,
+                level=level_word(c.level),
             )
         )
     return "; ".join(lines)
@@ -133,10 +136,18 @@ def _draw_started(e: ev.DrawStarted, names: Names) -> str:
 
 
 def _draw_revealed(e: ev.DrawRevealed, names: Names) -> str:
+    levels = (*e.levels, *[""] * len(e.drawn))
     drawn = ", ".join(
-        _("{name} drew {card}").format(name=player_name(n), card=names.card(c)) for n, c in e.drawn
+        _("{name} drew {card}").format(name=player_name(n, levels[i], i), card=names.card(c))
+        for i, (n, c) in enumerate(e.drawn)
     )
     return _("draw {status}: {drawn}").format(status=status_word(e.status), drawn=drawn)
+
+
+def _match_started(e: ev.MatchStarted, names: Names) -> str:
+    levels = (*e.levels, *[""] * len(e.names))
+    shown = (player_name(name, levels[seat], seat) for seat, name in enumerate(e.names))
+    return _("the match started: {names}").format(names=", ".join(shown))
 
 
 def _hand_started(e: ev.HandStarted, names: Names) -> str:
@@ -257,9 +268,7 @@ RENDERERS: dict[type, Callable[[Any, Names], str | None]] = {
     ev.DrawStarted: _draw_started,
     ev.DrawRevealed: _draw_revealed,
     ev.DrawAborted: lambda e, n: _("draw aborted: {reason}").format(reason=e.reason),
-    ev.MatchStarted: lambda e, n: _("the match started: {names}").format(
-        names=", ".join(player_name(x) for x in e.names)
-    ),
+    ev.MatchStarted: _match_started,
     ev.SignalsAllowed: lambda e, n: _("partners may signal to each other at this table"),
     ev.SignalMade: lambda e, n: _("{seat} signalled").format(seat=n.seat(e.seat)),
     ev.MatchEnded: _match_ended,

@@ -31,7 +31,7 @@ class SessionNames:
     def seat(self, seat: int) -> str:
         """'Ann (seat 0)' for the log."""
         names = {
-            i.seat: player_name(i.name) if i.ai else i.name for i in self._st.seats if i.occupied
+            i.seat: player_name(i.name, i.ai or "", i.seat) for i in self._st.seats if i.occupied
         }
         if seat in names:
             return _("{name} (seat {n})").format(name=names[seat], n=seat)
@@ -43,7 +43,7 @@ class SessionNames:
             return _("You")
         for info in self._st.seats:
             if info.seat == seat and info.occupied:
-                return player_name(info.name) if info.ai else info.name
+                return player_name(info.name, info.ai or "", info.seat)
         return self._model.who(seat)
 
     def side(self, side: int) -> str:

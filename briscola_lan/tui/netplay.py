@@ -40,7 +40,7 @@ from briscola_lan.tui.net_words import (
     signal_refusal,
 )
 from briscola_lan.tui.saved import games_dir, record_hint
-from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel
+from briscola_lan.tui.state import HandSummary, SeatInfo, SignalNote, TableModel, player_name
 from briscola_lan.tui.verdicts import verification
 from briscola_lan.wire.messages import Message
 
@@ -457,9 +457,9 @@ class NetBackend(TableBackend):
         model.seats = [
             SeatInfo(
                 i.seat,
-                i.name if i.occupied else _("(open seat)"),
+                player_name(i.name, i.ai or "", i.seat) if i.occupied else _("(open seat)"),
                 is_ai=i.ai is not None,
-                level=f"AI:{i.ai}" if i.ai else "",
+                level=i.ai or "",
                 connected=i.connected,
                 occupied=i.occupied,
             )

@@ -62,7 +62,7 @@ def seat_lines(
             tags.append("D")
         if opts.chiamata and model.started:
             tags.extend(_five_tags(model, ui, info.seat))
-        level = level_word(info.level.removeprefix("AI:")) if info.is_ai else ""
+        level = level_word(info.level) if info.is_ai else ""
         if level and level in model.name_of(info.seat):
             level = ""  # "AI rules 1" says its level already
         held = ""

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from briscola_lan.fairness.statements import MatchStart, StatementError, decode
 from briscola_lan.fairness.transcript import SUFFIX, TranscriptFileError, load
 from briscola_lan.fairness.verify import MatchReport, verify_records
 from briscola_lan.net import files
@@ -124,19 +125,37 @@ def _verdict_word(verdict: str) -> str:
     }.get(verdict, verdict.upper())
 
 
-def _winner_text(rep: MatchReport) -> str:
+def ai_levels(records: Sequence[tuple[bytes, bytes]]) -> tuple[str, ...]:
+    """Each match seat's AI level ("" for a person), as the file's signed match-start says."""
+    for body, _sig in records:
+        try:
+            st = decode(body)
+        except StatementError:
+            return ()
+        if isinstance(st, MatchStart):
+            return tuple(st.ai_levels)
+    return ()
+
+
+def _name(rep: MatchReport, levels: Sequence[str], seat: int) -> str:
+    """A match seat's player in the report: an AI seat by its level, a person by name."""
+    if seat >= len(rep.names):
+        return _("seat {n}").format(n=seat)
+    return player_name(rep.names[seat], levels[seat] if seat < len(levels) else "", seat)
+
+
+def _winner_text(rep: MatchReport, levels: Sequence[str] = ()) -> str:
     if rep.options is None or rep.winner is None:
         return "?"
     seats = [s for s in range(rep.options.players) if rep.options.side_of(s) == rep.winner]
-    names = [
-        player_name(rep.names[s]) if s < len(rep.names) else _("seat {n}").format(n=s)
-        for s in seats
-    ]
-    return " + ".join(names)
+    return " + ".join(_name(rep, levels, s) for s in seats)
 
 
-def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
-    """The deal-check report of a saved game (what ``briscola-lan verify`` prints, translated)."""
+def report_lines(
+    rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH, levels: Sequence[str] = ()
+) -> list[str]:
+    """The deal-check report of a saved game (what ``briscola-lan verify`` prints, translated);
+    ``levels``: each seat's AI level, from the file's match-start (``ai_levels``)."""
     lines: list[str] = []
     if rep.options is not None:
         lines.append(
@@ -148,7 +167,8 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
         )
         lines.append(
             ngettext("players: {names}; {n} record", "players: {names}; {n} records", rep.records)
-            .format(names=", ".join(map(player_name, rep.names)), n=rep.records)
+            .format(names=", ".join(_name(rep, levels, s) for s in range(len(rep.names))),
+                    n=rep.records)
         )  # fmt: skip
     d = rep.draw
     if d is not None:
@@ -179,11 +199,7 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
             lines.append("  " + fault_text(h.fault))
         for hand, seat, ai, _at in rep.takeovers:
             if hand == h.hand:
-                who = (
-                    player_name(rep.names[seat])
-                    if seat < len(rep.names)
-                    else _("seat {n}").format(n=seat)
-                )
+                who = _name(rep, levels, seat)
                 lines.append(
                     "  "
                     + (
@@ -204,7 +220,7 @@ def report_lines(rep: MatchReport, deck: dk.Deck = dk.Deck.FRENCH) -> list[str]:
         lines.append(_("FAILED at {fault}").format(fault=fault_text(blame)))
     verdict = rep.verdict
     if verdict in ("verified", "unacknowledged") and rep.match_over:
-        lines.append(_("match over: {who} won").format(who=_winner_text(rep)))
+        lines.append(_("match over: {who} won").format(who=_winner_text(rep, levels)))
     if verdict == "unacknowledged":
         lines.append(_("not every player acknowledged every hand: the cards check out, but a "
                        "seat did not confirm it saw the same history"))  # fmt: skip
@@ -222,10 +238,11 @@ def verify_saved(path: Path, deck: dk.Deck = dk.Deck.FRENCH) -> tuple[bool, str,
     """Check a saved game exactly as ``briscola-lan verify`` does: (verified, the verdict word,
     the report lines), in the player's language."""
     try:
-        report = verify_records(load(path))
+        records = load(path)
+        report = verify_records(records)
     except TranscriptFileError as exc:
         return False, _("CANNOT VERIFY"), [_("cannot verify: {reason}").format(reason=exc)]
-    lines = report_lines(report, deck)
+    lines = report_lines(report, deck, ai_levels(records))
     hints = read_hints(path)
     if hints:
         lines.append(
@@ -263,17 +280,19 @@ def summarize(path: Path) -> SavedGame:
         when = "?"
     game = SavedGame(path, when, hints=len(read_hints(path)))
     try:
-        rep = verify_records(load(path))
+        records = load(path)
+        rep = verify_records(records)
     except TranscriptFileError:
         game.status = _("CANNOT VERIFY")
         game.table = path.name
         return game
     game.table = rep.table_name
-    game.players = ", ".join(map(player_name, rep.names))
+    levels = ai_levels(records)
+    game.players = ", ".join(_name(rep, levels, s) for s in range(len(rep.names)))
     game.status = _verdict_word(rep.verdict)
     game.score = score_text(rep)
     if rep.match_over and rep.winner is not None:
-        game.result = _("{who} won").format(who=_winner_text(rep))
+        game.result = _("{who} won").format(who=_winner_text(rep, levels))
     else:
         done = sum(1 for h in rep.hands if h.points)
         game.result = ngettext("{n} hand played", "{n} hands played", done).format(n=done)

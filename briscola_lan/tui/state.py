@@ -7,7 +7,6 @@ overlays, the lobby list and the host form).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -27,24 +26,25 @@ if TYPE_CHECKING:
 
 MAX_LOG = 5000  # log lines kept: a whole match, several times over
 
-# The name a host gives its AI players (table/host.py): "AI rules 1"; "AI rules" in statistics.
-_AI_NAME = re.compile(r"AI (random|rules|strong)(?: (\d+))?")
-
 
 def level_word(level: str) -> str:
     """An AI level as the player reads it (random, rules, strong)."""
     return {"random": _("random"), "rules": _("rules"), "strong": _("strong")}.get(level, level)
 
 
-def player_name(name: str) -> str:
-    """A player's name as shown: the host's own AI names ("AI rules 1") in the player's
-    language ("IA regole 1"); every other name as the player chose it."""
-    m = _AI_NAME.fullmatch(name)
-    if m is None:
-        return name
-    if m.group(2) is None:
-        return _("AI {level}").format(level=level_word(m.group(1)))
-    return _("AI {level} {n}").format(level=level_word(m.group(1)), n=m.group(2))
+def ai_name(level: str, seat: int | None = None) -> str:
+    """An AI player in the player's language, from its level and seat: "AI rules 1" ("IA
+    regole 1"); "AI rules" without a seat (statistics)."""
+    if seat is None:
+        return _("AI {level}").format(level=level_word(level))
+    return _("AI {level} {n}").format(level=level_word(level), n=seat)
+
+
+def player_name(name: str, level: str = "", seat: int | None = None) -> str:
+    """A seat's player as shown: an AI seat (its ``level`` known, from the seat list or the
+    match-start) by its level and seat in the player's language; a person by the name they
+    chose (a person may call themselves "AI rules 1": only the level makes an AI)."""
+    return ai_name(level, seat) if level else name
 
 
 class Screen(StrEnum):
@@ -73,9 +73,9 @@ class SeatInfo:
     """One seat at the table as the client knows it."""
 
     seat: int
-    name: str
+    name: str  # as shown: an AI seat's in the player's language
     is_ai: bool = False
-    level: str = ""
+    level: str = ""  # an AI seat's level (``choices.AI_LEVELS``)
     connected: bool = True
     occupied: bool = True
 
@@ -226,7 +226,7 @@ class TableModel:
     def name_of(self, seat: int) -> str:
         for info in self.seats:
             if info.seat == seat:
-                return player_name(info.name) if info.is_ai else info.name
+                return info.name
         return _("seat {n}").format(n=seat)
 
     def side_name(self, side: int) -> str:

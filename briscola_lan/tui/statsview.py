@@ -12,11 +12,12 @@ from pathlib import Path
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from briscola_lan.stats import HandLine, Stats, Tally
+from briscola_lan.choices import AI_LEVELS
+from briscola_lan.stats import HandLine, Stats, Tally, opponent_label
 from briscola_lan.stats_read import Collected
 from briscola_lan.tui.i18n import _, decimal, ngettext
 from briscola_lan.tui.render import fit_name
-from briscola_lan.tui.state import UiState, player_name
+from briscola_lan.tui.state import UiState, ai_name
 from briscola_lan.tui.widgets import hang
 
 Frag = StyleAndTextTuples
@@ -103,9 +104,20 @@ def _table(title: str, rows: dict[str, Tally], width: int, ascii_only: bool) -> 
     return out
 
 
+# Statistics name an AI opponent by its level alone (``stats.opponent_label``): the player's
+# words for each such label, from the levels a table seats.
+_AI_LABELS = {opponent_label("", level): level for level in AI_LEVELS}
+
+
+def opponent_name(label: str) -> str:
+    """An opponent as statistics name it (``stats.opponent_label``), in the player's words."""
+    level = _AI_LABELS.get(label)
+    return label if level is None else ai_name(level)
+
+
 def _hand(h: HandLine, width: int) -> Frag:
     """One of the best or worst hands: its date and score, then where and against whom."""
-    against = ", ".join(player_name(o) for o in dict.fromkeys(h.opponents))
+    against = ", ".join(opponent_name(o) for o in dict.fromkeys(h.opponents))
     what = _("hand {n} at '{table}' against {names}").format(
         n=h.number, table=h.table, names=against
     )
@@ -168,11 +180,8 @@ def stats_lines(view: StatsView | None, ui: UiState, width: int) -> Frag:
     out.append(("", hands + "\n"))
     a = ui.ascii_only
     for title, table in (
-        (_("By opponent"), {player_name(k): v for k, v in sorted(st.by_opponent.items())}),
-        (
-            _("By AI level"),
-            {player_name(f"AI {lv}"): v for lv, v in sorted(st.by_level.items()) if lv},
-        ),
+        (_("By opponent"), {opponent_name(k): v for k, v in sorted(st.by_opponent.items())}),
+        (_("By AI level"), {ai_name(lv): v for lv, v in sorted(st.by_level.items()) if lv}),
         (
             _("By table size"),
             {_("{n} players").format(n=n): v for n, v in sorted(st.by_players.items())},

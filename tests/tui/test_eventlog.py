@@ -38,9 +38,11 @@ SAMPLES: dict[type[ev.Event], list[ev.Event]] = {
     ev.SeatsChanged: [ev.SeatsChanged((n,), "x") for n in NEWS] + [ev.SeatsChanged((), "hi")],
     ev.PlayerConnection: [ev.PlayerConnection(1, True), ev.PlayerConnection(1, False)],
     ev.DrawStarted: [ev.DrawStarted(p, d) for p, d in ((True, True), (True, False), (False, True))],
-    ev.DrawRevealed: [ev.DrawRevealed("verified", (("Ann", ACE), ("AI rules 1", FOUR)))],
+    ev.DrawRevealed: [
+        ev.DrawRevealed("verified", (("Ann", ACE), ("AI rules 1", FOUR)), ("", "rules"))
+    ],
     ev.DrawAborted: [ev.DrawAborted("seat 1 did not reveal")],
-    ev.MatchStarted: [ev.MatchStarted(("Ann", "AI rules 1"))],
+    ev.MatchStarted: [ev.MatchStarted(("Ann", "AI rules 1"), ("", "rules"))],
     ev.SignalsAllowed: [ev.SignalsAllowed()],
     ev.SignalMade: [ev.SignalMade(2, SignalValue(1), False)],
     ev.MatchEnded: [ev.MatchEnded(1, False), ev.MatchEnded(None, True)],
@@ -150,7 +152,9 @@ def test_names_and_cards_come_from_the_table(lang: str) -> None:
     assert won is not None and "team Bea" in won
     joined = eventlog.render(ev.Joined("Casa", "2p"), names)
     assert joined is not None and "<2p>" in joined and "Casa" in joined
-    drawn = eventlog.render(ev.DrawRevealed("verified", (("AI rules 1", ACE),)), names)
+    drawn = eventlog.render(
+        ev.DrawRevealed("verified", (("Ann", FOUR), ("AI rules 1", ACE)), ("", "rules")), names
+    )
     assert drawn is not None and f"[{ACE.code}]" in drawn
     assert ("IA regole 1" if lang == "it" else "AI rules 1") in drawn
     late = eventlog.render(ev.KeysOverdue((FAULT,)), names)
@@ -205,6 +209,9 @@ def test_seat_news_reads_the_seat_lists() -> None:
     ai = (seat(0, "Ann"), seat(1, "AI rules 1", ai="rules"))
     assert ev.seat_news(ann, ai) == (
         ev.SeatNews(ev.SeatChange.AI_SEATED, 1, "AI rules 1", level="rules"),
+    )
+    assert ev.seat_news(ai, ann) == (
+        ev.SeatNews(ev.SeatChange.AI_REMOVED, 1, "AI rules 1", level="rules"),
     )
     swapped = (seat(0, "AI rules 1", ai="rules"), seat(1, "Ann"))
     assert ev.seat_news(ai, swapped) == (ev.SeatNews(ev.SeatChange.RESEATED, -1),)

@@ -118,13 +118,23 @@ def test_ai_players_and_why_discovery_is_off_speak_italian() -> None:
     from briscola_lan.tui.discovery_off import discovery_reason
     from briscola_lan.tui.state import SeatInfo, TableModel, player_name
 
-    assert player_name("AI rules 1") == "IA regole 1"
-    assert player_name("AI strong 3") == "IA forte 3"
-    assert player_name("AI rules fan") == "AI rules fan"  # a person's own name stays
-    model = TableModel(seats=[SeatInfo(0, "Anna"), SeatInfo(1, "AI random 1", is_ai=True)])
+    # an AI seat is named from its level and seat (structured data), never from the host's text
+    assert player_name("AI rules 1", "rules", 1) == "IA regole 1"
+    assert player_name("AI strong 3", "strong", 3) == "IA forte 3"
+    assert player_name("AI rules 1") == "AI rules 1"  # a person who calls themselves so
+    assert player_name("anything", "random", 2) == "IA casuale 2"
+    model = TableModel(seats=[SeatInfo(0, "Anna"), SeatInfo(1, "IA casuale 1", is_ai=True)])
     assert model.name_of(1) == "IA casuale 1" and model.name_of(0) == "Anna"
-    said = eventlog.render(ev.MatchStarted(("Anna", "AI rules 1")))
+    said = eventlog.render(ev.MatchStarted(("Anna", "AI rules 1"), ("", "rules")))
     assert said == "la partita è iniziata: Anna, IA regole 1", said
+    person = eventlog.render(ev.MatchStarted(("Anna", "AI rules 1"), ("", "")))
+    assert person == "la partita è iniziata: Anna, AI rules 1", person
+    # statistics name an AI opponent by its level alone (stats.opponent_label)
+    from briscola_lan.stats import opponent_label
+    from briscola_lan.tui.statsview import opponent_name
+
+    assert opponent_name(opponent_label("", "strong")) == "IA forte"
+    assert opponent_name(opponent_label("Bea", "")) == "Bea"
     off = DiscoveryError("x", "cannot-start", where="['10.9.9.9']", why="[Errno 19] No such device")
     reason = discovery_reason(off)
     assert reason.startswith("impossibile avviare mDNS su ['10.9.9.9']: [Errno 19]"), reason

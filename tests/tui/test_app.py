@@ -147,7 +147,7 @@ async def test_host_form_three_players_sets_every_option() -> None:
         assert opts.removed_two is Suit.SWORDS
         assert opts.deck_size == 39
         assert d.client.model.title == "Kitchen"
-        assert [s.level for s in d.client.model.seats[1:]] == ["AI:strong", "AI:random"]
+        assert [s.level for s in d.client.model.seats[1:]] == ["strong", "random"]
 
 
 async def test_host_form_four_players_exchange_and_hands() -> None:

@@ -16,7 +16,7 @@ from briscola_lan.table.host import Outgoing
 from briscola_lan.tui import render_menus
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.saved import verify_saved
-from briscola_lan.tui.state import Screen
+from briscola_lan.tui.state import Screen, player_name
 from briscola_lan.wire import messages as m
 
 from .helpers import DOWN, ENTER, ESC, RIGHT, Driver, lobby_entry, net_config, running, wait_for
@@ -183,7 +183,10 @@ async def test_drawn_partners_and_dealer_at_four_players(tmp_path: Path) -> None
         assert model.my_seat == draw.seating[0]  # I may have been reseated by the draw
         assert model.dealer == draw.dealer
         # the log, the players pane and the sides use the seats after the draw
-        names = {info.seat: info.name for info in backend.session.state.seats}
+        # (an AI seat is named by its level and the seat it sits in now, in the player's words)
+        names = {
+            i.seat: player_name(i.name, i.ai or "", i.seat) for i in backend.session.state.seats
+        }
         started = [line for line in model.log if line.startswith("hand 1 started")]
         assert started == [f"hand 1 started, {names[draw.dealer]} (seat {draw.dealer}) deals"]
         assert {s.seat: s.name for s in model.seats} == names

@@ -77,8 +77,9 @@ def lobby_lines(ui: UiState, width: int | None = None) -> Frag:
 def form_rows(form: HostForm) -> list[str]:
     """The row ids the host form shows for its current option values."""
     rows = ["name", "players"]
-    if form.players == 5:  # Briscola chiamata: its own options; AI seats, on this machine
-        return [*rows, "target", "double", "length", *(f"seat{i}" for i in range(1, 5)), "start"]
+    if form.players == 5:  # Briscola chiamata: its own options, the seats and the deal
+        seats = [f"seat{i}" for i in range(1, 5)]
+        return [*rows, "target", "double", "length", *seats, "deal", "start"]
     if form.players != 3:
         rows.append("format")
     if form.players != 3 and form.match_format is MatchFormat.HANDS:

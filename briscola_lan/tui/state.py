@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from briscola_lan.choices import BLIND_PLAYERS, CLASSIC, default_deal
+from briscola_lan.choices import default_deal
 from briscola_lan.rules import Card, MatchFormat, Suit, TableOptions
 from briscola_lan.rules.options import CHIAMATA_PLAYERS, MATCH_HANDS, POINTS_TO_WIN
 from briscola_lan.rules.signals import SignalValue
@@ -316,11 +316,9 @@ class HostForm:
         return self.fillers[: self.players - 1]
 
     def deal_mode(self) -> str:
-        """The deal the table will use: the one chosen, else blind with two or more people;
-        classic at five players, which the blind deal does not seat."""
+        """The deal the table will use: the one chosen, else the default for its people and
+        players (``choices.default_deal``: blind with two or more people; classic at five)."""
         people = 1 + sum(1 for f in self.seat_fillers() if f == "open")
-        if self.players not in BLIND_PLAYERS:
-            return CLASSIC
         return self.deal or default_deal(people, self.players)
 
 

@@ -14,6 +14,7 @@ from briscola_lan.fairness import verify_records
 from briscola_lan.net.client import Target
 from briscola_lan.net.kept import PRACTICE, unfinished
 from briscola_lan.net.player import auto_play, connect, make_chooser
+from briscola_lan.tui import render_menus
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.saved import verify_saved
 from briscola_lan.tui.state import HostForm, Screen
@@ -192,3 +193,28 @@ async def test_a_five_player_game_quit_mid_hand_is_continued_and_verifies(
     mine = next(games.glob("*-Tess.briscola.json"))
     ok, verdict, lines = verify_saved(mine)
     assert ok and verdict == "VERIFIED", lines
+
+
+async def test_a_blind_five_player_table_from_the_form(tmp_path: Path) -> None:
+    """The form's Deal row at five players: blind, the auction and the play go through the
+    blind hand, and the hand verifies."""
+    async with running(net_config(tmp_path)) as d:
+        form = HostForm(table_name="Cieca", players=5, match_hands=1, fillers=["random"] * 4)
+        assert form.deal_mode() == "classic"  # the default at five
+        rows = render_menus.form_rows(form)
+        assert "deal" in rows
+        d.client.ui.form = form
+        await d.keys("h")
+        form = d.client.ui.form
+        form.row = rows.index("deal")
+        await d.keys(" ")
+        assert form.deal_mode() == "blind"
+        await d.keys(ENTER)
+        backend = d.client.backend
+        assert isinstance(backend, NetBackend)
+        await wait_for(lambda: d.client.model.started, 30, "the deal")
+        assert d.client.model.deal == "blind"
+        await _play_hand(d)
+        res = d.client.model.last_result
+        assert res is not None and res.call is not None and sum(res.points) == 120
+        assert res.verification is not None and res.verification.ok is True

@@ -31,7 +31,6 @@ from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
 from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Suit
-from briscola_lan.table import auction_events
 from briscola_lan.table import events as ev
 from briscola_lan.table.core import chiamata_bot_factory
 from briscola_lan.table.deal import Phase
@@ -260,7 +259,7 @@ def test_only_the_partner_knows_it_is_the_partner_until_the_card_is_played() -> 
     holder = holders[0]
     assert _deal(host).view(holder) is None  # the host opens no seat's cards
     for seat, c in enumerate(clients):
-        called = [e for e in c.state.events if isinstance(e, auction_events.CardCalled)]
+        called = [e for e in c.state.events if isinstance(e, ev.CardCalled)]
         assert called and called[-1].partner == (seat == holder)
         view = c.state.view
         assert view.contract == contract and view.trump == contract.trump

@@ -198,14 +198,14 @@ async def test_five_players_from_the_form_by_keys_to_the_end_of_a_hand() -> None
         assert "does not coach Briscola chiamata" in _text(c.coach.review_lines(c.ui))
 
 
-def test_the_form_offers_the_chiamata_options_and_no_open_seats() -> None:
+def test_the_form_offers_the_chiamata_options_the_seats_and_the_deal() -> None:
     form = HostForm(players=4)
     form.row = 1
     change_form(form, +1)
     assert form.players == 5
     assert render_menus.form_rows(form) == [
         "name", "players", "target", "double", "length",
-        "seat1", "seat2", "seat3", "seat4", "start",
+        "seat1", "seat2", "seat3", "seat4", "deal", "start",
     ]  # fmt: skip
     for row in ("target", "length"):
         form.row = render_menus.form_rows(form).index(row)

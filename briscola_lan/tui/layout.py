@@ -304,7 +304,11 @@ class AppLayout:
             panel(
                 render_menus.help_title,
                 ScrollControl(
-                    lambda w: render_menus.help_lines(self.ui, w), ui.help_scroll, more=self._more
+                    lambda w: render_menus.help_lines(
+                        self.ui, w, auction=on_table() and self.model.in_auction
+                    ),
+                    ui.help_scroll,
+                    more=self._more,
                 ),
                 lambda: ui.show_help,
                 50,

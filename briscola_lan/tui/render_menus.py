@@ -272,8 +272,9 @@ def help_pages() -> list[tuple[str, str]]:
     ]
 
 
-def help_lines(ui: UiState, width: int | None = None) -> Frag:
-    """Every key of the client, the current screen's first."""
+def help_lines(ui: UiState, width: int | None = None, *, auction: bool = False) -> Frag:
+    """Every key of the client, the current screen's first (``auction``: a five-player hand's
+    auction or call is on: its keys come first of all)."""
     sections = [
         ("table", _("Table keys"), help_table()),
         ("table", _("Auction keys (5 players)"), help_auction()),
@@ -283,6 +284,8 @@ def help_lines(ui: UiState, width: int | None = None) -> Frag:
     ]
     first = {"lobby": "lobby", "host": "host", "table": "table"}.get(str(ui.screen), "pages")
     sections.sort(key=lambda sec: sec[0] != first)  # (a stable sort: the auction after the table)
+    if auction:
+        sections.insert(0, sections.pop(1))
     out: Frag = []
     for _id, title, keys in sections:
         out.append(("class:bold", title))

@@ -315,5 +315,10 @@ async def test_the_help_lists_the_auction_keys_and_they_bid_and_call(lang: str) 
             assert key in keys, keys
         if lang == "it":
             assert all(what not in text for what in ("bid it", "pass (a pass is final)"))
+        # during an auction (or the call) its keys come first
+        bidding = _text(render_menus.help_lines(ui, auction=True))
+        assert bidding.index(title) < bidding.index(
+            "Table keys" if lang == "en" else "Tasti al tavolo"
+        )
     finally:
         i18n.set_language("en")

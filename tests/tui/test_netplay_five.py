@@ -6,6 +6,10 @@ unfinished match continued from the lobby."""
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,6 +115,17 @@ async def test_five_players_with_ai_seats_over_loopback(tmp_path: Path) -> None:
             ok, verdict, lines = verify_saved(path)
             assert ok and verdict == "VERIFIED", (path.name, lines)
             assert any("hand 2" in line and "verified" in line for line in lines), lines
+        mine = next(games.glob("*-Tess.briscola.json"))
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "briscola_lan", "verify", str(mine)],
+            capture_output=True, text=True, timeout=60, check=False,
+            env={**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c")},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        scores = re.findall(r"called \S+ \((?:alone|partner seat \d)\): the callers (?:won|lost) "
+                            r"with \d+ of \d+; scores \[", done.stdout)  # fmt: skip
+        assert len(scores) >= 2, done.stdout  # each hand's call and scores, as the client had
         for _n in range(3):  # the summary closes, then the table is left
             if d.client.ui.screen is not Screen.LOBBY:
                 await d.keys(ESC)

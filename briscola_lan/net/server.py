@@ -347,9 +347,12 @@ class HostServer:
             acts_now = hosted.acts_now
             try:
                 if acts_now is None or acts_now():
-                    outgoing.extend(hosted.table.tick(self.clock()))
-                    unwritten[0] = True
+                    ticked = hosted.table.tick(self.clock())
+                    if ticked:
+                        outgoing.extend(ticked)
+                        unwritten[0] = True
             except Exception:
+                unwritten[0] = True
                 log.exception("table %s: tick failed", hosted.key)
             self._dispatch(hosted, outgoing, save=True, write=unwritten[0])
 

@@ -114,9 +114,10 @@ class ClassicHand:
     def started(self) -> bool:
         """The cards are out: the upcard is turned, or at five players (no upcard) the deck is
         committed: the auction, the call and the play follow the deal (a seat's view waits
-        for its own cards; the first bid closes the deal, which must then be whole)."""
+        for its own cards; the first bid closes the deal, which must then be whole). It stays
+        so after the host's reveal: the hand's last table is still a seat's view."""
         if self.options.chiamata:
-            return self.dealt
+            return self.deck_commit is not None
         return self.upcard is not None
 
     @property

@@ -12,10 +12,13 @@ import random
 
 import pytest
 
+from briscola_lan.fairness.auction_checks import bid_code
 from briscola_lan.fairness.classic_hand import ClassicHand
 from briscola_lan.fairness.encoding import HOST_PARTY, card_commitment, deck_seed, seed_commitment
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import (
+    BidStatement,
+    CallStatement,
     Deal,
     DeckCommit,
     Exchange,
@@ -34,6 +37,7 @@ from briscola_lan.rules import (
     Hand,
     HandEnded,
     HandsExchanged,
+    Suit,
     TableOptions,
     all_variants,
 )
@@ -123,9 +127,15 @@ def _play_hand(opts: TableOptions, hand_no: int, dealer: int, rng: random.Random
     hands.publish(DeckCommit(GAME, hand_no, commitments))
     engine = Hand(opts, list(deck), dealer)
     _deliver(hands, hand_no, engine, engine.deal_events)
-    up = 3 * n
-    hands.publish(Upcard(GAME, hand_no, Opening(up, deck[up].code, salts[up])))
-    hands.agree(engine)
+    if opts.chiamata:  # no upcard: the auction, then the call (or a void hand)
+        _auction(hands, hand_no, engine, rng)
+    else:
+        up = 3 * n
+        hands.publish(Upcard(GAME, hand_no, Opening(up, deck[up].code, salts[up])))
+    if engine.passed_out:
+        events: list[Event] = []
+    else:
+        hands.agree(engine)
     index = 0
     while (seat := engine.current_player) is not None:
         card = rng.choice(engine.legal_plays())
@@ -135,23 +145,41 @@ def _play_hand(opts: TableOptions, hand_no: int, dealer: int, rng: random.Random
         _deliver(hands, hand_no, engine, events)
         if engine.current_player is not None:
             hands.agree(engine)
-    assert isinstance(events[-1], HandEnded)
+    assert engine.passed_out or isinstance(events[-1], HandEnded)
     reveal = HostReveal(GAME, hand_no, host_seed, tuple(salts), engine.returns())
     for m in (hands.host, *hands.seats.values()):
         assert m.to_play is None
         m.close_window()
         assert m.on_host_reveal(reveal, hands.record).returns() == engine.returns()
+    for seat in range(n):  # the hand's end is still on every screen: the last table, no turn
+        for m in (hands.host, hands.seats[seat]):
+            view = m.view(seat)
+            assert view is not None and view == engine.view(seat) and not view.my_turn
     return engine
 
 
-# The table protocol deals 2 to 4 players; five (chiamata) are a rules-engine game only so far.
-PROTOCOL_VARIANTS = [o for o in all_variants() if not o.chiamata]
+def _auction(hands: Hands, hand_no: int, engine: Hand, rng: random.Random) -> None:
+    """Five players: the seats bid in turn (a pass half the time, else a legal bid), then the
+    auction's winner calls a suit; every view agrees with the engine's after each."""
+    index = 0
+    while (seat := engine.public.to_bid) is not None:
+        hands.agree(engine)
+        legal = engine.legal_bids()
+        bid = rng.choice(legal[:3]) if legal and rng.random() < 0.5 else None
+        engine.bid(seat, bid)
+        hands.publish(BidStatement(GAME, hand_no, seat, CONTEXT, index, bid_code(bid)))
+        index += 1
+    if (seat := engine.public.to_call) is not None:
+        hands.agree(engine)
+        suit = rng.choice(list(Suit))
+        engine.call(seat, suit)
+        hands.publish(CallStatement(GAME, hand_no, seat, CONTEXT, int(suit)))
 
 
-@pytest.mark.parametrize("opts", PROTOCOL_VARIANTS, ids=lambda o: o.summary().replace(" ", "_"))
+@pytest.mark.parametrize("opts", all_variants(), ids=lambda o: o.summary().replace(" ", "_"))
 def test_the_machine_follows_the_engine_through_whole_hands(opts: TableOptions) -> None:
     rng = random.Random(opts.summary())
     for hand_no in range(HANDS_PER_VARIANT):
         engine = _play_hand(opts, hand_no, hand_no % opts.players, rng)
-        assert sum(engine.returns()) == 120
+        assert sum(engine.returns()) == (0 if engine.passed_out else 120)
         assert (engine.exchange_trick is not None) == opts.exchange_enabled

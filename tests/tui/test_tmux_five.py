@@ -96,8 +96,13 @@ def test_five_players_at_100x30_in_english(tmux_factory: list[Tmux], tmp_path: P
     assert played is not None, t.screen()
     rows = _table_pane(played).splitlines()
     # five seats around the table: two across, one at each side, me at the bottom
-    top = next(i for i, ln in enumerate(rows) if re.search(r"AI random 2\b.*\bAI random 3\b", ln))
-    side = next(i for i, ln in enumerate(rows) if re.search(r"AI random 1\b.*\bAI random 4\b", ln))
+    # (not the line that tells who is with whom once the called card is out: "1 + 4 against")
+    top = next(
+        i for i, ln in enumerate(rows) if re.search(r"AI random 2\b(?! \+).*\bAI random 3\b", ln)
+    )
+    side = next(
+        i for i, ln in enumerate(rows) if re.search(r"AI random 1\b(?! \+).*\bAI random 4\b", ln)
+    )
     me = next(i for i, ln in enumerate(rows) if re.match(r"\s+You\b", ln))
     assert top < side < me, played
     assert re.search(r"Briscola: . \w+ +Called: ..", played), played

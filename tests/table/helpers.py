@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.statements import Abort, decode, hello_proof
 from briscola_lan.rules import Card, TableOptions
 from briscola_lan.rules.hand import Hand, SeatView
 from briscola_lan.table.client import ClientSession
+from briscola_lan.table.core import chiamata_bot_factory
 from briscola_lan.table.deal_classic import ClassicDeal
 from briscola_lan.table.host import HostTable, Outgoing
 from briscola_lan.table.selfplay import Wire, counter_entropy, play_out, seat_clients
@@ -103,3 +105,33 @@ def run_match(
     wire.pump()
     play_out(wire, [cycle_chooser(i) for i in range(options.players)])
     return host, clients, wire
+
+
+# --- five players (Briscola chiamata) ---------------------------------------------------------
+
+FIVE = TableOptions.make(players=5, match_format="total", match_hands=1)
+
+
+def five_table(label: str, deal: str, **kw: Any) -> tuple[HostTable, list[Any], Wire]:
+    """A one-hand five-player table dealt ``deal`` ("blind" or "classic"), its match started."""
+    host, clients, wire = seat_clients(
+        FIVE, entropy=counter_entropy(label), name="t", deal=deal, **kw
+    )
+    wire.send_to_host(0, clients[0].start())
+    wire.pump()
+    return host, clients, wire
+
+
+def chiamata_bots() -> list[Any]:
+    """A rules-level five-player bot for each seat."""
+    return [chiamata_bot_factory("rules", seat) for seat in range(5)]
+
+
+def statements(records: list[Record]) -> list[Any]:
+    """A file's statements, decoded, in order."""
+    return [decode(b) for b, _ in records]
+
+
+def error_codes(client: Any) -> list[str]:
+    """The codes of the errors a client session has met."""
+    return [e.code for e in client.state.errors]

@@ -28,7 +28,6 @@ from briscola_lan.fairness.statements import (
     decode,
 )
 from briscola_lan.fairness.verify import verify_records
-from briscola_lan.rules import TableOptions
 from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Suit
 from briscola_lan.table import events as ev
@@ -40,30 +39,11 @@ from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
 from briscola_lan.wire.codec import encode_frame
 
-from .helpers import counter_entropy
-
-FIVE = TableOptions.make(players=5, match_format="total", match_hands=1)
+from .helpers import FIVE, chiamata_bots, counter_entropy, error_codes, five_table, statements
 
 
 def _table(label: str, **kw: Any) -> tuple[HostTable, list[Any], Wire]:
-    host, clients, wire = seat_clients(
-        FIVE, entropy=counter_entropy(label), name="t", deal="blind", **kw
-    )
-    wire.send_to_host(0, clients[0].start())
-    wire.pump()
-    return host, clients, wire
-
-
-def _bots() -> list[Any]:
-    return [chiamata_bot_factory("rules", seat) for seat in range(5)]
-
-
-def _statements(records: list[tuple[bytes, bytes]]) -> list[Any]:
-    return [decode(b) for b, _ in records]
-
-
-def _errors(client: Any) -> list[str]:
-    return [e.code for e in client.state.errors]
+    return five_table(label, "blind", **kw)
 
 
 def _deal(host: HostTable) -> BlindDeal:
@@ -83,7 +63,7 @@ def test_a_whole_blind_match_at_five_verifies_in_every_file() -> None:
         assert view.trump is None and view.seat == seat
     held = [set(c.state.view.hand) for c in clients]
     assert len(set().union(*held)) == 40
-    bots = _bots()
+    bots = chiamata_bots()
     play_out(wire, [b.choose for b in bots], auction=bots)
     assert host.phase is Phase.OVER and not host.internal_errors
     assert host.match is not None and host.match.winner is not None
@@ -96,7 +76,7 @@ def test_a_whole_blind_match_at_five_verifies_in_every_file() -> None:
     for seat, c in enumerate(clients):  # each bid and call receipted to its seat, and only there
         mine = [
             decode(st.statement)
-            for st in _statements(c.records)
+            for st in statements(c.records)
             if isinstance(st, Receipt)
             and isinstance(decode(st.statement), BidStatement | CallStatement)
         ]
@@ -109,10 +89,10 @@ def test_bids_out_of_turn_illegal_forged_and_foreign_calls_are_refused() -> None
     before = len(host.records)
     wire.send_to_host(other, clients[other].bid(Bid(2)))  # not its turn
     wire.pump()
-    assert _errors(clients[other])[-1] == m.ErrorCode.NOT_YOUR_TURN
+    assert error_codes(clients[other])[-1] == m.ErrorCode.NOT_YOUR_TURN
     wire.send_to_host(first, clients[first].call(Suit.CUPS))  # no auction won yet
     wire.pump()
-    assert _errors(clients[first])[-1] == m.ErrorCode.NOT_YOUR_TURN
+    assert error_codes(clients[first])[-1] == m.ErrorCode.NOT_YOUR_TURN
     c = clients[first]
     ms = c._ms
     assert ms is not None
@@ -120,21 +100,21 @@ def test_bids_out_of_turn_illegal_forged_and_foreign_calls_are_refused() -> None
     body = st.encode()
     wire.send_to_host(first, [m.MakeBid(body, Identity.generate(b"\x07" * 32).sign(body))])
     wire.pump()
-    assert _errors(c)[-1] == m.ErrorCode.BAD_SIGNATURE
+    assert error_codes(c)[-1] == m.ErrorCode.BAD_SIGNATURE
     wire.send_to_host(other, [m.MakeBid(body, c.identity.sign(body))])  # seat 1's bid, seat 2
     wire.pump()
-    assert _errors(clients[other])[-1] == m.ErrorCode.NOT_ALLOWED
+    assert error_codes(clients[other])[-1] == m.ErrorCode.NOT_ALLOWED
     wrong = BidStatement(ms.game_id, 0, first, c._checker.context_for("bid"), 1, bid_code(None))
     wire.send_to_host(first, [c._signed(m.MakeBid, wrong)])  # bid number 1 when 0 is due
     wire.pump()
-    assert _errors(c)[-1] == m.ErrorCode.BAD_STATEMENT
+    assert error_codes(c)[-1] == m.ErrorCode.BAD_STATEMENT
     assert len(host.records) == before  # nothing published
     wire.send_to_host(first, clients[first].bid(Bid(4)))  # the jack: legal
     wire.pump()
     assert isinstance(decode(host.records[-1][0]), BidStatement)
     wire.send_to_host(other, clients[other].bid(Bid(2)))  # the king does not top the jack
     wire.pump()
-    assert _errors(clients[other])[-1] == m.ErrorCode.ILLEGAL_PLAY
+    assert error_codes(clients[other])[-1] == m.ErrorCode.ILLEGAL_PLAY
     for c in clients:
         assert verify_records(c.records).verdict == "incomplete"
 
@@ -150,7 +130,7 @@ def test_a_card_in_the_auction_is_refused() -> None:
     before = len(host.records)
     wire.send_to_host(1, [clients[1]._signed(m.PlayCard, st)])
     wire.pump()
-    assert _errors(clients[1])[-1] == m.ErrorCode.WRONG_PHASE
+    assert error_codes(clients[1])[-1] == m.ErrorCode.WRONG_PHASE
     assert len(host.records) == before
     assert deal.bh.expected() == "bid" and not deal.bh.plays
 
@@ -180,7 +160,7 @@ def test_a_bid_before_the_seats_cards_is_refused() -> None:
     before = len(host.records)
     send(1, [c._signed(m.MakeBid, st)])
     wire.pump()
-    assert _errors(c)[-1] == m.ErrorCode.WRONG_PHASE
+    assert error_codes(c)[-1] == m.ErrorCode.WRONG_PHASE
     assert len(host.records) == before
     for conn, msgs in held:  # the keys come: the auction opens
         send(conn, msgs)
@@ -195,10 +175,10 @@ def test_a_withheld_bid_aborts_the_hand_naming_the_seat() -> None:
     wire.deliver(host.tick(host.now + 0.01))
     wire.deliver(host.tick(host.now + host.play_timeout - 1))
     wire.pump()
-    assert not any(isinstance(st, Abort) for st in _statements(host.records))
+    assert not any(isinstance(st, Abort) for st in statements(host.records))
     wire.deliver(host.tick(host.now + 2))
     wire.pump()
-    (abort,) = [st for st in _statements(host.records) if isinstance(st, Abort)]
+    (abort,) = [st for st in statements(host.records) if isinstance(st, Abort)]
     assert abort.seat == 1 and "bid" in abort.reason
     rep = verify_records(host.records)
     fault = rep.hands[0].fault
@@ -206,7 +186,7 @@ def test_a_withheld_bid_aborts_the_hand_naming_the_seat() -> None:
     assert fault.seat == 1 and fault.also_host  # no receipt: host or seat 1
     # the hand is dealt again, by the same dealer, and the match goes on
     assert host.hand_number == 1 and host.deal is not None and host.deal.dealer == 0
-    bots = _bots()
+    bots = chiamata_bots()
     play_out(wire, [b.choose for b in bots], auction=bots)
     for records in (host.records, *(c.records for c in clients)):
         rep = verify_records(records)
@@ -221,7 +201,7 @@ def test_everyone_passing_voids_the_blind_hand_and_the_dealer_deals_again() -> N
         assert seat is not None
         wire.send_to_host(seat, clients[seat].bid(None))
         wire.pump()
-    sts = _statements(host.records)
+    sts = statements(host.records)
     end = next(st for st in sts if isinstance(st, BlindEnd))
     assert end.hand == 0 and end.points == (0, 0, 0, 0, 0)
     assert not any(isinstance(st, BlindPlay) for st in sts)
@@ -230,7 +210,7 @@ def test_everyone_passing_voids_the_blind_hand_and_the_dealer_deals_again() -> N
     assert [(s.hand, s.dealer) for s in starts] == [(0, 0), (1, 0)]
     assert host.match is not None and not host.match.results  # the void hand is not recorded
     assert any(isinstance(e, ev.HandEnded) and e.passed_out for e in clients[0].state.events)
-    bots = _bots()
+    bots = chiamata_bots()
     play_out(wire, [b.choose for b in bots], auction=bots)
     rep = verify_records(host.records)
     assert rep.verdict == "verified" and rep.hands[0].passed_out
@@ -239,7 +219,7 @@ def test_everyone_passing_voids_the_blind_hand_and_the_dealer_deals_again() -> N
 
 def test_only_the_partner_knows_it_is_the_partner_until_the_card_is_played() -> None:
     host, clients, wire = _table("blind5-partner")
-    bots = _bots()
+    bots = chiamata_bots()
     bh = _deal(host).bh
     assert bh is not None
     while bh.sched.contract is None:  # the auction and the call, by the bots
@@ -287,7 +267,7 @@ def test_ai_seats_bid_call_and_play_blind_in_any_seat(ai: dict[int, str]) -> Non
     bots = [chiamata_bot_factory("rules", i) for i in range(len(clients))]
     play_out(wire, [b.choose for b in bots], auction=bots)
     assert host.phase is Phase.OVER and not host.internal_errors
-    sts = _statements(host.records)
+    sts = statements(host.records)
     assert {st.seat for st in sts if isinstance(st, BidStatement)} >= set(ai)
     for records in (host.records, *(c.records for c in clients)):
         assert verify_records(records).verdict == "verified"
@@ -296,7 +276,7 @@ def test_ai_seats_bid_call_and_play_blind_in_any_seat(ai: dict[int, str]) -> Non
 @pytest.mark.parametrize("bids", [0, 2])
 def test_a_restored_blind_host_goes_on_from_the_middle_of_the_auction(bids: int) -> None:
     host, clients, wire = _table(f"blind5-restore-{bids}")
-    bots = _bots()
+    bots = chiamata_bots()
     for _ in range(bids):
         seat = host.deal.to_play  # type: ignore[union-attr]
         assert seat is not None
@@ -326,7 +306,7 @@ def test_a_restored_blind_host_goes_on_from_the_middle_of_the_auction(bids: int)
 
 def _two_bids(host: HostTable, clients: list[Any], wire: Wire) -> None:
     """Seats 1 and 2 bid (seat 0 deals): bids number 0 and 1, before seat 3's turn."""
-    bots = _bots()
+    bots = chiamata_bots()
     for seat in (1, 2):
         assert host.deal is not None and host.deal.to_play == seat
         v = clients[seat].state.view
@@ -420,7 +400,7 @@ def test_a_withheld_call_aborts_the_hand_naming_the_caller() -> None:
     wire.deliver(host.tick(host.now + 0.01))
     wire.deliver(host.tick(host.now + host.play_timeout + 1))
     wire.pump()
-    (abort,) = [st for st in _statements(host.records) if isinstance(st, Abort)]
+    (abort,) = [st for st in statements(host.records) if isinstance(st, Abort)]
     assert abort.seat == caller and "call" in abort.reason
     for records in (host.records, *(c.records for c in clients)):
         fault = verify_records(records).hands[0].fault
@@ -434,10 +414,10 @@ def test_a_caller_who_walks_away_in_the_auction_is_named_after_the_grace_period(
     wire.to_client = type(wire.to_client)(x for x in wire.to_client if x[0] != caller)
     wire.pump()
     wire.deliver(host.tick(host.now + 0.01))
-    assert not any(isinstance(st, Abort) for st in _statements(host.records))
+    assert not any(isinstance(st, Abort) for st in statements(host.records))
     wire.deliver(host.tick(host.now + host.grace + 1))
     wire.pump()
-    (abort,) = [st for st in _statements(host.records) if isinstance(st, Abort)]
+    (abort,) = [st for st in statements(host.records) if isinstance(st, Abort)]
     assert abort.seat == caller and "left the table" in abort.reason
     rep = verify_records(host.records)
     assert rep.hands[0].status == "aborted" and rep.hands[0].fault is not None

@@ -22,7 +22,6 @@ from briscola_lan.fairness.statements import (
     decode,
 )
 from briscola_lan.fairness.verify import verify_records
-from briscola_lan.rules import TableOptions
 from briscola_lan.rules.auction import Bid
 from briscola_lan.rules.cards import Suit
 from briscola_lan.table import events as ev
@@ -32,42 +31,23 @@ from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import Wire, play_out, seat_clients
 from briscola_lan.wire import messages as m
 
-from .helpers import counter_entropy
-
-FIVE = TableOptions.make(players=5, match_format="total", match_hands=1)
+from .helpers import FIVE, chiamata_bots, counter_entropy, error_codes, five_table, statements
 
 
 def _table(label: str, **kw: Any) -> tuple[HostTable, list[Any], Wire]:
-    host, clients, wire = seat_clients(
-        FIVE, entropy=counter_entropy(label), name="t", deal="classic", **kw
-    )
-    wire.send_to_host(0, clients[0].start())
-    wire.pump()
-    return host, clients, wire
-
-
-def _bots() -> list[Any]:
-    return [chiamata_bot_factory("rules", seat) for seat in range(5)]
-
-
-def _statements(records: list[tuple[bytes, bytes]]) -> list[Any]:
-    return [decode(b) for b, _ in records]
-
-
-def _errors(client: Any) -> list[str]:
-    return [e.code for e in client.state.errors]
+    return five_table(label, "classic", **kw)
 
 
 def test_a_whole_match_at_five_verifies_in_every_file() -> None:
     host, clients, wire = _table("five-whole")
-    bots = _bots()
+    bots = chiamata_bots()
     play_out(wire, [b.choose for b in bots], auction=bots)
     assert host.phase is Phase.OVER and not host.internal_errors
     assert host.match is not None and host.match.winner is not None
     for records in (host.records, *(c.records for c in clients)):
         rep = verify_records(records)
         assert rep.verdict == "verified" and rep.match_ended
-    sts = _statements(host.records)
+    sts = statements(host.records)
     assert any(isinstance(st, BidStatement) for st in sts)
     assert sum(isinstance(st, CallStatement) for st in sts) == len(host.match.results)
     # every seat's score over the match, as the clients summed them, is the host's
@@ -77,7 +57,7 @@ def test_a_whole_match_at_five_verifies_in_every_file() -> None:
     for seat, c in enumerate(clients):
         mine = [
             decode(st.statement)
-            for st in _statements(c.records)
+            for st in statements(c.records)
             if isinstance(st, Receipt)
             and isinstance(decode(st.statement), BidStatement | CallStatement)
         ]
@@ -91,17 +71,17 @@ def test_bids_out_of_turn_illegal_and_foreign_calls_are_refused() -> None:
     before = len(host.records)
     wire.send_to_host(other, clients[other].bid(Bid(2)))  # not its turn
     wire.pump()
-    assert _errors(clients[other])[-1] == m.ErrorCode.NOT_YOUR_TURN
+    assert error_codes(clients[other])[-1] == m.ErrorCode.NOT_YOUR_TURN
     wire.send_to_host(first, clients[first].call(Suit.CUPS))  # no auction won yet
     wire.pump()
-    assert _errors(clients[first])[-1] == m.ErrorCode.NOT_YOUR_TURN
+    assert error_codes(clients[first])[-1] == m.ErrorCode.NOT_YOUR_TURN
     assert len(host.records) == before  # nothing published
     wire.send_to_host(first, clients[first].bid(Bid(4)))  # the jack: legal
     wire.pump()
     assert isinstance(decode(host.records[-1][0]), BidStatement)
     wire.send_to_host(other, clients[other].bid(Bid(2)))  # the king does not top the jack
     wire.pump()
-    assert _errors(clients[other])[-1] == m.ErrorCode.ILLEGAL_PLAY
+    assert error_codes(clients[other])[-1] == m.ErrorCode.ILLEGAL_PLAY
     wire.send_to_host(other, clients[other].bid(Bid(60 + 1)))  # points: tops any rank
     wire.pump()
     last = decode(host.records[-1][0])
@@ -125,11 +105,11 @@ def test_a_forged_bid_is_refused() -> None:
     forged = Identity.generate(b"\x07" * 32).sign(body)  # not seat 1's key
     wire.send_to_host(first, [m.MakeBid(body, forged)])
     wire.pump()
-    assert _errors(c)[-1] == m.ErrorCode.BAD_SIGNATURE
+    assert error_codes(c)[-1] == m.ErrorCode.BAD_SIGNATURE
     wire.send_to_host(2, [m.MakeBid(body, c.identity.sign(body))])  # seat 1's bid from seat 2
     wire.pump()
-    assert _errors(clients[2])[-1] == m.ErrorCode.NOT_ALLOWED
-    assert not any(isinstance(st, BidStatement) for st in _statements(host.records))
+    assert error_codes(clients[2])[-1] == m.ErrorCode.NOT_ALLOWED
+    assert not any(isinstance(st, BidStatement) for st in statements(host.records))
 
 
 def test_a_withheld_bid_is_made_by_the_hosts_ai() -> None:
@@ -139,15 +119,15 @@ def test_a_withheld_bid_is_made_by_the_hosts_ai() -> None:
     wire.deliver(host.tick(host.now + 0.01))  # the turn's clock starts
     wire.deliver(host.tick(host.now + host.play_timeout - 1))
     wire.pump()
-    assert not any(isinstance(st, Takeover) for st in _statements(host.records))
+    assert not any(isinstance(st, Takeover) for st in statements(host.records))
     wire.deliver(host.tick(host.now + 2))
     wire.pump()
-    sts = _statements(host.records)
+    sts = statements(host.records)
     (takeover,) = [st for st in sts if isinstance(st, Takeover)]
     assert (takeover.seat, takeover.ai, takeover.at_play) == (1, 1, 0)
     bids = [st for st in sts if isinstance(st, BidStatement)]
     assert bids and bids[0].seat == 1  # the AI bid for seat 1, with the host's key
-    bots = _bots()
+    bots = chiamata_bots()
     play_out(wire, [b.choose for b in bots], auction=bots)
     assert host.phase is Phase.OVER
     for records in (host.records, *(c.records for c in clients)):
@@ -161,13 +141,13 @@ def test_everyone_passing_voids_the_hand_and_the_dealer_deals_again() -> None:
         assert seat is not None
         wire.send_to_host(seat, clients[seat].bid(None))
         wire.pump()
-    sts = _statements(host.records)
+    sts = statements(host.records)
     reveal = next(st for st in sts if isinstance(st, HostReveal))
     assert reveal.hand == 0 and reveal.points == (0, 0, 0, 0, 0)
     assert host.hand_number == 1 and host.deal is not None and host.deal.dealer == 0
     assert host.match is not None and not host.match.results  # the void hand is not recorded
     assert any(isinstance(e, ev.HandEnded) and e.passed_out for e in clients[0].state.events)
-    bots = _bots()
+    bots = chiamata_bots()
     play_out(wire, [b.choose for b in bots], auction=bots)
     rep = verify_records(host.records)
     assert rep.verdict == "verified" and rep.hands[0].passed_out
@@ -176,7 +156,7 @@ def test_everyone_passing_voids_the_hand_and_the_dealer_deals_again() -> None:
 
 def test_the_partner_knows_from_its_cards_and_the_others_when_the_card_is_played() -> None:
     host, clients, wire = _table("five-partner")
-    bots = _bots()
+    bots = chiamata_bots()
     hand = host.deal.hand  # type: ignore[union-attr]
     assert hand is not None
     while hand.contract is None:  # the auction and the call, by the bots
@@ -222,7 +202,7 @@ def test_ai_seats_bid_call_and_play_in_any_seat(ai: dict[int, str]) -> None:
     bots = [chiamata_bot_factory("rules", i) for i in range(len(clients))]
     play_out(wire, [b.choose for b in bots], auction=bots)
     assert host.phase is Phase.OVER and not host.internal_errors
-    sts = _statements(host.records)
+    sts = statements(host.records)
     assert {st.seat for st in sts if isinstance(st, BidStatement)} >= set(ai)
     for records in (host.records, *(c.records for c in clients)):
         assert verify_records(records).verdict == "verified"
@@ -231,7 +211,7 @@ def test_ai_seats_bid_call_and_play_in_any_seat(ai: dict[int, str]) -> None:
 @pytest.mark.parametrize("bids", [0, 2])
 def test_a_restored_host_goes_on_from_the_middle_of_the_auction(bids: int) -> None:
     host, clients, wire = _table(f"five-restore-{bids}")
-    bots = _bots()
+    bots = chiamata_bots()
     for _ in range(bids):  # the deal made (and some bids), then the host stops
         seat = host.deal.to_play  # type: ignore[union-attr]
         assert seat is not None

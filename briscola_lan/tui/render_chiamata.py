@@ -132,9 +132,11 @@ def call_choice(model: TableModel, ui: UiState, compact: bool = False) -> Frag:
     return out
 
 
-def contract_lines(model: TableModel, ui: UiState) -> Frag:
+def contract_lines(model: TableModel, ui: UiState, compact: bool = False) -> Frag:
     """Once called: the briscola, the called card and the bid, and who is known to be with
-    whom (the partner known to itself from its cards, to the others when the card is played)."""
+    whom (the partner known to itself from its cards, to the others when the card is played).
+    ``compact`` (a short terminal): the points needed only, and no line on who is with whom,
+    which the Players pane tags, so that the trick and "your turn" keep their rows."""
     out: Frag = []
     contract = model.contract
     if contract is None:
@@ -145,6 +147,10 @@ def contract_lines(model: TableModel, ui: UiState) -> Frag:
     out.append(("", "   " + _("Called:") + " "))
     out.append(card_frag(contract.called, ui, "class:bold"))
     target = contract.target(model.options.points_to_win)
+    if compact:
+        out.append(("class:dim", " " + _("needs {n} points").format(n=target)))
+        nl(out)
+        return out
     mine = model.seated and contract.caller == model.my_seat
     said = _("(You bid {bid}, needs {n})") if mine else _("({name} bid {bid}, needs {n})")
     out.append(("class:dim", " " + said.format(

@@ -265,7 +265,7 @@ def table_lines(
             nl(out)
         return wrap_words(out, width)
     if model.options.chiamata:
-        out.extend(render_chiamata.contract_lines(model, ui))
+        out.extend(render_chiamata.contract_lines(model, ui, compact))
     if model.trump is not None and model.upcard is not None:
         out.append(("", _("Briscola:") + " "))
         if model.upcard_taken_by is None:

@@ -5,6 +5,7 @@ hint and review say they do not coach it; the panels fit their width."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 
 import pytest
@@ -13,7 +14,7 @@ from briscola_lan.rules import Bid, Card, MatchFormat, Rank, SeatView, Suit, Tab
 from briscola_lan.tui import chiamata, render_chiamata, render_menus, render_table, seating
 from briscola_lan.tui.backend import PracticeBackend
 from briscola_lan.tui.keys import change_form
-from briscola_lan.tui.state import HostForm, Screen, UiState
+from briscola_lan.tui.state import HostForm, Screen, SeatInfo, UiState
 
 from .helpers import DOWN, ENTER, LEFT, RIGHT, running, wait_for
 
@@ -128,6 +129,49 @@ async def test_the_secret_partner_knows_it_from_its_cards_and_a_match_is_scored(
     assert ("the callers win" in text) == res.call.won
     for seat in range(5):
         assert chiamata.score_text(res.call.scores[seat]) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_a_short_terminal_keeps_the_trick_and_your_turn_in_the_table_pane(lang: str) -> None:
+    """At 60x20 (the smallest table screen) the secret partner, the longest case, still sees
+    the called card, every seat's card and "your turn" in the Table pane, in either language;
+    the Players pane says who is the caller and the partner."""
+    from briscola_lan.tui import i18n, panes
+
+    i18n.set_language(lang)
+    try:
+        mine = [Card(Suit.COINS, Rank.TWO), *MY_CARDS[1:]]
+        b = PracticeBackend(FIVE, "Tess", ["rules"] * 4, delay=0, deck_source=_deck_with(mine))
+        b.bots = {1: Stub((Bid(88),), Suit.COINS), 2: Stub(), 3: Stub(), 4: Stub()}
+        await b.start()
+        m, ui = b.model, UiState()
+        ai = "AI random {n}" if lang == "en" else "IA casuale {n}"  # the names a host gives
+        m.seats = [m.seats[0]] + [
+            SeatInfo(s, ai.format(n=s), is_ai=True, level="random") for s in range(1, 5)
+        ]
+        b.bid(None)  # Bot 1 bids 88 points and calls the 2 of coins: mine, a secret partner
+        await _settle(b, lambda: m.my_turn and m.contract is not None)
+        assert m.partner == 0
+        # the longest case: I play last, the four others' cards on the table
+        others = [c for c in deck_for(5, Suit.COINS) if c not in m.hand][:4]
+        m = dataclasses.replace(m, trick=tuple(zip(range(1, 5), others, strict=True)))
+        assert m.my_turn
+        sizes = panes.sizes(60, 20, m, ui)
+        inner = 60 - sizes.players_width - 2
+        assert sizes.compact
+        table = _text(render_table.table_lines(m, ui, inner, compact=True))
+        rows = table.removesuffix("\n").split("\n")
+        assert len(rows) <= sizes.top - 2, rows
+        turn = "Your turn" if lang == "en" else "Tocca a te"
+        assert turn in table and "2♦" in table, rows
+        for seat, _card in m.trick:
+            assert m.who(seat) in table, rows
+        players = _text(render_table.players_lines(m, ui, sizes.players_width - 2, True))
+        partner = "partner" if lang == "en" else "compagno"
+        caller = "caller" if lang == "en" else "chiamante"
+        assert partner in players and caller in players, players
+    finally:
+        i18n.set_language("en")
 
 
 async def test_everyone_passing_deals_again_by_the_same_dealer() -> None:

@@ -33,6 +33,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from briscola_lan.fairness.identity import Identity, fingerprint
 from briscola_lan.fairness.statements import StatementError
@@ -350,32 +351,47 @@ class HostTable(Lobby, MatchLifecycle):
             self._hello(conn, c, msg, out)
             return
         if type(msg) in _DEAL_MESSAGES:  # the commonest by far (every card): asked first
-            self._on_deal_message(self._my_seat(c), msg, out)
+            seat_no, deal = self._my_seat(c), self.deal
+            # straight to the hand's deal; the draw's seeds, or a refusal, otherwise
+            if deal is None or self.drawing or not deal.receive(seat_no, msg, out):
+                self._not_for_the_deal(seat_no, msg, out)
             return
-        if isinstance(msg, m.Hello):
-            raise Refused(ErrorCode.WRONG_PHASE, "already said hello on this connection")
-        if isinstance(msg, m.TakeSeat):
-            self._take_seat(conn, c, msg.seat, out)
-        elif isinstance(msg, m.LeaveSeat):
-            self._my_seat(c)  # not_seated before wrong_phase, as for every seated command
-            self._leave_seat(c, out)
-        elif isinstance(msg, m.SetReady):
-            s = self._my_seat(c)
-            self._need_phase(Phase.LOBBY)
-            self.seats[s].ready = msg.ready
-            self._seats_changed(out, f"{self.seats[s].name} is {'' if msg.ready else 'not '}ready")
-        elif isinstance(msg, m.SetAiSeat):
-            self._need_owner(c)
-            self._set_ai(msg.seat, msg.level, out)
-        elif isinstance(msg, m.StartMatch):
-            self._need_owner(c)
-            self._start_match(out)
-        elif isinstance(msg, m.SendSignal):
-            self.signals.receive(self._my_seat(c), msg.body, msg.sig, out)
-        elif isinstance(msg, m.AckHand):
-            self._on_ack(self._my_seat(c), msg.body, msg.sig, out)
-        else:
+        handler = _HANDLERS.get(type(msg))
+        if handler is None:
             raise Refused(ErrorCode.BAD_MESSAGE, f"{type(msg).__name__} is not sent by clients")
+        handler(self, conn, c, msg, out)
+
+    def _on_hello_again(self, conn: int, c: Connection, msg: m.Hello, out: list[Outgoing]) -> None:
+        raise Refused(ErrorCode.WRONG_PHASE, "already said hello on this connection")
+
+    def _on_take_seat(self, conn: int, c: Connection, msg: m.TakeSeat, out: list[Outgoing]) -> None:
+        self._take_seat(conn, c, msg.seat, out)
+
+    def _on_leave_seat(
+        self, conn: int, c: Connection, msg: m.LeaveSeat, out: list[Outgoing]
+    ) -> None:
+        self._my_seat(c)  # not_seated before wrong_phase, as for every seated command
+        self._leave_seat(c, out)
+
+    def _on_set_ready(self, conn: int, c: Connection, msg: m.SetReady, out: list[Outgoing]) -> None:
+        s = self._my_seat(c)
+        self._need_phase(Phase.LOBBY)
+        self.seats[s].ready = msg.ready
+        self._seats_changed(out, f"{self.seats[s].name} is {'' if msg.ready else 'not '}ready")
+
+    def _on_set_ai(self, conn: int, c: Connection, msg: m.SetAiSeat, out: list[Outgoing]) -> None:
+        self._need_owner(c)
+        self._set_ai(msg.seat, msg.level, out)
+
+    def _on_start(self, conn: int, c: Connection, msg: m.StartMatch, out: list[Outgoing]) -> None:
+        self._need_owner(c)
+        self._start_match(out)
+
+    def _on_signal(self, conn: int, c: Connection, msg: m.SendSignal, out: list[Outgoing]) -> None:
+        self.signals.receive(self._my_seat(c), msg.body, msg.sig, out)
+
+    def _on_ack_hand(self, conn: int, c: Connection, msg: m.AckHand, out: list[Outgoing]) -> None:
+        self._on_ack(self._my_seat(c), msg.body, msg.sig, out)
 
     def _tick(self, out: list[Outgoing]) -> None:
         if self.phase is Phase.LOBBY:
@@ -383,6 +399,19 @@ class HostTable(Lobby, MatchLifecycle):
         else:
             self._match_tick(out)
 
+
+# A connection's message once it said hello (a deal's message apart) -> its handler.
+_Handler = Callable[[HostTable, int, Connection, Any, list[Outgoing]], None]
+_HANDLERS: dict[type[Message], _Handler] = {
+    m.Hello: HostTable._on_hello_again,
+    m.TakeSeat: HostTable._on_take_seat,
+    m.LeaveSeat: HostTable._on_leave_seat,
+    m.SetReady: HostTable._on_set_ready,
+    m.SetAiSeat: HostTable._on_set_ai,
+    m.StartMatch: HostTable._on_start,
+    m.SendSignal: HostTable._on_signal,
+    m.AckHand: HostTable._on_ack_hand,
+}
 
 __all__ = [
     "Bot",

@@ -140,17 +140,15 @@ class MatchLifecycle(TableCore):
         self.deal = cls(self, self.hand_number, self.match.next_dealer)
         self.deal.start(out)
 
-    def _on_deal_message(self, seat_no: int, msg: Message, out: list[Outgoing]) -> None:
-        """A statement for the hand's deal (or the draw's seeds): to whoever runs it now."""
+    def _not_for_the_deal(self, seat_no: int, msg: Message, out: list[Outgoing]) -> None:
+        """A deal message the hand's deal did not take (``HostTable`` hands it the rest): the
+        draw's seeds, a statement sent again after its round, or a refusal."""
         rnd = self.draw_round
         if self.drawing and rnd is not None and isinstance(msg, m.CommitSeed | m.RevealSeed):
             if isinstance(msg, m.CommitSeed):
                 rnd.on_commit(seat_no, msg.body, msg.sig, out)
             else:
                 rnd.on_reveal(seat_no, msg.body, msg.sig, out)
-            return
-        deal = self.deal
-        if deal is not None and not self.drawing and deal.receive(seat_no, msg, out):
             return
         if (msg.body, msg.sig) in self.records:  # type: ignore[union-attr]
             return  # sent again by a resumed client after its round was over

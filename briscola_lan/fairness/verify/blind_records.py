@@ -1,7 +1,8 @@
 """The checker's steps for a blind hand's records (protocol/fairness.md §11): the call, then
 each record taken by the hand's machine (``fairness.blind_hand.BlindHand``; at five players the
 auction's bids and the call too, §13.9), the result fixed by the proved plays, and the key
-reveals after it (overdue, or late).
+reveals after it (overdue, or late). A card, the commonest record, goes from the checker
+straight to the machine (``checker``).
 """
 
 from __future__ import annotations
@@ -182,18 +183,6 @@ class BlindRecords(CheckerState):
             raise Violation(Fault(record, bf.kind or st.KIND, party, bf.reason)) from None
         rep.withheld = [f for f in rep.withheld if f.seat != st.seat]
 
-    def _on_blind_play(self, st: BlindPlay) -> None:
-        b = self._need_blind(st)
-        receipted = self._receipts.get(b.hand, BlindPlay.KIND, st.seat, st.index)
-        if receipted is not None and receipted.statement != st:
-            raise self._fail(
-                st,
-                HOST,
-                f"the host received seat {st.seat}'s play number {st.index} (receipt, record "
-                f"{receipted.index}) and published another",
-            )
-        b.on_play(st, self.index)
-
     def _on_blind_end(self, st: BlindEnd) -> None:
         """The hand's result, fixed by its proved plays (§11.8): every card played once, each
         proved at its position, so its points follow from the public cards alone. At five
@@ -229,7 +218,6 @@ HANDLERS: dict[type[Statement], Callable[[BlindRecords, Any], None]] = {
     LockPass: BlindRecords._on_lock,
     Shares: BlindRecords._on_shares,
     Show: BlindRecords._on_show,
-    BlindPlay: BlindRecords._on_blind_play,
     Complaint: BlindRecords._on_complaint,
     KeyReveal: BlindRecords._on_key_reveal,
     BlindEnd: BlindRecords._on_blind_end,

@@ -3,7 +3,7 @@ concerns: the match's opening (``start``), the draw (``draw``), signatures (``si
 classic hand's records (``classic_records``, through ``fairness.classic_hand.ClassicHand``), a
 blind hand's (``blind_records``, through ``fairness.blind_hand.BlindHand``), receipts, evidence,
 aborts, acknowledgements and signals (``seat_records``, with ``blame``); ``report`` holds the
-verdict so far.
+verdict so far. A card, the commonest record, goes from here straight to its hand's machine.
 
 What spans hands (the chain and the context a statement must carry, the match's results, the seats
 the host plays, the receipts, the aborts that named a seat) is ``state.CheckerState``.
@@ -42,6 +42,7 @@ from briscola_lan.fairness.statements import (
     MatchOptions,
     MatchStart,
     Overdue,
+    Play,
     Present,
     Receipt,
     SeedCommit,
@@ -495,6 +496,36 @@ class TranscriptChecker(ClassicRecords, BlindRecords, SeatRecords):
         else:
             self._on_blind_call(st)
 
+    # --- a card, the commonest record: straight to the hand's machine --------------------------
+
+    def _on_play(self, st: Play) -> None:
+        """A classic card: the machine checks it, the host received no other play of that
+        number (its receipts, §8.5), then the machine takes it."""
+        c = self._dealt(st)
+        c.check_play(st)
+        for key in self._receipts.plays.get((c.number, st.index), ()):
+            _hand, _kind, seat, index = key
+            self._as_receipted(st, seat, index, self._receipts.receipted[key])
+        c.on_play(st, self.index)
+
+    def _on_blind_play(self, st: BlindPlay) -> None:
+        """A blind card: the host received no other play of that number from the seat, then
+        the hand's machine takes it (§11.6)."""
+        b = self._need_blind(st)
+        receipted = self._receipts.get(b.hand, BlindPlay.KIND, st.seat, st.index)
+        if receipted is not None:
+            self._as_receipted(st, st.seat, st.index, receipted)
+        b.on_play(st, self.index)
+
+    def _as_receipted(self, st: Play | BlindPlay, seat: int, index: int, r: Receipted) -> None:
+        if r.statement != st:
+            raise self._fail(
+                st,
+                HOST,
+                f"the host received seat {seat}'s play number {index} (receipt, record "
+                f"{r.index}) and published another",
+            )
+
     # --- the match's end ------------------------------------------------------------------------
 
     def _on_match_end(self, st: MatchEnd) -> None:
@@ -521,6 +552,8 @@ _HANDLERS: dict[type[Statement], Callable[[TranscriptChecker, Any], None]] = {
     **classic_records.HANDLERS,
     **blind_records.HANDLERS,
     **seat_records.HANDLERS,
+    Play: TranscriptChecker._on_play,
+    BlindPlay: TranscriptChecker._on_blind_play,
     MatchEnd: TranscriptChecker._on_match_end,
     BidStatement: TranscriptChecker._on_auction,
     CallStatement: TranscriptChecker._on_auction,

@@ -1,5 +1,6 @@
 """The checker's steps for a classic hand's records: each one taken by the hand's machine
-(``fairness.classic_hand.ClassicHand``), plus what spans the match (receipted plays, takeovers).
+(``fairness.classic_hand.ClassicHand``), plus what spans the match (takeovers). A card, the
+commonest record, goes from the checker straight to the machine (``checker``).
 """
 
 from __future__ import annotations
@@ -71,21 +72,6 @@ class ClassicRecords(CheckerState):
 
     def _on_call(self, st: CallStatement) -> None:
         self._dealt(st).on_call(st, self.index)
-
-    def _on_play(self, st: Play) -> None:
-        c = self._dealt(st)
-        c.check_play(st)
-        for key in self._receipts.plays.get((c.number, st.index), ()):
-            receipted = self._receipts.receipted[key]
-            _hand, _kind, seat, index = key
-            if receipted.statement != st:
-                raise self._fail(
-                    st,
-                    HOST,
-                    f"the host received seat {seat}'s play number {index} (receipt, record "
-                    f"{receipted.index}) and published another",
-                )
-        c.on_play(st, self.index)
 
     def _on_host_reveal(self, st: HostReveal) -> None:
         c = self._dealt(st)
@@ -159,7 +145,6 @@ HANDLERS: dict[type[Statement], Callable[[ClassicRecords, Any], None]] = {
     DeckCommit: ClassicRecords._on_deck_commit,
     Deal: ClassicRecords._on_deal,
     Upcard: ClassicRecords._on_upcard,
-    Play: ClassicRecords._on_play,
     BidStatement: ClassicRecords._on_bid,
     CallStatement: ClassicRecords._on_call,
     Exchange: ClassicRecords._on_exchange,

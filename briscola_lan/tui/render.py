@@ -17,7 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.rules import Card, Rank, Suit
 from briscola_lan.tui import deck as dk
-from briscola_lan.tui.i18n import N_, _
+from briscola_lan.tui.i18n import N_, _, ngettext
 from briscola_lan.tui.state import TableModel, UiState
 from briscola_lan.tui.widgets import wrap_words
 
@@ -156,7 +156,11 @@ def log_title(ui: UiState) -> str:
     if not s.can_scroll:
         return _("Log")
     if s.offset:
-        return _("Log (PgUp/PgDn, {n} newer lines below)").format(n=s.offset)
+        return ngettext(
+            "Log (PgUp/PgDn, {n} newer line below)",
+            "Log (PgUp/PgDn, {n} newer lines below)",
+            s.offset,
+        ).format(n=s.offset)
     return _("Log (PgUp: earlier lines)")
 
 

@@ -99,6 +99,28 @@ def join_lines(lines: list[Frag]) -> Frag:
     return out
 
 
+def head_of_last(frags: Frag, width: int, rows: int) -> list[Frag] | None:
+    """The first ``rows`` rows of the last line of ``frags`` broken between words at ``width``,
+    the last of them ending in "…", when that line takes more rows than that; else ``None``.
+    (A short log shows its newest line from its start, not the end of its last row.)"""
+    wrapped = split_lines(wrap_words(split_lines(frags)[-1], width))
+    if rows < 1 or len(wrapped) <= rows:
+        return None
+    shown = wrapped[:rows]
+    row = list(shown[-1])
+    while row and sum(len(f[1]) for f in row) + 1 > width:  # room for the "…"
+        over = sum(len(f[1]) for f in row) + 1 - width
+        keep = row[-1][1][: max(0, len(row[-1][1]) - over)]
+        row[-1:] = [_with_text(row[-1], keep)] if keep else []
+    while row and not row[-1][1].rstrip():  # the "…" right after the last word
+        row.pop()
+    if row:
+        row[-1] = _with_text(row[-1], row[-1][1].rstrip())
+    style = row[-1][0] if row else ""
+    shown[-1] = [*row, (style, "…")]
+    return shown
+
+
 class WrapControl(FormattedTextControl):
     """Formatted text made for the window's width: ``get_text(width)`` is broken between words
     at that width (the width is ``None`` only while the layout asks for a preferred size)."""
@@ -189,7 +211,12 @@ class ScrollControl(WrapControl):
         s.offset = (s.total - s.page - top) if s.from_end else top
         s.offset = max(0, s.offset)
         shown = lines[top : top + s.page]
-        if self.more is not None and s.can_scroll and s.page > 2:
+        newest = None
+        if s.from_end and s.offset == 0:  # following the end: the newest line from its start
+            newest = head_of_last(to_formatted_text(self.get_text(self._width)), width, s.page)
+        if newest is not None:
+            shown = newest
+        elif self.more is not None and s.can_scroll and s.page > 2:
             if top > 0 and shown:
                 shown[0] = [("class:dim", self.more(True)[:width])]
             if top + s.page < s.total and shown:

@@ -129,3 +129,45 @@ async def test_the_log_scrolls_back_to_the_start_of_the_match() -> None:
         wheel = MouseEvent(Point(0, 0), MouseEventType.SCROLL_UP, MouseButton.NONE, frozenset())
         c._log_control.mouse_handler(wheel)
         assert c.ui.log_scroll.offset == 3
+
+
+async def test_a_short_log_shows_its_newest_line_from_the_start() -> None:
+    """At 60x20 the log has few rows: a newest line longer than they are shows its start and
+    "…", not the end of its last rows; scrolled back, the log shows its rows as they are."""
+    async with screen_of((60, 20)) as s:
+        await s.d.keys("a")
+        c = s.d.client
+        await wait_for(lambda: c.model.my_turn, what="my turn")
+        await s.lines()
+        page = c.ui.log_scroll.page
+        assert page <= 4
+        words = [f"word{i:02}" for i in range(8 * (page + 2))]  # 8 a row: longer than the pane
+        c.model.add_log(" ".join(words))
+        text = "\n".join(await s.lines())
+        assert words[0] in text and words[-1] not in text, text
+        assert re.search(r"word\d+…", text), text
+        await s.d.keys("\x1b[5~")  # PgUp: the rows as they are
+        n = c.ui.log_scroll.offset
+        assert n > 0
+        said = f"{n} newer line below" if n == 1 else f"{n} newer lines below"
+        assert said in "\n".join(await s.lines())
+        await s.d.keys("\x1b[6~")
+        assert c.ui.log_scroll.offset == 0
+        assert words[-1] not in "\n".join(await s.lines())
+
+
+def test_the_head_of_the_last_line_fits_its_rows() -> None:
+    from briscola_lan.tui.widgets import head_of_last
+
+    frags = [("", "first line\n"), ("class:error", "! a long newest line that wraps on")]
+    assert head_of_last(frags, 40, 1) is None  # fits: shown as it is
+    one = head_of_last(frags, 12, 1)
+    assert one is not None and len(one) == 1
+    text = "".join(f[1] for f in one[0])
+    assert text.endswith("…") and len(text) <= 12 and text.startswith("! a long")
+    assert one[0][0][0] == "class:error"  # its style kept
+    two = head_of_last(frags, 12, 2)
+    assert two is not None and ["".join(f[1] for f in r).strip() for r in two] == [
+        "! a long",
+        "newest line…",
+    ]

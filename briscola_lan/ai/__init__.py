@@ -29,7 +29,7 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     if name == "rules" and not param:
         return RuleBot(seed)
     if name == "baseline" and not param:
-        return StrongBot(seed, confidence=0.0, early_margin=0.0)
+        return StrongBot(seed, confidence=0.0, early_margin=0.0, own_rules=False)
     if name == "strong":
         if not param:
             return StrongBot(seed)

@@ -20,7 +20,7 @@ from briscola_lan.ai.evaluate import Z95, Evaluation, consistent_deals
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
-from briscola_lan.ai.policy import mixed_playout, rule_pick, rules_playout
+from briscola_lan.ai.policy import mixed_playout, own_pick, rule_pick, rules_playout
 from briscola_lan.ai.solver import solve
 from briscola_lan.rules import Card, SeatView
 
@@ -145,6 +145,7 @@ class StrongBot:
         confidence: float = 1.0,
         early_margin: float = 5.0,
         early_stock: int = 20,
+        own_rules: bool = True,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -162,6 +163,7 @@ class StrongBot:
         self.confidence = confidence
         self.early_margin = early_margin
         self.early_stock = early_stock
+        self.own_rules = own_rules
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -229,7 +231,8 @@ class StrongBot:
         if len(legal) == 1:
             return legal[0], None
         k = Knowledge(view)
-        preferred = rule_pick(
+        pick = own_pick if self.own_rules else rule_pick
+        preferred = pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
         )
         margin = self.early_margin if view.stock_left >= self.early_stock else 0.0

@@ -1,0 +1,81 @@
+"""The strong level's own rule-based card (``own_pick``): ``rule_pick`` but for the points it
+would throw on a lost trick, which count towards spending a low trump on it."""
+
+from __future__ import annotations
+
+import random
+
+from briscola_lan.ai.fast import FastHand
+from briscola_lan.ai.policy import own_pick, rule_pick
+from briscola_lan.ai.solver import Solver
+from briscola_lan.rules import Card
+
+
+def _codes(cards: str) -> list[int]:
+    return [Card.parse(c).code for c in cards.split()]
+
+
+def _both(
+    hand: str, trick: str, players: int = 2, trump: int = 1, stock: int = 20
+) -> tuple[str, str]:
+    """(rule_pick's card, own_pick's card) for the last seat to play of ``trick``."""
+    h, t = _codes(hand), _codes(trick)
+    leader = 0
+    seat = len(t)
+    played = 0
+    for c in t:
+        played |= 1 << c
+    out = []
+    for pick in (rule_pick, own_pick):
+        code = pick(list(h), list(t), leader, seat, players, trump, played, stock)
+        out.append(Card.from_code(code).label(ascii_only=True))
+    return out[0], out[1]
+
+
+def test_points_to_throw_make_a_small_trick_worth_a_low_trump() -> None:
+    """Hearts trumps, J♣ led (2 points): rule_pick throws Q♠ (3 points) to the opponent; with
+    those 3 points counted the trick is worth the 4 of trumps, which takes it."""
+    rules, own = _both("Qs Kd 4h", "Jc")
+    assert rules == Card.parse("Qs").label(ascii_only=True)
+    assert own == Card.parse("4h").label(ascii_only=True)
+
+
+def test_a_worthless_card_to_throw_changes_nothing() -> None:
+    assert _both("5s Kd 4h", "Jc") == (Card.parse("5s").label(ascii_only=True),) * 2
+
+
+def test_a_counting_trump_is_still_kept_for_a_trick_worth_it() -> None:
+    """J♣ led, hand K♠ Q♦ 3♥: 2 + 3 thrown + 10 is short of the 20 a 3 of trumps needs."""
+    assert _both("Ks Qd 3h", "Jc") == (Card.parse("Qd").label(ascii_only=True),) * 2
+
+
+def test_the_partners_trick_is_still_loaded_at_four_players() -> None:
+    """Seat 1 leads 4♣ ... the partner (seat 1 for seat 3) wins with A♣: load the 3♠."""
+    rules, own = _both("3s 2h Kd", "4c Ac 5c", players=4, trump=1)
+    assert own == rules == Card.parse("3s").label(ascii_only=True)
+
+
+def _hand(deck: list[int], dealer: int, picks: tuple[object, object]) -> int:
+    """Seat 0's points in a 2-player hand: seat s plays ``picks[s]``, the end solved exactly
+    once the stock is empty (as the rules bot plays it)."""
+    h = FastHand.deal(deck, dealer, 2)
+    while h.to_play >= 0:
+        if h.stock_left == 0:
+            return h.points[0] + int(Solver(h, 0).value(h))
+        s = h.to_play
+        pick = picks[s]
+        assert callable(pick)
+        h.play(pick(h.hands[s], h.trick, h.leader, s, 2, h.trump, h.played, h.stock_left))
+    return h.points[0]
+
+
+def test_own_pick_outscores_rule_pick_on_the_same_deals() -> None:
+    """Over 1,500 seeded deals, each played twice with the seats swapped, own_pick's side takes
+    more points than rule_pick's (+0.75 a hand here, +0.96 over 20,000 deals)."""
+    diff = 0
+    for i in range(1500):
+        deck = list(range(40))
+        random.Random(f"own:{i}").shuffle(deck)
+        diff += 2 * (_hand(deck, i % 2, (own_pick, rule_pick)) - 60)
+        diff += 2 * (60 - _hand(deck, i % 2, (rule_pick, own_pick)))
+    assert diff / 3000 > 0.5

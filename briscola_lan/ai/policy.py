@@ -125,29 +125,22 @@ def own_pick(  # noqa: PLR0917 (as rule_pick)
     played: int,
     stock_left: int,
 ) -> int:
-    """The strong level's own rule-based card: ``rule_pick``, except that the last to play of
-    a trick it would lose, about to throw points on it, counts those points too when it asks
-    whether the trick is worth a trump (J♣ led and Q♠ to throw: 5 points, worth a low trump).
-    The rules level and the opponent model keep ``rule_pick``."""
+    """The strong level's own rule-based card: ``rule_pick``, except that at 2 players the
+    follower of a trick it would lose, about to throw points on it, counts those points too
+    when it asks whether the trick is worth a trump (J♣ led and Q♠ to throw: 5 points, worth a
+    low trump). At 3 and 4 players the same change loses points (benchmarks/bench_policy.py):
+    there it is ``rule_pick``. The rules level and the opponent model keep ``rule_pick``."""
     card = rule_pick(hand, trick, leader, seat, players, trump, played, stock_left)
-    if len(trick) != players - 1 or SUIT[card] == trump or POINTS[card] == 0:
+    if players != 2 or not trick or SUIT[card] == trump or POINTS[card] == 0:
         return card
     beats = BEATS[trump]
-    best = trick[0]
-    bi = 0
-    tp = POINTS[best]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        tp += POINTS[c]
-        if beats[best * 40 + c]:
-            best = c
-            bi = i
-    if beats[best * 40 + card] or (players == 4 and (leader + bi - seat) % 2 == 0):
-        return card  # it takes the trick, or loads its partner's
-    trumps = [c for c in hand if SUIT[c] == trump and beats[best * 40 + c]]
+    led = trick[0]
+    if beats[led * 40 + card]:
+        return card  # it takes the trick
+    trumps = [c for c in hand if SUIT[c] == trump and beats[led * 40 + c]]
     if trumps:
         cheap = min(trumps, key=DUMP_COST[trump].__getitem__)
-        if tp + POINTS[cheap] + POINTS[card] >= _trump_threshold(cheap, stock_left):
+        if POINTS[led] + POINTS[cheap] + POINTS[card] >= _trump_threshold(cheap, stock_left):
             return cheap
     return card
 

@@ -1,5 +1,5 @@
-"""The strong level's own rule-based card (``own_pick``): ``rule_pick`` but for the points it
-would throw on a lost trick, which count towards spending a low trump on it."""
+"""The strong level's own rule-based card (``own_pick``): ``rule_pick`` but, at 2 players, for
+the points it would throw on a lost trick, which count towards spending a low trump on it."""
 
 from __future__ import annotations
 
@@ -49,9 +49,13 @@ def test_a_counting_trump_is_still_kept_for_a_trick_worth_it() -> None:
     assert _both("Ks Qd 3h", "Jc") == (Card.parse("Qd").label(ascii_only=True),) * 2
 
 
-def test_the_partners_trick_is_still_loaded_at_four_players() -> None:
-    """Seat 1 leads 4♣ ... the partner (seat 1 for seat 3) wins with A♣: load the 3♠."""
-    rules, own = _both("3s 2h Kd", "4c Ac 5c", players=4, trump=1)
+def test_three_and_four_players_keep_the_rules_card() -> None:
+    """At 3 and 4 players the change loses points (benchmarks/bench_policy.py): the last seat
+    throws Q♠ on J♣ as the rules do, and at 4 players loads its partner's sure trick."""
+    q = Card.parse("Qs").label(ascii_only=True)
+    assert _both("Qs Kd 4h", "Jc 5c", players=3) == (q, q)
+    assert _both("Qs Kd 4h", "Jc 5c 7c", players=4) == (q, q)
+    rules, own = _both("3s 2h Kd", "4c Ac 5c", players=4)
     assert own == rules == Card.parse("3s").label(ascii_only=True)
 
 

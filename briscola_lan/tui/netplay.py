@@ -417,27 +417,56 @@ class NetBackend(NetActions):
                 self._save()
 
     def _tell(self, st: ClientState, event: ev.Event, live: bool) -> None:
-        if isinstance(event, ev.ConnectionLost):
-            return  # the connection line says it (reconnecting, closed)
-        if isinstance(event, ev.HostRefused) and event.code == "bad_token":
-            return  # a stale resume token: the client library joins afresh
-        if live or isinstance(event, ev.HandStarted):
-            self.follow(event)
+        """One event to its one consumer (``_CONSUMERS``, by kind; the log's line otherwise):
+        what the table screen follows of the play goes to it while the table is live (a new
+        hand's start always), and a line in the player's language to the log."""
+        _CONSUMERS.get(type(event), NetBackend._line)(self, st, event, live)
+
+    def _line(self, st: ClientState, event: ev.Event, live: bool = True) -> None:
         said = eventlog.render(event, SessionNames(st, self.model, self.deck, self.ascii_only))
         if said:
             self._last_said = said
             self.model.add_log(self._plain(said))
-        if isinstance(event, ev.HandEnded) and event.call is not None:
-            self._calls[event.hand] = event.call  # five players: the hand's weights score
-        if isinstance(event, ev.CardCalled):
-            self._called = (event.hand, event.card, event.seat)
-        elif isinstance(event, ev.CardPlayed) and self._called is not None:
+
+    def _unsaid(self, st: ClientState, event: ev.Event, live: bool) -> None:
+        """A lost connection: the connection line says it (reconnecting, closed)."""
+
+    def _refused(self, st: ClientState, event: ev.HostRefused, live: bool) -> None:
+        if event.code != "bad_token":  # a stale resume token: the client library joins afresh
+            self._line(st, event)
+
+    def _hand_started(self, st: ClientState, event: ev.HandStarted, live: bool) -> None:
+        self.follow(event)  # replayed or live: nothing of the last hand stays on the table
+        self._line(st, event)
+        opts = st.options
+        if opts is not None and opts.players == 3:
+            self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
+
+    def _cards_received(self, st: ClientState, event: ev.CardsReceived, live: bool) -> None:
+        if live:  # the table shows them: no line
+            self.follow(event)
+
+    def _card_played(self, st: ClientState, event: ev.CardPlayed, live: bool) -> None:
+        if live:  # the table shows it: no line
+            self.follow(event)
+        if self._called is not None:
             hand, called, caller = self._called
             if (event.hand, event.card) == (hand, called):  # now everyone knows the partner
                 self.model.add_log(chiamata.revealed_line(self.model, caller, event.seat))
-        opts = st.options
-        if isinstance(event, ev.HandStarted) and opts is not None and opts.players == 3:
-            self.model.add_log(removed_two_line(opts, self.deck, self.ascii_only))
+
+    def _trick_taken(self, st: ClientState, event: ev.TrickTaken, live: bool) -> None:
+        if live:
+            self.follow(event)
+        self._line(st, event)
+
+    def _card_called(self, st: ClientState, event: ev.CardCalled, live: bool) -> None:
+        self._line(st, event)
+        self._called = (event.hand, event.card, event.seat)
+
+    def _hand_ended(self, st: ClientState, event: ev.HandEnded, live: bool) -> None:
+        self._line(st, event)
+        if event.call is not None:
+            self._calls[event.hand] = event.call  # five players: the hand's weights score
 
     def _view(self, st: ClientState) -> SeatView | None:
         """My seat's view now; at five players, once the hand is played out and revealed (the
@@ -521,3 +550,16 @@ class NetBackend(NetActions):
             self.model.add_log(
                 _("! could not save the game in {dir}: {error}").format(dir=directory, error=exc)
             )
+
+
+# An event's kind -> its consumer in ``NetBackend`` (any other kind: its line in the log).
+_CONSUMERS: dict[type[ev.Event], Callable[[NetBackend, ClientState, Any, bool], None]] = {
+    ev.ConnectionLost: NetBackend._unsaid,
+    ev.HostRefused: NetBackend._refused,
+    ev.HandStarted: NetBackend._hand_started,
+    ev.CardsReceived: NetBackend._cards_received,
+    ev.CardPlayed: NetBackend._card_played,
+    ev.TrickTaken: NetBackend._trick_taken,
+    ev.CardCalled: NetBackend._card_called,
+    ev.HandEnded: NetBackend._hand_ended,
+}

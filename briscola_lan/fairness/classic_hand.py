@@ -203,18 +203,18 @@ class ClassicHand:
 
     def apply(self, st: ClassicStatement, record: int) -> None:
         """Follow one record of the hand, whichever kind it is."""
-        if isinstance(st, SeedCommit):
+        if isinstance(st, Play):  # the commonest first: a hand's records are mostly plays
+            self.on_play(st, record)
+        elif isinstance(st, Deal):
+            self.on_deal(st, record)
+        elif isinstance(st, SeedCommit):
             self.on_seed_commit(st, record)
         elif isinstance(st, SeedReveal):
             self.on_seed_reveal(st, record)
         elif isinstance(st, DeckCommit):
             self.on_deck_commit(st, record)
-        elif isinstance(st, Deal):
-            self.on_deal(st, record)
         elif isinstance(st, Upcard):
             self.on_upcard(st, record)
-        elif isinstance(st, Play):
-            self.on_play(st, record)
         elif isinstance(st, BidStatement):
             self.on_bid(st, record)
         elif isinstance(st, CallStatement):

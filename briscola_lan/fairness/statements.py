@@ -8,6 +8,7 @@ proof's bytes (``hello_proof``) live here too, though they are never a transcrip
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -44,12 +45,27 @@ class Statement:
     PUBLIC: ClassVar[bool] = True
 
     def encode(self) -> bytes:
-        layout = _layout(type(self))
+        layout = _LAYOUTS.get(type(self)) or _layout(type(self))
         out = [layout.tag_lp]
-        for name, enc in layout.encoders:
-            raw = enc(getattr(self, name))
-            out.append(_U32.pack(len(raw)))
-            out.append(raw)
+        append = out.append
+        values = layout.values(self)
+        for value, (fixed, prefix, enc) in zip(
+            values if layout.many else (values,), layout.fields, strict=True
+        ):
+            # A u32 or a fixed-size byte string as it is (``enc`` makes the same bytes, and
+            # says what is wrong with any other value).
+            if fixed == 4 and type(value) is int:
+                if 0 <= value <= 0xFFFFFFFF:
+                    append(prefix)
+                    append(_U32.pack(value))
+                    continue
+            elif fixed and type(value) is bytes and len(value) == fixed:
+                append(prefix)
+                append(value)
+                continue
+            raw = enc(value)
+            append(_U32.pack(len(raw)))
+            append(raw)
         return b"".join(out)
 
 
@@ -209,6 +225,18 @@ class _Layout:
     decoders: tuple[Callable[[bytes], Any], ...]
     fixed: struct.Struct | None  # the whole body at once, when every field has a fixed size
     fixed_sizes: tuple[int, ...]  # the length prefixes the fixed layout must carry
+    values: Callable[[Any], Any]  # the fields' values, in order (one value when not ``many``)
+    many: bool
+    # Each field: its fixed size (a u32: 4, "b16"/"b32"/"b64": their size, else 0), that
+    # size's length prefix, its encoder.
+    fields: tuple[tuple[int, bytes, Callable[[Any], bytes]], ...]
+
+
+_SIZES = {"u32": 4, "b16": 16, "b32": 32, "b64": 64}
+
+
+def _no_values(st: Any) -> tuple[()]:
+    return ()
 
 
 _LAYOUTS: dict[type[Statement], _Layout] = {}
@@ -233,6 +261,12 @@ def _layout(cls: type[Statement]) -> _Layout:
             tuple(_DECODERS[kind] for kind in cls.SCHEMA),
             fixed,
             sizes,
+            operator.attrgetter(*names) if names else _no_values,
+            len(names) != 1,
+            tuple(
+                (_SIZES.get(kind, 0), _U32.pack(_SIZES.get(kind, 0)), _ENCODERS[kind])
+                for kind in cls.SCHEMA
+            ),
         )
     return layout
 

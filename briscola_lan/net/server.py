@@ -70,6 +70,7 @@ NEW_CONNECTIONS_BURST = 40
 MESSAGES_PER_SECOND = 500.0
 MESSAGES_BURST = 1000
 IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
+_ADMITTING = frozenset({Welcome, SeatAssigned})  # what moves a connection into a pool (``_admit``)
 
 
 def _address(peername: Any) -> str:
@@ -276,6 +277,7 @@ class HostServer:
         # A table that can leave work owed (``HostTable.receive(settle=False)``): a card leaves
         # before the host signs what follows it (the receipt, the draws, the end of the hand).
         early = hasattr(table, "settle")
+        core: Any = core_of(table)  # asked for ``due`` and ``redone`` past the wrappers
         unwritten = [False]  # what ``outgoing`` holds must reach the journal before it leaves
 
         def relayed(message: Any) -> list[Any]:
@@ -286,14 +288,14 @@ class HostServer:
             table makes again from the journal, the same bytes (``HostTable.settle``), leaves
             without waiting for a write of its own: the next change writes it."""
             out = table.receive(cid, message, settle=False)
-            if not table.due:
+            if not core.due:
                 unwritten[0] = True
                 return list(out)
             batch = outgoing + [o for o in out if o.conn != cid]
             outgoing[:] = [o for o in out if o.conn == cid]
             self._dispatch(hosted, batch, save=True)
             settled = list(table.settle())
-            if not table.redone:
+            if not core.redone:
                 unwritten[0] = True
             return settled
 
@@ -404,7 +406,7 @@ class HostServer:
         encoded: dict[int, bytes] = {}
         for out in outgoing:
             if out.conn in hosted.conns:
-                if type(out.message) in (Welcome, SeatAssigned):
+                if type(out.message) in _ADMITTING:
                     self._admit(hosted, out.conn, out.message)
                 key = id(out.message)
                 frame = encoded.get(key)

@@ -91,6 +91,11 @@ class TableCore:
     # hands the work out, ``checks_done`` takes its result); without one, a table checks them
     # as they are published.
     defer_checks = False
+    # What ``broadcast`` and ``to_seat`` put in the seats' logs since the journal last took it,
+    # in order: (the message, the seats whose log it went to). None until a journal follows the
+    # table (``table.host_journal.JournalCursor``, which empties it as it writes): it then
+    # writes what is new from this list rather than look each seat's log over.
+    appended: list[tuple[Message, tuple[int, ...]]] | None = None
 
     def __init__(
         self,
@@ -239,21 +244,29 @@ class TableCore:
             if c.hello:
                 out.append(Outgoing(conn, msg))
         if log:
-            for seat in self.seats:
+            logged: list[int] = []
+            for i, seat in enumerate(self.seats):
                 if seat.ai is None:
                     seat.log.append(msg)
+                    logged.append(i)
+            appended = self.appended
+            if appended is not None and logged:
+                appended.append((msg, tuple(logged)))
 
     def to_seat(self, out: list[Outgoing], seat_no: int, msg: Message) -> None:
         seat = self.seats[seat_no]
         if seat.ai is None:
             seat.log.append(msg)
+            appended = self.appended
+            if appended is not None:
+                appended.append((msg, (seat_no,)))
         if seat.conn is not None:
             out.append(Outgoing(seat.conn, msg))
 
     def sign(self, st: Statement, signer: Identity | None = None) -> Record:
         body = st.encode()
         rec = (body, (signer or self.identity).sign(body))
-        self.append(rec, st.PUBLIC)
+        self.append(rec, st.PUBLIC, kind=st.KIND)
         return rec
 
     def receipt(self, seat_no: int, hand: int, rec: Record, out: list[Outgoing]) -> None:
@@ -276,12 +289,16 @@ class TableCore:
             body = st.encode()
             self.to_seat(out, seat_no, m.ReceiptIssued(body, self.identity.sign(body)))
 
-    def append(self, rec: Record, public: bool, *, transparent: bool = False) -> None:
+    def append(
+        self, rec: Record, public: bool, *, transparent: bool = False, kind: str | None = None
+    ) -> None:
         """A record enters the host's transcript (``transparent``: a public record that makes
-        nothing due, fairness.md §8.1, such as a late key reveal)."""
+        nothing due, fairness.md §8.1, such as a late key reveal; ``kind``: its statement's
+        kind, when the caller has it, else read from its body)."""
         self.records.append(rec)
         if public:
-            self.context.published(kind_of(rec[0]), rec[0], transparent=transparent)
+            body = rec[0]
+            self.context.published(kind or kind_of(body), body, transparent=transparent)
 
     @property
     def chain(self) -> bytes:

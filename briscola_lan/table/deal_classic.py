@@ -345,7 +345,7 @@ class ClassicDeal(Deal):
         except IllegalPlay as exc:
             raise Refused(ErrorCode.ILLEGAL_PLAY, str(exc)) from exc
         self._follow(st)  # the engine took it: so must every follower
-        t.append(rec, True)
+        t.append(rec, True, kind=Play.KIND)
         pos = self.position_of[st.card]
         t.broadcast(out, m.CardPlayed(rec[0], rec[1], pos, self.salts[pos]))
         owed = self.owed

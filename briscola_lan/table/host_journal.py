@@ -13,7 +13,10 @@ holds it (a write the disk refused is not advanced: the next change writes it to
 step since the last write moved only the few values a classic card moves (the table keeps its
 ``rest_mark`` then), the rest is not looked over: those values (``hot_rest``) are compared with
 what the journal holds and the ones that differ written, the same changes the whole comparison
-would find (``CHECK_HOT``, on in the tests, makes both and compares them). A seat
+would find (``CHECK_HOT``, on in the tests, makes both and compares them). The seats' new
+messages come from what the table says it appended since (``TableCore.appended``: each message
+once, with the seats it went to), checked against the logs' lengths; only when a log is another
+list, or grew otherwise, are the logs looked over (``CHECK_HOT`` compares the two too). A seat
 whose log is no longer the list written (the draw moves the players to their seats; a seat freed
 and taken again) starts a new *epoch*: its log is written again, whole, under the next number.
 ``rebuild`` makes the snapshot's map from the journal's parts, and ``HostTable.restore_map``
@@ -119,8 +122,10 @@ class Changes:
     _rest: dict[str, object] = field(default_factory=dict)  # the new rest, unpacked
     _hot: list[RestChange] | None = None  # or, when written from ``hot_rest``: its changes
     _mark: object = None  # the table's ``rest_mark`` when these changes were taken
-    _lists: list[list[Message]] = field(default_factory=list)
+    _lists: list[list[Message]] | None = None  # each seat's log (None: the same lists)
     _placed: dict[int, tuple[Message, int]] = field(default_factory=dict)
+    _table: HostTable | None = None  # the table these changes were taken from
+    _taken: int = 0  # how many of its ``appended`` they hold
 
     @property
     def empty(self) -> bool:
@@ -145,6 +150,9 @@ class JournalCursor:
         self._lists: list[list[Message] | None] = [None] * seats
         # id of a message object -> (the object, kept alive so its id is not reused; its place)
         self._placed: dict[int, tuple[Message, int]] = {}
+        # A ``hot_rest`` path -> the map of ``rest`` that holds its value (found once; forgotten
+        # when the rest is written otherwise than from ``hot_rest``).
+        self._nodes: dict[tuple[str, ...], dict[str, object]] = {}
 
     def changes(
         self, t: HostTable, encoded: dict[int, tuple[object, bytes]] | None = None
@@ -153,10 +161,105 @@ class JournalCursor:
         ``encoded``: messages whose ``encode_message`` bytes are known, by ``id``."""
         if len(t.seats) != len(self.heads):
             raise ValueError("the journal's cursor belongs to a table with another seat count")
+        first = self.messages
+        followed = self._appended(t, first, encoded)
+        if followed is not None:
+            logs, heads, bodies, placed = followed
+            lists: list[list[Message]] | None = None
+            if CHECK_HOT:
+                self._check_appended(t, followed, encoded)
+        else:
+            logs, heads, bodies, placed, lists = self._scanned(t, first, encoded)
+        mark = t.rest_mark
+        hot = self._hot_changes(t) if mark is self.mark else None
+        if hot is not None:
+            state: dict[str, object] = {}
+            changed, rest = bool(hot), pack_state(hot) if hot else b""
+        else:
+            state = dump_rest(t)
+            diff = None if self.rest is None else rest_changes(self.rest, state)
+            if diff is None:
+                rest, changed = pack_state(state), True
+            else:
+                changed = bool(diff)
+                rest = pack_state(diff) if changed else b""
+        appended = t.appended
+        return Changes(
+            records_start=self.records,
+            records=t.records[self.records :],
+            messages_start=first,
+            messages=bodies,
+            logs=logs,
+            heads=heads,
+            rest=rest,
+            rest_changed=changed,
+            _rest=state,
+            _hot=hot,
+            _mark=mark,
+            _lists=lists,
+            _placed=placed,
+            _table=t,
+            _taken=0 if appended is None else len(appended),
+        )
+
+    def _appended(
+        self, t: HostTable, first: int, encoded: dict[int, tuple[object, bytes]] | None
+    ) -> tuple[list[LogRows], list[SeatLog], list[bytes], dict[int, tuple[Message, int]]] | None:
+        """The seats' new messages from what the table says it appended (``appended``), when
+        that is all that changed in their logs (the same lists, each longer by what it says);
+        None otherwise: the logs are looked over (``_scanned``)."""
+        appended = t.appended
+        if appended is None:
+            return None
         known = self._placed
         placed: dict[int, tuple[Message, int]] = {}
         bodies: list[bytes] = []
-        first = self.messages
+        new: dict[int, list[int]] = {}  # seat -> the places of its new messages
+        for msg, seats in appended:
+            key = id(msg)
+            hit = known.get(key) or placed.get(key)
+            if hit is not None and hit[0] is msg:
+                at = hit[1]
+            else:
+                at = first + len(bodies)
+                placed[key] = (msg, at)
+                pre = encoded.get(key) if encoded else None
+                bodies.append(pre[1] if pre is not None and pre[0] is msg else encode_message(msg))
+            for i in seats:
+                got = new.get(i)
+                if got is None:
+                    new[i] = [at]
+                else:
+                    got.append(at)
+        heads = self.heads
+        lists = self._lists
+        for i, seat in enumerate(t.seats):  # the same lists, each longer by what it says
+            log = seat.log
+            if log is not lists[i] or len(log) != heads[i].length + len(new.get(i, ())):
+                return None  # another list, or appended to otherwise: look it over
+        logs: list[LogRows] = []
+        if new:
+            heads = list(heads)
+            for i in sorted(new):
+                epoch, start = heads[i]
+                places = new[i]
+                logs.append(LogRows(i, epoch, start, tuple(places)))
+                heads[i] = SeatLog(epoch, start + len(places))
+        return logs, heads, bodies, placed
+
+    def _scanned(
+        self, t: HostTable, first: int, encoded: dict[int, tuple[object, bytes]] | None
+    ) -> tuple[
+        list[LogRows],
+        list[SeatLog],
+        list[bytes],
+        dict[int, tuple[Message, int]],
+        list[list[Message]],
+    ]:
+        """The seats' new messages, each seat's log looked over from where the journal is."""
+        known = self._placed
+        placed: dict[int, tuple[Message, int]] = {}
+        bodies: list[bytes] = []
         logs: list[LogRows] = []
         heads: list[SeatLog] = []
         lists: list[list[Message]] = []
@@ -182,34 +285,30 @@ class JournalCursor:
                 logs.append(LogRows(i, epoch, start, tuple(places)))
             heads.append(SeatLog(epoch, len(log)))
             lists.append(log)
-        mark = t.rest_mark
-        hot = self._hot_changes(t) if mark is self.mark else None
-        if hot is not None:
-            state: dict[str, object] = {}
-            changed, rest = bool(hot), pack_state(hot) if hot else b""
-        else:
-            state = dump_rest(t)
-            diff = None if self.rest is None else rest_changes(self.rest, state)
-            if diff is None:
-                rest, changed = pack_state(state), True
-            else:
-                changed = bool(diff)
-                rest = pack_state(diff) if changed else b""
-        return Changes(
-            records_start=self.records,
-            records=t.records[self.records :],
-            messages_start=first,
-            messages=bodies,
-            logs=logs,
-            heads=heads,
-            rest=rest,
-            rest_changed=changed,
-            _rest=state,
-            _hot=hot,
-            _mark=mark,
-            _lists=lists,
-            _placed=placed,
-        )
+        return logs, heads, bodies, placed, lists
+
+    def _check_appended(
+        self,
+        t: HostTable,
+        followed: tuple[list[LogRows], list[SeatLog], list[bytes], dict[int, tuple[Message, int]]],
+        encoded: dict[int, tuple[object, bytes]] | None,
+    ) -> None:
+        """For the tests (``CHECK_HOT``): the logs' changes from what the table appended are
+        the ones looking the logs over finds (the same messages at the same places of each)."""
+        logs, heads, bodies, placed = followed
+        s_logs, s_heads, s_bodies, s_placed, _ = self._scanned(t, self.messages, encoded)
+
+        def named(
+            rows: list[LogRows], table: dict[int, tuple[Message, int]]
+        ) -> list[tuple[int, int, int, list[object]]]:
+            by_place = {at: msg for msg, at in table.values()}
+            by_place.update({at: msg for msg, at in self._placed.values()})
+            return [(r.seat, r.epoch, r.start, [id(by_place[a]) for a in r.messages]) for r in rows]
+
+        if heads != s_heads or named(logs, placed) != named(s_logs, s_placed):
+            raise AssertionError("what the table appended is not what its seats' logs gained")
+        if sorted(bodies) != sorted(s_bodies):
+            raise AssertionError("the messages the table appended are not the logs' new ones")
 
     def _hot_changes(self, t: HostTable) -> list[RestChange] | None:
         """The values of ``hot_rest`` that differ from the rest the journal holds (None when
@@ -217,13 +316,17 @@ class JournalCursor:
         held = self.rest
         if held is None:
             return None
+        nodes = self._nodes
         out: list[RestChange] = []
         for path, value in hot_rest(t):
-            node: object = held
-            for key in path[:-1]:
-                node = node.get(key) if type(node) is dict else None
-            if type(node) is not dict or path[-1] not in node:
-                return None
+            node = nodes.get(path)
+            if node is None:
+                found: object = held
+                for key in path[:-1]:
+                    found = found.get(key) if type(found) is dict else None
+                if type(found) is not dict or path[-1] not in found:
+                    return None
+                node = nodes[path] = found
             was = node[path[-1]]
             if not (was == value and type(was) is type(value)):
                 out.append((path, value))
@@ -244,12 +347,22 @@ class JournalCursor:
         self.heads = ch.heads
         if ch._hot is None:
             self.rest = ch._rest
-        elif ch._hot and self.rest is not None:
-            apply_rest_changes(self.rest, [[list(p), v] for p, v in ch._hot])
+            self._nodes.clear()
+        else:
+            nodes = self._nodes
+            for path, value in ch._hot:  # every path's map was found by ``_hot_changes``
+                nodes[path][path[-1]] = value
         self.mark = ch._mark
-        self._lists = list(ch._lists)
+        if ch._lists is not None:
+            self._lists = list(ch._lists)
         if ch._placed:
             self._placed.update(ch._placed)
+        t = ch._table
+        if t is not None:  # the table says what it appends from now on (``_appended``)
+            if t.appended is None:
+                t.appended = []
+            else:
+                del t.appended[: ch._taken]
 
     @classmethod
     def restored(

@@ -9,7 +9,9 @@ stream is broken (drop the connection); ``MessageError`` means one well-framed m
 from __future__ import annotations
 
 import dataclasses
+import operator
 import struct
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -48,14 +50,30 @@ def _to_wire(value: Any) -> Any:
     if isinstance(value, TableOptions):
         return value.to_dict()
     if isinstance(value, SeatInfo):
-        return {f.name: _to_wire(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            name: v if type(v) in _PLAIN else _to_wire(v)
+            for name, v in zip(_SEAT_INFO_NAMES, _seat_info_values(value), strict=True)
+        }
     if isinstance(value, tuple):
-        return [_to_wire(v) for v in value]
+        return [v if type(v) in _PLAIN else _to_wire(v) for v in value]
     return value
 
 
 _PLAIN = (bytes, str, int, bool, type(None))  # msgpack takes these as they are
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SEAT_INFO_NAMES = tuple(f.name for f in dataclasses.fields(SeatInfo))
+_seat_info_values = operator.attrgetter(*_SEAT_INFO_NAMES)
+_packers = threading.local()
+
+
+def _pack(obj: Any) -> bytes:
+    """``msgpack.packb(obj, use_bin_type=True)`` with a packer kept for this thread (making one
+    costs as much as packing a message; a packer empties itself after each ``pack``)."""
+    try:
+        packer = _packers.packer
+    except AttributeError:
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+    return bytes(packer.pack(obj))
 
 
 def encode_message(msg: Message) -> bytes:
@@ -68,7 +86,7 @@ def encode_message(msg: Message) -> bytes:
     for name in names:
         value = getattr(msg, name)
         body[name] = value if type(value) in _PLAIN else _to_wire(value)
-    return bytes(msgpack.packb(body, use_bin_type=True))
+    return _pack(body)
 
 
 def encode_frame(msg: Message) -> bytes:
@@ -334,7 +352,7 @@ class StateFileError(CodecError):
 
 def pack_state(obj: Any) -> bytes:
     """Encode a state tree of maps, lists or tuples, str, bytes, int, float, bool and None."""
-    return bytes(msgpack.packb(obj, use_bin_type=True))
+    return _pack(obj)
 
 
 def unpack_state(data: bytes) -> Any:

@@ -8,7 +8,7 @@ in odd ones), seat 1 the strong search (``_player``: the strong search with its 
 and no early margin, fixed so that the positions stay put). Every decision of seat 0 with two
 cards or more is judged.
 
-    python benchmarks/bench_coach.py [--hands 10] [--seed 1] [--jobs 2] [--cache FILE]
+    python benchmarks/bench_coach.py [--hands 20] [--seed 1] [--jobs 2] [--cache FILE] [--pace 2]
     python benchmarks/bench_coach.py --positions [--deals 24]
     python benchmarks/bench_coach.py --playouts 20 34 [--count 40] [--deals 4] [--seed 1]
 
@@ -20,7 +20,10 @@ depend on the others' load). The review: the share of plays it calls mistakes
 that are the evaluator's best or within 1 point of it; the share of hands whose biggest mistake
 is the evaluator's costliest play (of the hands where the review names one); the mean absolute
 error of the biggest mistake's stated cost; hands of the strong player with a mistake named;
-the review's CPU time per hand. ``--cache`` keeps the evaluator's results between runs (the same
+the review's CPU time per hand, and the wait from the hand's last play to the review being
+ready when the worker judges each play as it is made (``tui/coach_judge.py``), one of the
+player's plays every ``--pace`` seconds (the CPU times as durations, the worker on a core of its
+own). ``--cache`` keeps the evaluator's results between runs (the same
 positions and budget give the same figures).
 
 ``--playouts STOCK_LO STOCK_HI``: on positions from games of rules bots with that many cards in
@@ -178,6 +181,16 @@ def _positions(deals: int) -> None:
         print(f"    {chosen}")
 
 
+def _wait(per_play: list[float], pace: float) -> float:
+    """Seconds from a hand's last play to its review being ready, when the worker judges each
+    play as it is made (``coach_judge``), one play every ``pace`` seconds, on a core of its own:
+    the time to judge the last play, plus whatever the worker had not finished by then."""
+    free = 0.0  # when the worker is done with the plays before
+    for i, cpu in enumerate(per_play):
+        free = max(free, i * pace) + cpu
+    return free - (len(per_play) - 1) * pace
+
+
 def _correlation(a: list[float], b: list[float]) -> float:
     ma, mb = statistics.mean(a), statistics.mean(b)
     sab = sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True))
@@ -239,10 +252,11 @@ def _playouts(stock_lo: int, stock_hi: int, count: int, deals: int, seed: int) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=10)
+    parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--pace", type=float, default=2.0)
     parser.add_argument("--positions", action="store_true")
     parser.add_argument("--deals", type=int, default=24)
     parser.add_argument("--playouts", type=int, nargs=2, metavar=("STOCK_LO", "STOCK_HI"))
@@ -312,7 +326,8 @@ def main() -> None:
             for t in (0, 1, 2)
         ]
         print(
-            f"  {label:>8}: mean loss {statistics.mean(losses):.2f} points a decision "
+            f"  {label:>8}: mean loss {statistics.mean(losses):.2f} "
+            f"± {1.96 * statistics.stdev(losses) / math.sqrt(len(losses)):.2f} points a decision "
             f"(thirds {by_third[0]:.2f} / {by_third[1]:.2f} / {by_third[2]:.2f}), "
             f"worst {max(losses):.1f}; "
             f"best card in {_wilson(sum(x < 1e-9 for x in losses), len(losses))}"
@@ -338,10 +353,15 @@ def main() -> None:
     old_mae: list[float] = []
     strong_named = strong_hands = 0
     review_s: list[float] = []
+    wait_s: list[float] = []
     for hand_ds in by_hand.values():
-        t = time.process_time()
-        reviewed = [coach.review_play(d.view, d.played) for d in hand_ds]
-        review_s.append(time.process_time() - t)
+        reviewed, per_play = [], []
+        for d in hand_ds:
+            t = time.process_time()
+            reviewed.append(coach.review_play(d.view, d.played))
+            per_play.append(time.process_time() - t)
+        review_s.append(sum(per_play))
+        wait_s.append(_wait(per_play, args.pace))
         costs = [evals[_key(d.view)].cost(d.played.code) for d in hand_ds]
         costliest = max(range(len(costs)), key=lambda i: costs[i])
         mistakes = [i for i, p in enumerate(reviewed) if p.mistake]
@@ -378,6 +398,11 @@ def main() -> None:
     print(
         f"  review CPU time per hand: median {statistics.median(review_s):.2f} s, "
         f"max {max(review_s):.2f} s ({len(review_s)} hands)"
+    )
+    print(
+        f"  the review's wait after the hand's last play, each play judged by the worker as it "
+        f"is made, one play every {args.pace:g} s: median {statistics.median(wait_s):.2f} s, "
+        f"max {max(wait_s):.2f} s"
     )
 
 

@@ -596,4 +596,7 @@ class ClientApp(AppLayout):
             for task in list(self._tasks):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+            from briscola_lan.tui.coach_judge import JUDGE  # light: no AI loaded by it
+
+            JUDGE.close()  # the review's worker process, if it was started
         return int(result or 0)

@@ -6,18 +6,20 @@ card's score is the points the player's side is expected to end the hand with af
 so a play costs the best score minus its own, give or take the noise of that difference. Where
 few deals agree with what the seat saw, every one of them is solved exactly (no noise);
 otherwise, near the end of a 2-player hand, both solve sampled deals exactly (the review more of
-them); before, both solve sampled deals 6 tricks ahead at 2 players, and at 3 and 4 players the
-hint is the strong bot's search and the review runs it with a larger budget (not judged). A play
-is called a mistake only when its cost is over a point more than its noise.
+them); before, both solve sampled deals 6 tricks ahead at 2 players (the review twice as many),
+and at 3 and 4 players the hint is the strong bot's search and the review runs it with a larger
+budget (not judged). A play is called a mistake only when its cost is over a point more than its
+noise. Each play is judged by the review's worker process (``coach_judge``) as soon as it is
+made.
 The reason is worked out from the rules' trick rule and what the seat can see, for any card of
 the hand, and says only what is true of the position (``tests/tui/test_coach_claims.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -27,6 +29,7 @@ from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evalu
 from briscola_lan.ai.infer import Knowledge
 from briscola_lan.rules import Card, SeatView, Suit, TableOptions, deck_for, trick_winner_index
 from briscola_lan.tui import deck as dk
+from briscola_lan.tui.coach_judge import JUDGE, Judge
 from briscola_lan.tui.follow import winning_seat
 from briscola_lan.tui.i18n import _, decimal, ngettext
 from briscola_lan.tui.state import TableModel, UiState
@@ -55,9 +58,9 @@ def hint_deals(stock_left: int, players: int) -> int:
 # Before that, the hint solves 24 deals 6 tricks ahead, the points beyond shared evenly: closer
 # to deals solved to the end than the strong search's playouts, at a fraction of their cost.
 HINT_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
-# The review judges the early plays of a 2-player hand the same way (more than a live hint could
-# afford in all would not fit a hand's review in 3 s: the late plays take most of it).
-REVIEW_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
+# The review judges the early plays of a 2-player hand the same way with twice the deals: each
+# play is judged by the worker while the hand goes on (``coach_judge``), about 0.2-0.5 s a play.
+REVIEW_EARLY = Budget(lambda stock, players: 48, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
 MISTAKE_MARGIN = 1.0  # a mistake costs at least this much more than its margin of error
 
 
@@ -316,6 +319,8 @@ class Coach:
     hint_card: Card | None = None
     review_hand: int = -1
     supported: bool = True  # the table is one the coach judges (``supports``)
+    judge: Judge = field(default_factory=lambda: JUDGE)  # the worker process, shared
+    judging: dict[int, list[Future[ReviewedPlay] | None]] = field(default_factory=dict)
 
     def observe(self, model: TableModel) -> None:
         """Follow the hand number (a new hand drops the hint of the last one)."""
@@ -325,24 +330,31 @@ class Coach:
             self.hint_text, self.hint_card = "", None
 
     def played(self, view: SeatView, card: Card) -> None:
-        """I played ``card`` from ``view``: kept for the review of this hand."""
+        """I played ``card`` from ``view``: kept for the review of this hand, and judged at once
+        in the worker process (``coach_judge``) while the hand goes on."""
         self.plays.setdefault(self.hand, []).append((view, card))
+        started = self.judge.submit(review_play, view, card) if self.supported else None
+        self.judging.setdefault(self.hand, []).append(started)
 
     async def review(self, hand: int, changed: Callable[[], None]) -> None:
-        """Judge every play of ``hand`` in a worker thread, one by one (``changed`` after each,
-        so that the panel's progress bar moves); the event loop serves the screen meanwhile."""
+        """Every play of ``hand`` judged, one by one (``changed`` after each, so that the
+        panel's progress bar moves): most were judged by the worker during the hand; the rest
+        are awaited there (or judged in a thread); the event loop serves the screen meanwhile."""
         self.review_hand = hand
         if hand in self.reviews or not self.supported:
             changed()
             return
         plays = list(self.plays.get(hand, []))
+        started = list(self.judging.get(hand, []))
+        started += [None] * (len(plays) - len(started))
         done: list[ReviewedPlay] = []
         for i, (view, card) in enumerate(plays):
             self.reviewing = (hand, i, len(plays))
             changed()
-            done.append(await asyncio.to_thread(review_play, view, card))
+            done.append(await self.judge.judge(review_play, view, card, started[i]))
         self.reviewing = None
         self.reviews[hand] = done
+        self.judging.pop(hand, None)
         changed()
 
     def review_lines(self, ui: UiState) -> Frag:

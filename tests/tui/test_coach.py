@@ -15,8 +15,8 @@ from briscola_lan.ai.evaluate import evaluate
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.net.player import auto_play, connect
-from briscola_lan.rules import Card, Hand, TableOptions, deck_for
-from briscola_lan.tui import coach
+from briscola_lan.rules import Card, Hand, SeatView, TableOptions, deck_for
+from briscola_lan.tui import coach, coach_judge
 from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.saved import read_hints
 from briscola_lan.tui.state import UiState
@@ -220,3 +220,68 @@ def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> No
         assert p.cost == pytest.approx(ev.cost(card.code))
         assert p.best.code == ev.best()
         assert p.noise == (0.0 if p.played == p.best else ev.noise(ev.best(), card.code))
+
+
+def _last_plays() -> list[tuple[SeatView, Card]]:
+    """Seat 0's plays once the stock is empty (judged exactly, quickly) in a seeded hand."""
+    hand = _hand_at_answer()
+    rng = random.Random(5)
+    plays = []
+    while not hand.is_terminal:
+        seat = hand.current_player
+        assert seat is not None
+        card = rng.choice(hand.legal_plays())
+        if seat == 0 and hand.stock_left == 0:
+            plays.append((hand.view(0), card))
+        hand.play(seat, card)
+    assert len(plays) >= 2
+    return plays
+
+
+async def test_each_play_is_judged_by_the_worker_as_soon_as_it_is_made() -> None:
+    plays = _last_plays()
+    judge = coach_judge.Judge()
+    try:
+        c = coach.Coach(judge=judge)
+        c.hand = 0
+        for view, card in plays:
+            c.played(view, card)
+        started = c.judging[0]
+        assert len(started) == len(plays) and all(f is not None for f in started)
+        # judged before anyone asks for the review
+        for f in started:
+            assert f is not None
+            await asyncio.wait_for(asyncio.wrap_future(f), 120)
+        steps: list[tuple[int, int, int] | None] = []
+        await c.review(0, lambda: steps.append(c.reviewing))
+        assert c.reviews[0] == [coach.review_play(view, card) for view, card in plays]
+        assert steps[0] == (0, 0, len(plays)) and steps[-1] is None
+    finally:
+        judge.close()
+
+
+async def test_without_a_worker_the_review_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_process(*args: object, **kwargs: object) -> None:
+        raise OSError("no process for you")
+
+    monkeypatch.setattr(coach_judge, "ProcessPoolExecutor", no_process)
+    plays = _last_plays()
+    c = coach.Coach(judge=coach_judge.Judge())
+    c.hand = 0
+    for view, card in plays:
+        c.played(view, card)
+    assert c.judging[0] == [None] * len(plays)
+    await c.review(0, lambda: None)
+    assert c.reviews[0] == [coach.review_play(view, card) for view, card in plays]
+
+
+async def test_plays_the_stopped_worker_did_not_judge_are_judged_here() -> None:
+    plays = _last_plays()
+    judge = coach_judge.Judge()
+    c = coach.Coach(judge=judge)
+    c.hand = 0
+    for view, card in plays:
+        c.played(view, card)
+    judge.close()  # the client's other table closed the shared worker: pending plays dropped
+    await asyncio.wait_for(c.review(0, lambda: None), 120)
+    assert c.reviews[0] == [coach.review_play(view, card) for view, card in plays]

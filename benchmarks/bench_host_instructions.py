@@ -176,7 +176,7 @@ async def instructions_per_card(
         for h in (host, twin):
             h.terminate()
         for h in (host, twin):
-            h.wait(60)
+            h.wait(600)  # callgrind writes its profile as it exits: slow on a busy machine
     if keep is not None:  # the profile, for callgrind_annotate
         keep.mkdir(parents=True, exist_ok=True)
         for path in glob.glob(f"{work}/host/callgrind/host.*"):

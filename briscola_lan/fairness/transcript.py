@@ -24,11 +24,25 @@ class TranscriptFileError(ValueError):
     """A saved game that is not a well-formed transcript file."""
 
 
+_HEAD = f'{{"format":"{FORMAT}","version":{VERSION},"records":[\n'.encode("ascii")
+
+
+def record_line(record: Record) -> bytes:
+    """One record's line of the saved-game file, without the comma that ends all but the last."""
+    body, sig = record
+    return b'["' + body.hex().encode("ascii") + b'","' + sig.hex().encode("ascii") + b'"]'
+
+
+def dumps_lines(lines: Sequence[bytes]) -> bytes:
+    """The exact bytes of the saved-game file whose records' lines (``record_line``) are
+    ``lines``: a saver that keeps the lines of the records it wrote before encodes only the new
+    ones."""
+    return _HEAD + b",\n".join(lines) + b"\n]}\n"
+
+
 def dumps(records: Sequence[Record]) -> bytes:
     """The exact bytes of the saved-game file holding ``records``."""
-    lines = ",\n".join(f'["{b.hex()}","{s.hex()}"]' for b, s in records)
-    head = f'{{"format":"{FORMAT}","version":{VERSION},"records":[\n'
-    return (head + lines + "\n]}\n").encode("ascii")
+    return dumps_lines([record_line(r) for r in records])
 
 
 def loads(data: bytes) -> list[Record]:

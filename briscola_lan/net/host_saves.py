@@ -1,17 +1,19 @@
 """The host's transcripts on disk while it serves: saved as they grow (complete hands while a
-match runs, everything once it is over), a full or read-only disk told once to the console and
-the players (``SaveReporter``) and retried until it works again."""
+match runs, everything once it is over) in a worker thread, so that a slow disk never holds up
+the tables; a full or read-only disk told once to the console and the players
+(``SaveReporter``) and retried until it works again."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 from briscola_lan.net.files import describe_os_error
-from briscola_lan.net.games import GameSaver
+from briscola_lan.net.games import GameSaver, save_each
 from briscola_lan.net.hosted import HostedTable
 from briscola_lan.net.next_match import is_over
 from briscola_lan.net.server import HostServer
@@ -79,13 +81,16 @@ def host_saver(
 
 def save_all(savers: Sequence[tuple[Any, GameSaver]], *, whole: bool = False) -> None:
     """Complete hands while a match runs, the whole transcript once it is over (or ``whole``:
-    the host stops, and keeps the hand being played too)."""
+    the host stops, and keeps the hand being played too), written before it returns."""
     for table, saver in savers:
         saver.save(whole=whole or is_over(table))
 
 
-async def save_loop(server: HostServer, savers: Sequence[tuple[Any, GameSaver]]) -> None:
-    """Save the transcripts as they grow; retry what a full disk refused every few seconds."""
+async def save_loop(
+    server: HostServer, savers: Sequence[tuple[Any, GameSaver]], executor: Executor | None = None
+) -> None:
+    """Save the transcripts as they grow, written in a worker thread (``executor``'s) while the
+    tables play on; retry what a full disk refused every few seconds."""
     loop = asyncio.get_running_loop()
     retry_at = 0.0
     while True:
@@ -94,4 +99,6 @@ async def save_loop(server: HostServer, savers: Sequence[tuple[Any, GameSaver]])
         if retry:
             retry_at = loop.time() + RETRY_SAVES
             server.retry_saves()
-        save_all([(t, s) for t, s in savers if retry or not s.failing])
+        # A copy of the list: a table opened for a new match replaces its entry meanwhile.
+        asked = [(s, is_over(t)) for t, s in list(savers) if retry or not s.failing]
+        await save_each(asked, executor)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +110,7 @@ async def reopen_loop(
     saver_for: Callable[[Any], GameSaver],
     *,
     say: Callable[[str], None] = print,
+    executor: Executor | None = None,
 ) -> None:
     """Open each finished table for a new match once its players have left it, its finished
     match's transcript saved whole first (``saver_for`` makes the new match's saver)."""
@@ -119,8 +121,12 @@ async def reopen_loop(
             if not due_for_reopening(r, loop.time()):
                 continue
             _, saver = savers[r.saver]
-            saver.save(whole=True)  # the finished match's transcript, complete
+            await saver.save_async(
+                whole=True, executor=executor
+            )  # the finished match's transcript, complete
             if saver.failing:  # a full disk: keep the finished match until it is saved
+                continue
+            if not due_for_reopening(r, loop.time()):  # a player came back while it was saved
                 continue
             table = open_next_match(server, r.served)
             savers[r.saver] = (table, saver_for(table))

@@ -11,6 +11,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,9 @@ async def _serve(
     consoles: list[Console] = []
     saving: asyncio.Task[None] | None = None
     reopening: asyncio.Task[None] | None = None
+    # The transcripts are written in a thread of their own, one file at a time: a slow disk
+    # holds up no table.
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="briscola-lan-saves")
 
     def saver_for(table: Any) -> GameSaver:
         return host_saver(table, run.games, reporter, warn)
@@ -201,9 +205,11 @@ async def _serve(
         say("ready")
         for console in consoles:
             console.start()
-        saving = loop.create_task(save_loop(server, savers))
+        saving = loop.create_task(save_loop(server, savers, writer))
         if not run.one_match:
-            reopening = loop.create_task(reopen_loop(server, reopeners, savers, saver_for, say=say))
+            reopening = loop.create_task(
+                reopen_loop(server, reopeners, savers, saver_for, say=say, executor=writer)
+            )
         await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -218,7 +224,9 @@ async def _serve(
             await server.close()
         finally:
             # Everything played is kept: a hand in progress too (``verify`` reports it as
-            # incomplete), and the state file if a full disk had refused it until now.
+            # incomplete), and the state file if a full disk had refused it until now. A save
+            # still being written finishes first (a later save is written over it anyway).
+            writer.shutdown(wait=True)
             save_all(savers, whole=True)
             server.retry_saves()
     say("host stopped")

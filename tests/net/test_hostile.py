@@ -304,7 +304,11 @@ async def test_a_welcomed_flood_never_evicts_a_seated_player(tmp_path: Path) -> 
         plays.append(asyncio.create_task(auto_play(players[3], make_chooser("random", 3))))
         results = await asyncio.wait_for(asyncio.gather(*plays), 90)
         assert [p.state.seat for p in players] == [0, 1, 2, 3]
-        assert [p.reconnects for p in players] == [0, 0, 0, 0]  # never evicted, nor refused
+        # Never evicted, nor refused. (The host and 68 clients share this process's loop: on a
+        # machine at load 15 a player can find the host silent past its heartbeat's timeout
+        # and reconnect; that is not an eviction, and is counted apart.)
+        evicted = [p.reconnects - p.heartbeat_drops for p in players]
+        assert evicted == [0, 0, 0, 0], [(p.reconnects, p.heartbeat_drops) for p in players]
         assert all(r.plays > 0 for r in results) and table.phase == "over"
         assert hosted.authenticated.evicted >= 4  # three watchers, then one for p3
         assert len(hosted.authenticated) <= server.max_connections

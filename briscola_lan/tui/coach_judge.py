@@ -4,7 +4,8 @@ core than the screen and the table's AI players.
 
 The worker is one process, started at the first play judged and kept for the session (at the
 client's own priority: a lower one starves it on a busy machine, and the player waits for its
-work); ``close`` stops it (the plays not judged yet are dropped).
+work); ``close`` stops it at once (the plays not judged yet are dropped, the one being judged
+stopped).
 If the worker cannot be started or dies, a play is judged in a thread of the client instead, as
 it would be without the worker: the review is the same either way (``coach.review_play`` is
 deterministic), only where it runs differs.
@@ -68,10 +69,19 @@ class Judge:
         return await asyncio.to_thread(fn, view, card)
 
     def close(self) -> None:
-        """Stop the worker; plays not judged yet are dropped."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker, at once: plays not judged yet are dropped, and a play being judged
+        is stopped (otherwise the client would not exit before that play's judging ends: the
+        interpreter waits at exit for a worker's running task)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # No public way to stop a busy worker before Python 3.14 (``terminate_workers``): its
+        # processes, from the pool's own table.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
 
 
 JUDGE = Judge()  # one worker for the client's session, whatever the table

@@ -16,12 +16,12 @@ import random
 import time
 from typing import Protocol
 
-from briscola_lan.ai.evaluate import Z95, Evaluation, consistent_deals
+from briscola_lan.ai.evaluate import Z95, Evaluation, consistent_deals, even_split
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
 from briscola_lan.ai.policy import mixed_playout, own_pick, rule_pick, rules_playout
-from briscola_lan.ai.solver import solve
+from briscola_lan.ai.solver import EXACT, Solver, solve
 from briscola_lan.rules import Card, SeatView
 
 log = logging.getLogger(__name__)
@@ -124,6 +124,11 @@ class StrongBot:
     scored on the same samples. At 2 players with at most one draw left, and at 3 or 4 players
     once the stock is empty, each sample is solved exactly instead of played out. The budget is
     ``samples`` (deterministic) or, if given, ``time_budget`` seconds (not deterministic).
+
+    With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
+    instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
+    in the stock, ``horizon`` tricks ahead (the points beyond shared evenly) before;
+    ``solve_deals`` samples, or ``samples`` if given.
     """
 
     level = "strong"
@@ -146,6 +151,10 @@ class StrongBot:
         early_margin: float = 5.0,
         early_stock: int = 20,
         own_rules: bool = True,
+        solve_deals: int = 0,
+        solve_stock: int = 12,
+        horizon: int = 6,
+        solve_confidence: float = 1.0,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -164,6 +173,10 @@ class StrongBot:
         self.early_margin = early_margin
         self.early_stock = early_stock
         self.own_rules = own_rules
+        self.solve_deals = solve_deals
+        self.solve_stock = solve_stock
+        self.horizon = horizon
+        self.solve_confidence = solve_confidence
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -220,12 +233,13 @@ class StrongBot:
         it to say why, what another card would cost, and how sure that is.
 
         The search's top card is played only when it beats the rule-based card by more than
-        ``confidence`` standard errors of their difference, and, while ``early_stock`` cards or
-        more are left in the stock, by more than ``early_margin`` points. When it does not, as
-        many samples again are drawn, and if it still does not, the rule-based card is played:
-        a difference the samples cannot tell from noise is not worth a departure from the rules
-        (card counting, trump conservation); nor is a small one early in the hand, where the
-        playouts' scores are nearly flat and often wrong (docs/ai.md, "The strong level").
+        ``confidence`` standard errors of their difference (``solve_confidence`` where the
+        deals are solved), and, with playouts while ``early_stock`` cards or more are left in
+        the stock, by more than ``early_margin`` points. When it does not, as many samples again
+        are drawn, and if it still does not, the rule-based card is played: a difference the
+        samples cannot tell from noise is not worth a departure from the rules (card counting,
+        trump conservation); nor is a small one in early playouts, whose scores are nearly flat
+        and often wrong (docs/ai.md, "Levels").
         """
         legal = _legal(view)
         if len(legal) == 1:
@@ -235,28 +249,35 @@ class StrongBot:
         preferred = pick(
             k.my_hand, k.trick, view.leader, view.seat, k.n, k.trump, k.played_mask, view.stock_left
         )
-        margin = self.early_margin if view.stock_left >= self.early_stock else 0.0
         try:
             search = _Search(self, view)
+            if search.solved:
+                margin, confidence = 0.0, self.solve_confidence
+            else:
+                margin = self.early_margin if view.stock_left >= self.early_stock else 0.0
+                confidence = self.confidence
             ev = search.run(1)
-            best = self._pick(ev, preferred, margin)
-            if best != preferred and self.confidence > 0 and self.time_budget is None:
+            best = self._pick(ev, preferred, margin, confidence)
+            if best != preferred and confidence > 0 and self.time_budget is None:
                 ev = search.run(2)
-                best = self._pick(ev, preferred, margin)
+                best = self._pick(ev, preferred, margin, confidence)
         except SearchError as exc:
             log.error("bug: %s (seat %d); playing the rule-based card", exc, view.seat)
             return Card.from_code(preferred), None  # rule_pick chooses from the hand
         return _held(view, best, preferred, "search"), ev
 
-    def _pick(self, ev: Evaluation, preferred: int, margin: float = 0.0) -> int:
-        """The top card, unless the rule-based card is within the confidence of it (or, early
-        in the hand, within ``margin`` points of it)."""
+    def _pick(
+        self, ev: Evaluation, preferred: int, margin: float = 0.0, confidence: float | None = None
+    ) -> int:
+        """The top card, unless the rule-based card is within ``confidence`` standard errors
+        of it (the bot's ``confidence`` if not given), or within ``margin`` points of it."""
+        confidence = self.confidence if confidence is None else confidence
         values = ev.values
         best = max(values, key=lambda c: (round(values[c], 6), c == preferred, -c))
-        if best == preferred or preferred not in values or self.confidence <= 0:
+        if best == preferred or preferred not in values or confidence <= 0:
             return best
         gain = values[best] - values[preferred]
-        if gain > max(margin, self.confidence * ev.noise(best, preferred) / Z95):
+        if gain > max(margin, confidence * ev.noise(best, preferred) / Z95):
             return best
         return preferred
 
@@ -283,6 +304,10 @@ class _Search:
             else None
         )
         self.exact = view.stock_left <= (bot.exact_stock if k.n == 2 else 0)
+        # At 2 players before that, the deals are solved too: to the end once the stock is
+        # small, ``horizon`` tricks ahead before (the points beyond shared evenly).
+        self.solved = k.n == 2 and not self.exact and bot.solve_deals > 0
+        self.depth = EXACT if view.stock_left <= bot.solve_stock else bot.horizon
         self.opponents = frozenset(
             s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
         )
@@ -293,6 +318,9 @@ class _Search:
         deadline = None if bot.time_budget is None else time.perf_counter() + bot.time_budget
         if self.exact:
             self._exact(bot.end_samples * times - self.done, deadline)
+        elif self.solved:
+            deals = bot.samples if bot.samples is not None else bot.solve_deals
+            self._exact(deals * times - self.done, deadline, self.depth)
         else:
             budget = bot.samples if bot.samples is not None else DEFAULT_SAMPLES[k.n]
             self._playouts(budget * times - self.done, deadline)
@@ -302,8 +330,9 @@ class _Search:
             {c: tuple(x) for c, x in self.out.items()}, tuple(self.weights), exact=certain
         )
 
-    def _exact(self, samples: int, deadline: float | None) -> None:
-        """Each determinization solved exactly (identical ones once, weighted by their count)."""
+    def _exact(self, samples: int, deadline: float | None, depth: int = EXACT) -> None:
+        """Each determinization solved exactly, or ``depth`` tricks ahead with an even split
+        of the points beyond (identical ones once, weighted by their count)."""
         k, out = self.k, self.out
         self.done += samples
         distinct: dict[tuple[tuple[int, ...], ...], tuple[FastHand, float]] = {}
@@ -313,7 +342,10 @@ class _Search:
             distinct[key] = (h, count + (old[1] if old else 0.0))
         for h, count in distinct.values():
             now = h.points[k.side]
-            values = solve(h, k.side)
+            if depth < EXACT:
+                values = Solver(h, k.side, depth, even_split).values(h)
+            else:
+                values = solve(h, k.side)
             if values.keys() != out.keys():
                 raise SearchError(
                     "the exact search scored cards not in its hand "

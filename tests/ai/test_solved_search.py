@@ -1,0 +1,104 @@
+"""The ``solver`` level (the strong search that at 2 players solves its sampled deals instead of
+playing them out): where an exact evaluation knows the best card and the rule-based card is
+another, it plays the exact best; with the stock still large it solves a few tricks ahead, and
+its values are the solver's on the deals it drew."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from briscola_lan.ai import StrongBot, UnknownLevel, make_bot
+from briscola_lan.ai.bots import _Search
+from briscola_lan.ai.evaluate import Budget, evaluate, even_split
+from briscola_lan.ai.solver import EXACT, Solver
+from briscola_lan.rules import Card, Hand, SeatView, TableOptions
+
+
+def _replay(deck: str, dealer: int, plays: str) -> SeatView:
+    """The view of the seat to play after ``plays`` in the 2-player hand dealt from ``deck``."""
+    hand = Hand(TableOptions.make(players=2), [Card.parse(c) for c in deck.split()], dealer)
+    for c in plays.split():
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, Card.parse(c))
+    seat = hand.current_player
+    assert seat is not None
+    return hand.view(seat)
+
+
+def _aces_against_a_king() -> SeatView:
+    """Four cards in the stock, K♠ led; the hand is 3♥ A♦ A♣: A♣ is best by about 7 points,
+    the rule-based card is A♦ (a game of rules bots, replayed)."""
+    deck = (
+        "Qc Kc 5h 2d 7c 5d Jc Qs 6s Js 6h 3d 3s 4d 4h 7h 2c 3h 4c 7d As Jd 6d Qd 7s Jh Ah Qh "
+        "5c 2s 4s 2h 6c 5s Ad Ks Ac 3c Kd Kh"
+    )
+    plays = (
+        "5h 2d Qs 5d Js 6h 7c 6s 4d 4h 7h 2c Kc 4c 7d 3d Jd 6d Qd 7s Jh Ah Qh 5c 2s 3s 2h 6c "
+        "5s 4s Ks"
+    )
+    return _replay(deck, 0, plays)
+
+
+def test_it_plays_the_exact_best_card_where_the_rules_card_differs() -> None:
+    view = _aces_against_a_king()
+    assert view.stock_left == 4
+    exact = evaluate(view, Budget(lambda stock, players: 0, exact_up_to=150))
+    assert exact.exact  # every deal that agrees with the view solved: no noise
+    ace = Card.parse("Ac")
+    assert exact.best() == ace.code
+    assert min(exact.cost(c) for c in exact.values if c != ace.code) > 5
+    assert make_bot("rules", 0).choose(view) != ace
+    for seed in range(6):
+        assert make_bot("solver", seed).choose(view) == ace, seed
+
+
+def test_its_values_are_the_solvers_on_the_deals_it_drew() -> None:
+    """Early in the hand: each deal solved 6 tricks ahead, the points beyond shared evenly."""
+    hand = Hand(TableOptions.make(players=2), [Card.from_code(c) for c in range(40)], 0)
+    rng = random.Random(4)
+    for _ in range(4):  # a few tricks in: the stock still large
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, rng.choice(hand.legal_plays()))
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat)
+    assert view.stock_left > 12
+    bot = make_bot("solver:5", 2)
+    assert isinstance(bot, StrongBot)
+    search = _Search(bot, view)
+    assert search.solved and search.depth == 6
+    # The same draws as the search makes: the same generator and opponent model, fresh.
+    twin = _Search(bot, view)
+    drawn = bot._draw(twin.k, twin.model, twin.rng, 5)
+    ev = search.run(1)
+    assert ev.deals == len(drawn) and 1 <= ev.deals <= 5
+    for i, (h, count, _) in enumerate(drawn):
+        solved = Solver(h, search.k.side, 6, even_split).values(h)
+        assert ev.weights[i] == count
+        for c, v in solved.items():
+            assert ev.samples[c][i] == h.points[search.k.side] + v
+    # Once the stock is small, to the end.
+    while hand.stock_left > 12:
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, rng.choice(hand.legal_plays()))
+    seat = hand.current_player
+    assert seat is not None
+    late = _Search(bot, hand.view(seat))
+    assert late.solved == (hand.stock_left > 2) and late.depth == EXACT
+
+
+def test_the_strong_level_and_the_baseline_keep_their_playouts() -> None:
+    view = _aces_against_a_king()
+    for level in ("strong", "baseline", "strong:8"):
+        bot = make_bot(level, 0)
+        assert isinstance(bot, StrongBot) and not _Search(bot, view).solved, level
+    solver = make_bot("solver", 0)
+    assert isinstance(solver, StrongBot) and solver.solve_deals == 24
+    for bad in ("solver:0", "solver:x", "solver:-3"):
+        with pytest.raises(UnknownLevel):
+            make_bot(bad)

@@ -8,7 +8,7 @@ in odd ones), seat 1 the strong search (``_player``: the strong search with its 
 and no early margin, fixed so that the positions stay put). Every decision of seat 0 with two
 cards or more is judged.
 
-    python benchmarks/bench_coach.py [--hands 20] [--seed 1] [--jobs 2] [--cache FILE] [--pace 2]
+    python benchmarks/bench_coach.py [--hands 30] [--seed 1] [--jobs 2] [--cache FILE] [--pace 2]
     python benchmarks/bench_coach.py --positions [--deals 24]
     python benchmarks/bench_coach.py --playouts 20 34 [--count 40] [--deals 4] [--seed 1]
 
@@ -23,7 +23,11 @@ error of the biggest mistake's stated cost; hands of the strong player with a mi
 the review's CPU time per hand, and the wait from the hand's last play to the review being
 ready when the worker judges each play as it is made (``tui/coach_judge.py``), one of the
 player's plays every ``--pace`` seconds (the CPU times as durations, the worker on a core of its
-own). ``--cache`` keeps the evaluator's results between runs (the same
+own). Beside them, how far the evaluator's own noise bounds them: the mean loss of its own
+best card against its deals resampled with replacement (by third), and the mean absolute error
+its noise alone puts on the biggest mistakes' costs (0.80 of its standard error).
+The hints and reviews are computed in ``--jobs`` processes (CPU time measured in each).
+``--cache`` keeps the evaluator's results between runs (the same
 positions and budget give the same figures).
 
 ``--playouts STOCK_LO STOCK_HI``: on positions from games of rules bots with that many cards in
@@ -145,6 +149,43 @@ def _old_review(view: SeatView, card: Card) -> tuple[float, int]:
     return max(0.0, scores[best.code] - scores[card.code]), best.code
 
 
+@dataclass(slots=True)
+class Coached:
+    """What the coach, and the previous coach, make of one decision, with the CPU times."""
+
+    advice: coach.Advice
+    hint_s: float
+    old_card: Card
+    reviewed: coach.ReviewedPlay
+    review_s: float
+    old_review: tuple[float, int]
+
+
+def _coach(d: Decision) -> Coached:
+    t = time.process_time()
+    advice = coach.advise(d.view)
+    hint_s = time.process_time() - t
+    old = make_bot("baseline", coach.HINT_SEED).choose(d.view)
+    t = time.process_time()
+    reviewed = coach.review_play(d.view, d.played)
+    review_s = time.process_time() - t
+    return Coached(advice, hint_s, old, reviewed, review_s, _old_review(d.view, d.played))
+
+
+def _floor(ev: Evaluation, rng: random.Random, rounds: int = 200) -> float:
+    """The evaluator's own noise: the mean loss, against its deals resampled with replacement,
+    of its best card (what a hint that knew each card's true value, taken to be the evaluator's,
+    would lose to the evaluator's noise alone)."""
+    if ev.exact or ev.deals < 2:
+        return 0.0
+    best, n, total = ev.best(), ev.deals, 0.0
+    for _ in range(rounds):
+        pick = [rng.randrange(n) for _ in range(n)]
+        means = {c: sum(xs[i] for i in pick) / n for c, xs in ev.samples.items()}
+        total += max(means.values()) - means[best]
+    return total / rounds
+
+
 def _positions(deals: int) -> None:
     """The regression positions: the evaluator's scores, and what each player chooses."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -252,7 +293,7 @@ def _playouts(stock_lo: int, stock_hi: int, count: int, deals: int, seed: int) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=None)
@@ -293,14 +334,15 @@ def main() -> None:
         f"decision median {statistics.median(cpu):.2f} s, max {max(cpu):.1f} s"
     )
 
-    # The hint, and the baseline search's top card, on every decision.
+    # The hint, the review and the previous coach's, on every decision (CPU times in each job).
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+        coached = pool.map(_coach, ds, chunksize=4)
+    print(f"coach: {time.perf_counter() - start:.0f} s")
     rows: list[Row] = []
-    for d in ds:
+    for d, c in zip(ds, coached, strict=True):
         ev = evals[_key(d.view)]
-        t = time.process_time()
-        advice = coach.advise(d.view)
-        hint_s = time.process_time() - t
-        old = make_bot("baseline", coach.HINT_SEED).choose(d.view)
+        advice, hint_s, old = c.advice, c.hint_s, c.old_card
         ranked = ev.ranked()
         best, second = ranked[0], ranked[1]
         clear = ev.clear(best, second)
@@ -340,26 +382,34 @@ def main() -> None:
     equal = [r for r in rows if r[2].runner_up() is not None
              and r[2].about_equal(r[2].runner_up()[0])]  # type: ignore[index]  # fmt: skip
     print(f"  'about as good' said in {len(equal)} of {len(rows)} hints")
+    rng = random.Random(0)
+    floors = [_floor(r[1], rng) for r in rows]
+    by_third = [statistics.mean([f for f, r in zip(floors, rows, strict=True) if r[6] == t])
+                for t in (0, 1, 2)]  # fmt: skip
+    print(
+        f"  the evaluator's own noise: its best card loses {statistics.mean(floors):.2f} points "
+        f"a decision to its deals resampled (thirds {by_third[0]:.2f} / {by_third[1]:.2f} / "
+        f"{by_third[2]:.2f})"
+    )
 
     # The review, hand by hand.
     print("\nREVIEW")
-    by_hand: dict[int, list[Decision]] = {}
-    for d in ds:
-        by_hand.setdefault(d.hand, []).append(d)
+    by_hand: dict[int, list[tuple[Decision, Coached]]] = {}
+    for d, c in zip(ds, coached, strict=True):
+        by_hand.setdefault(d.hand, []).append((d, c))
     flagged: list[float] = []
     old_flagged: list[float] = []
     top_ok = top_n = old_ok = old_n = 0
     mae: list[float] = []
+    mae_floor: list[float] = []
     old_mae: list[float] = []
     strong_named = strong_hands = 0
     review_s: list[float] = []
     wait_s: list[float] = []
-    for hand_ds in by_hand.values():
-        reviewed, per_play = [], []
-        for d in hand_ds:
-            t = time.process_time()
-            reviewed.append(coach.review_play(d.view, d.played))
-            per_play.append(time.process_time() - t)
+    for pairs in by_hand.values():
+        hand_ds = [d for d, _ in pairs]
+        reviewed = [c.reviewed for _, c in pairs]
+        per_play = [c.review_s for _, c in pairs]
         review_s.append(sum(per_play))
         wait_s.append(_wait(per_play, args.pace))
         costs = [evals[_key(d.view)].cost(d.played.code) for d in hand_ds]
@@ -374,7 +424,10 @@ def main() -> None:
             top_n += 1
             top_ok += costs[top] == costs[costliest]
             mae.append(abs(reviewed[top].cost - costs[top]))
-        olds = [_old_review(d.view, d.played) for d in hand_ds]
+            ev = evals[_key(hand_ds[top].view)]
+            # the evaluator's own error on that cost: mean |normal| = 0.80 sd, sd = noise / 1.96
+            mae_floor.append(0.7979 * ev.noise(ev.best(), hand_ds[top].played.code) / 1.96)
+        olds = [c.old_review for _, c in pairs]
         old_m = [i for i, (c, _) in enumerate(olds) if c >= 0.5]
         old_flagged += [costs[i] for i in old_m]
         if old_m:
@@ -392,6 +445,9 @@ def main() -> None:
         if err:
             print(f"  {label:>8}: biggest mistake's stated cost, mean absolute error "
                   f"{statistics.mean(err):.2f} points ({len(err)} hands)")  # fmt: skip
+        if label == "review" and mae_floor:
+            print(f"  {label:>8}: the evaluator's own noise alone on those costs: an error of "
+                  f"{statistics.mean(mae_floor):.2f} points expected")  # fmt: skip
     print(
         f"  hands played by the strong bot with a mistake named: {strong_named} of {strong_hands}"
     )

@@ -5,8 +5,9 @@ Both judge the player's own seat view, never anything else (``ai.evaluate.Evalua
 card's score is the points the player's side is expected to end the hand with after playing it,
 so a play costs the best score minus its own, give or take the noise of that difference. Where
 few deals agree with what the seat saw, every one of them is solved exactly (no noise);
-otherwise, near the end of a 2-player hand, both solve sampled deals exactly (the review more of
-them); before, both solve sampled deals 6 tricks ahead at 2 players (the review twice as many),
+otherwise, near the end of a 2-player hand, both solve sampled deals exactly (the review from
+earlier, and with more of them); before, both solve sampled deals 6 tricks ahead at 2 players
+(the review twice as many),
 and at 3 and 4 players the hint is the strong bot's search and the review runs it with a larger
 budget (not judged). A play is called a mistake only when its cost is over a point more than its
 noise. Each play is judged by the review's worker process (``coach_judge``) as soon as it is
@@ -40,19 +41,25 @@ EXACT_DEALS = 150  # at most this many deals agree with the view: solve every on
 REVIEW_SAMPLES = {2: 500, 3: 500, 4: 200}  # the review's strong search, per player count
 # (the hint's is the bot's default: 300, 300, 100, twice that when unsure)
 SOLVED_STOCK = 12  # near the end of a 2-player hand: from this many cards left in the stock,
-# the hint and the review solve sampled deals exactly
+# the hint solves sampled deals exactly; the review from REVIEW_SOLVED_STOCK, with the hand's
+# time to spend (its worker judges a play while the next ones are made)
+REVIEW_SOLVED_STOCK = 14
 
 
 def review_deals(stock_left: int, players: int) -> int:
-    """Deals the review solves per play near the end of a 2-player hand: about 0.1-0.3 s."""
-    if stock_left <= 8:
-        return 80
-    return 32 if stock_left <= 10 else 20
+    """Deals the review solves per play near the end of a 2-player hand (the evaluator's 100
+    from 12 cards in the stock): up to about 1.3 s of the worker's time a play."""
+    return 48 if stock_left > 12 else 96
 
 
 def hint_deals(stock_left: int, players: int) -> int:
-    """Deals the hint solves near the end of a 2-player hand: about 0.1-0.2 s in all."""
-    return 24 if stock_left <= 10 else 12
+    """Deals the hint solves near the end of a 2-player hand, more as each costs less: about
+    0.1-0.4 s in all."""
+    if stock_left <= 6:
+        return 96
+    if stock_left <= 8:
+        return 80
+    return 48 if stock_left <= 10 else 32
 
 
 # Before that, the hint solves 24 deals 6 tricks ahead, the points beyond shared evenly: closer
@@ -285,7 +292,7 @@ def review_play(view: SeatView, card: Card) -> ReviewedPlay:
     ev = _exact(view)
     solved = True
     if ev is None and view.players == 2:
-        late = view.stock_left <= SOLVED_STOCK
+        late = view.stock_left <= REVIEW_SOLVED_STOCK
         budget = Budget(review_deals, exact_up_to=EXACT_DEALS) if late else REVIEW_EARLY
         ev = evaluate(view, budget, random.Random(REVIEW_SEED))
     if ev is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.ai import StrongBot, make_bot
-from briscola_lan.ai.evaluate import evaluate
+from briscola_lan.ai.evaluate import Budget, evaluate
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.net.player import auto_play, connect
@@ -212,7 +212,7 @@ def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> No
     seat = hand.current_player
     assert seat is not None
     view = hand.view(seat)
-    assert view.stock_left > coach.SOLVED_STOCK
+    assert view.stock_left > coach.REVIEW_SOLVED_STOCK
     ev = evaluate(view, coach.REVIEW_EARLY, random.Random(coach.REVIEW_SEED))
     for card in view.hand:
         p = coach.review_play(view, card)
@@ -220,6 +220,40 @@ def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> No
         assert p.cost == pytest.approx(ev.cost(card.code))
         assert p.best.code == ev.best()
         assert p.noise == (0.0 if p.played == p.best else ev.noise(ev.best(), card.code))
+
+
+def _hand_at_stock(stock: int) -> Hand:
+    """A seeded 2-player hand of random plays, played on until ``stock`` cards are left in the
+    stock and the seat to play holds its three cards."""
+    hand = _hand_at_answer()
+    rng = random.Random(3)
+    while hand.stock_left > stock or len(hand.trick) > 0:
+        seat = hand.current_player
+        assert seat is not None
+        hand.play(seat, rng.choice(hand.legal_plays()))
+    assert hand.stock_left == stock
+    return hand
+
+
+def test_the_review_solves_deals_to_the_end_from_14_cards_in_the_stock() -> None:
+    """Near the end of a 2-player hand the review judges a play by sampled deals solved to the
+    end, more of them than the hint (48 with 14 cards in the stock, 96 from 12); with 16 cards
+    it searches 6 tricks ahead."""
+    for stock, deals in ((16, 0), (14, 48), (12, 96)):
+        hand = _hand_at_stock(stock)
+        view = hand.view(hand.current_player or 0)
+        if deals:
+            budget = Budget(coach.review_deals, exact_up_to=coach.EXACT_DEALS)
+            assert deals > coach.hint_deals(stock, 2)
+        else:
+            budget = coach.REVIEW_EARLY
+        ev = evaluate(view, budget, random.Random(coach.REVIEW_SEED))
+        assert ev.deals == (deals or 48) and not ev.exact
+        worst = min(view.hand, key=lambda c: (ev.values[c.code], c.code))
+        p = coach.review_play(view, worst)
+        assert p.solved and p.best.code == ev.best() and p.cost > 0
+        assert p.cost == pytest.approx(ev.cost(worst.code))
+        assert p.noise == pytest.approx(ev.noise(ev.best(), worst.code))
 
 
 def _last_plays() -> list[tuple[SeatView, Card]]:

@@ -27,11 +27,28 @@ message once, from the bytes the journal encoded when it has them) and that over
 without any (the target: a card at most 1.1x its cost without the journal); and the wall time of
 a card's step, the host's handling of the card and the write that comes before its messages
 leave, against the same without a writer.
+
+    unshare -n -- sh -c 'ip link set lo up && python benchmarks/bench_journal.py --stall'
+
+``--stall`` measures the host writing its journals off its event loop (``net/write_ahead.py``):
+a host in this process serves two 4-player classic tables, table a's journal on a "disk" whose
+every write takes ``--slow-ms`` (6) more (a sleep in the write, which holds the writing thread
+and not the GIL, as a busy disk's does), while four clients (another process) play table a flat
+out and four play a match at table b a card at a time. Printed for each way of writing, in turn
+in each of ``--rounds`` rounds: how late the host's event loop wakes from 1 ms sleeps (a stall
+shows there) and table b's card latency (a card sent -> all four have it), the journals written
+on the event loop, by one or two writer threads, or by ``asyncio.to_thread`` (and, for
+reference, on the loop and by two threads with the disk as it is); then the host CPU (all
+threads) of a frame's trip through each writer.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import json
+import os
 import sqlite3
 import statistics
 import sys
@@ -46,7 +63,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from briscola_lan.net import files  # noqa: E402
+from briscola_lan.fairness.identity import Identity  # noqa: E402
+from briscola_lan.net import files, journal_threads  # noqa: E402
 from briscola_lan.net import journal as journal_module  # noqa: E402
 from briscola_lan.net.journal import Journal  # noqa: E402
 from briscola_lan.rules import MatchFormat, TableOptions  # noqa: E402
@@ -57,6 +75,7 @@ from briscola_lan.wire.codec import encode_frame, frame_of, pack_state  # noqa: 
 from briscola_lan.wire.messages import PlayCard  # noqa: E402
 
 SYNC_EVERY = journal_module.SYNC_EVERY
+REAL_WRITE_AT = journal_module._write_at
 
 
 def written() -> int:
@@ -277,13 +296,269 @@ def play(hands: int, work: Path, make: Callable[[Path, HostTable], Writer | None
     return run
 
 
+# --- the event loop's stall on a slow disk ---------------------------------------------------
+
+# How the host's journals are written, for ``--stall``: writer threads (``net/journal_threads.py``;
+# 0: on the event loop, before the messages leave), or ``asyncio.to_thread`` per write.
+STALL_WRITERS = {
+    "on the loop": 0,
+    "1 writer thread": 1,
+    "2 writer threads": 2,
+    "asyncio.to_thread": -1,
+}
+
+
+class _ToThread(journal_threads.JournalWriter):
+    """The writer made with ``asyncio.to_thread`` per write (the loop's default executor), each
+    journal's writes in order as ``JournalWriter`` keeps them: the alternative measured."""
+
+    def submit(self, journal: Any, token: Any) -> None:
+        if journal in self._busy:
+            return
+        self._busy[journal] = token
+        task = asyncio.get_running_loop().create_task(
+            asyncio.to_thread(journal_threads._write, journal)
+        )
+        task.add_done_callback(lambda t: self._finish(journal, t.result()))
+
+
+def _slow_disk(root: Path, delay: float) -> None:
+    """Every journal write under ``root`` takes ``delay`` seconds more (a sleep, which like a
+    write to a busy disk holds its thread but not the GIL)."""
+    real = journal_module._write_at
+
+    def write_at(fd: int, data: bytes, offset: int) -> None:
+        if Path(os.readlink(f"/proc/self/fd/{fd}")).parent == root:
+            time.sleep(delay)
+        real(fd, data, offset)
+
+    journal_module._write_at = write_at
+
+
+@dataclass
+class Stall:
+    """One ``--stall`` run: the event loop's lateness while table b plays, and its cards'
+    latency."""
+
+    lag: list[float] = field(default_factory=list)
+    b_cards: list[float] = field(default_factory=list)
+    a_frames: int = 0  # frames table a's journal wrote meanwhile
+    cpu: float = 0.0  # this process's CPU (host, clients, writer) over the run
+
+
+async def _stall_run(work: Path, threads: int, slow: float, hands: int) -> Stall:
+    """A host in this process serving two 4-player classic tables, ``a`` whose journal's disk
+    takes ``slow`` seconds more for every write, and ``b`` on a disk as it is; four clients
+    each, in another process (``_clients``). Table a plays flat out for as long as table b plays
+    one match of ``hands`` hands a card at a time (``isolate``: a card's latency is its own); a
+    probe measures how late the host's event loop wakes from 1 ms sleeps meanwhile."""
+    from briscola_lan.net import tls, write_ahead
+    from briscola_lan.net.server import HostServer
+
+    journal_module._write_at = REAL_WRITE_AT
+    if slow:
+        _slow_disk(work / "a", slow)
+    made = write_ahead.JournalWriter
+    if threads < 0:
+        write_ahead.JournalWriter = _ToThread  # type: ignore[misc]
+    cert = tls.load_or_create_certificate(work / "cert")
+    server = HostServer(
+        tls.server_context(cert),
+        hosts=["127.0.0.1"],
+        fingerprint=cert.fingerprint,
+        journal_threads=max(threads, 0),
+    )
+    journals = []
+    ports = {}
+    for key, n in (("a", 5), ("b", hands)):
+        options = TableOptions.make(players=4, hands_to_win=n)
+        table = HostTable(options, name=key, identity=Identity.generate(), deal="classic")
+        journal = Journal.open(work / key / "table.journal", table.identity.public_key)
+        journals.append(journal)
+        ports[key] = (await server.add_table(key, table, journal=journal)).port
+    run = Stall()
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            t = loop.time()
+            await asyncio.sleep(0.001)
+            run.lag.append(loop.time() - t - 0.001)
+
+    env = {**os.environ, "XDG_CONFIG_HOME": str(work / "config"), "XDG_DATA_HOME": str(work)}
+    env["XDG_STATE_HOME"] = str(work / "state")
+    clients = await asyncio.create_subprocess_exec(
+        *(sys.executable, __file__, "--stall-clients", str(ports["a"]), str(ports["b"])),
+        cert.fingerprint,
+        stdout=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    assert clients.stdout is not None
+    await clients.stdout.readline()  # table a under way
+    lagging = asyncio.create_task(probe())
+    c0 = time.process_time()
+    out, _ = await clients.communicate()
+    run.cpu = time.process_time() - c0
+    stop.set()
+    await lagging
+    run.b_cards = json.loads(out.decode().strip().splitlines()[-1])
+    await server.close()
+    run.a_frames = journals[0].staged
+    for journal in journals:
+        journal.close()
+    write_ahead.JournalWriter = made  # type: ignore[misc]
+    journal_module._write_at = REAL_WRITE_AT
+    return run
+
+
+async def _clients(port_a: int, port_b: int, fingerprint: str) -> None:
+    """``--stall``'s players, in a process of their own: four at table a, flat out, and once
+    it is under way (a line said), four at table b a card at a time; table b's card latencies
+    are printed (JSON) when its match is over."""
+    from briscola_lan.net.player import play_tables
+
+    a = asyncio.create_task(
+        play_tables([("127.0.0.1", port_a, fingerprint)], level="random", seconds=600)
+    )
+    await asyncio.sleep(0.5)
+    print("a under way", flush=True)
+    lat = await play_tables([("127.0.0.1", port_b, fingerprint)], level="random", isolate=True)
+    a.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await a
+    print(json.dumps(lat), flush=True)
+
+
+def stall(args: argparse.Namespace) -> None:
+    """``--stall``: the event loop's lag and table b's card latency, each way of writing the
+    journals in turn, ``--rounds`` times (all figures over the rounds together)."""
+    slow = args.slow_ms / 1e3
+    rows = [("on the loop", 0.0), ("2 writer threads", 0.0)]
+    rows += [(name, slow) for name in STALL_WRITERS]
+    got: dict[tuple[str, float], list[Stall]] = {row: [] for row in rows}
+    for _ in range(args.rounds):
+        for name, delay in rows:
+            with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+                got[(name, delay)].append(
+                    asyncio.run(_stall_run(Path(tmp), STALL_WRITERS[name], delay, args.stall_hands))
+                )
+    print(f"two 4-player classic tables on one host, table a's journal on a disk "
+          f"{args.slow_ms:g} ms slower a write; table b: {args.stall_hands} hand(s) a card at "
+          f"a time; {args.rounds} rounds")  # fmt: skip
+    print(f"{'writer':<22}{'slow':>6}{'loop lag p50':>14}{'p99':>9}{'max':>9}"
+          f"{'b card p50':>12}{'p99':>9}{'max':>9}{'a frames':>10}")  # fmt: skip
+    for name, delay in rows:
+        runs = got[(name, delay)]
+        lag = [x for r in runs for x in r.lag]
+        cards = [x for r in runs for x in r.b_cards]
+        med = statistics.median(cards)
+        print(
+            f"{name:<22}{delay * 1e3:>4.0f}ms{_pct(lag, 50) * 1e3:>12.3f}ms"
+            f"{_pct(lag, 99) * 1e3:>7.2f}ms{max(lag) * 1e3:>7.2f}ms"
+            f"{med * 1e3:>10.3f}ms{_pct(cards, 99) * 1e3:>7.2f}ms{max(cards) * 1e3:>7.2f}ms"
+            f"{sum(r.a_frames for r in runs) // max(1, len(runs)):>10}"
+        )
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def hops(args: argparse.Namespace) -> None:
+    """``--stall`` too: what a frame's trip through the writer costs the host's CPU (all its
+    threads), each way of writing in turn: ``args.hop_frames`` frames of 1 KB written to a
+    file, one after the other (the next staged by the callback that hears the last one is
+    written, as the host sends from it)."""
+
+    class Frames:
+        """A journal of the writer's shape whose frames are 1 KB each, written with pwrite."""
+
+        def __init__(self, path: Path) -> None:
+            self.path = path
+            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+            self.staged = self.resolved = 0
+            self.end = 0
+
+        @property
+        def pending(self) -> bool:
+            return self.staged > self.resolved
+
+        def write_queued(self) -> OSError | None:
+            upto = self.staged
+            os.pwrite(self.fd, b"x" * 1024, self.end)
+            self.end += 1024
+            self.resolved = upto
+            return None
+
+        def sync_now(self) -> None:
+            pass
+
+    async def run(threads: int, path: Path) -> float:
+        loop = asyncio.get_running_loop()
+        frames = Frames(path)
+        done = asyncio.Event()
+        left = [args.hop_frames]
+
+        def written(token: Any, journal: Any, exc: OSError | None) -> None:
+            left[0] -= 1
+            if not left[0]:
+                done.set()
+            elif threads:  # the next frame from the callback, as the host sends from it
+                stage()
+
+        def stage() -> None:
+            frames.staged += 1
+            writer.submit(frames, None)
+
+        make = _ToThread if threads < 0 else journal_threads.JournalWriter
+        writer = make(loop, written, max(threads, 0))
+        c = time.process_time()
+        if threads:
+            stage()
+            await done.wait()
+        else:
+            while left[0]:
+                stage()
+        cpu = time.process_time() - c
+        await writer.drain()
+        writer.close()
+        os.close(frames.fd)
+        return cpu / args.hop_frames
+
+    print(f"\na frame's trip through the writer, host CPU (all threads), {args.hop_frames} frames:")
+    base = None
+    for name, threads in STALL_WRITERS.items():
+        cpus = []
+        for _ in range(args.rounds):
+            with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+                cpus.append(asyncio.run(run(threads, Path(tmp) / "frames")))
+        cpu = statistics.median(cpus)
+        base = base or cpu
+        print(f"{name:<22}{cpu * 1e6:>8.1f} us a frame{cpu / base:>8.2f}x on the loop")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--hands", type=int, nargs="+", default=[1, 2, 3, 5], help="hands to win")
     ap.add_argument("--rounds", type=int, default=3, help="runs of each writer (medians)")
     ap.add_argument("--dir", type=Path, default=None, help="where to write (default: a temp dir)")
     ap.add_argument("--only", nargs="+", default=list(WRITERS), choices=list(WRITERS))
+    ap.add_argument("--stall", action="store_true", help="the event loop's stall on a slow disk")
+    ap.add_argument("--slow-ms", type=float, default=6.0, help="--stall: a slow write's extra ms")
+    ap.add_argument("--stall-hands", type=int, default=1, help="--stall: table b's hands to win")
+    ap.add_argument("--hop-frames", type=int, default=2000, help="--stall: frames timed in a trip")
+    ap.add_argument("--stall-clients", nargs=3, help=argparse.SUPPRESS)  # the players' process
     args = ap.parse_args()
+    if args.stall_clients:
+        port_a, port_b, fingerprint = args.stall_clients
+        asyncio.run(_clients(int(port_a), int(port_b), fingerprint))
+        return
+    if args.stall:
+        stall(args)
+        hops(args)
+        return
     _timed_sync_now()
     names = ["(no writer)", *(n for n in args.only if n != "(no writer)")]
     print(f"{'match':<24}{'writer':<22}{'written':>10}{'per card':>10}{'CPU/card':>10}"

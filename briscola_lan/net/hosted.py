@@ -5,6 +5,7 @@ its mDNS TXT record."""
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -98,6 +99,9 @@ class HostedTable:
     # Messages sent before the journal had them (``HostTable.settle``'s, made again from it), as
     # encoded then, by ``id``: its next write takes these bytes rather than encode them again.
     unwritten: dict[int, tuple[object, bytes]] = field(default_factory=dict)
+    # What waits for its journal's frames to be written before it is sent, in order: (the last
+    # frame staged before it, frames by connection, the connections to close after theirs).
+    held: deque[tuple[int, dict[int, list[bytes]], list[int]]] = field(default_factory=deque)
     # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
     unauthenticated: AdmissionPool = field(
         default_factory=lambda: AdmissionPool(

@@ -5,9 +5,10 @@ the codec and go to ``HostTable.receive``; whatever the table returns is written
 connections at once (one write per frame, never awaiting a slow peer). A timer drives
 ``HostTable.tick``; the same timer pings quiet connections and drops those silent past the
 heartbeat timeout (``Ping``/``Pong`` never reach the table). After every change the table's
-journal (``net/journal.py``, when the table keeps one) is written before any message that the
-change caused is sent (write-ahead), and the mDNS TXT record is refreshed when the table's
-public info changed.
+journal (``net/journal.py``, when the table keeps one) has the change's frame before any message
+that the change caused is sent (write-ahead, ``net/write_ahead.py``: the frame written by a
+thread, the table's messages waiting for it in order, the other tables served meanwhile), and the
+mDNS TXT record is refreshed when the table's public info changed.
 
 Admission (protocol/transport.md section 7): a connection is unauthenticated from its TCP accept
 until the table sends it ``welcome`` (seen here in the outgoing messages, whatever the table's
@@ -49,7 +50,9 @@ from briscola_lan.net.hosted import (
     txt_key,
     with_gen,
 )
+from briscola_lan.net.journal_threads import WRITER_THREADS
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
+from briscola_lan.net.write_ahead import Batches, WriteAhead
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
 
 if TYPE_CHECKING:  # the coordinator is the caller's: serving a table does not load it
@@ -103,6 +106,7 @@ class HostServer:
             NEW_CONNECTIONS_BURST,
         ),
         messages: tuple[float, int] | None = (MESSAGES_PER_SECOND, MESSAGES_BURST),
+        journal_threads: int = WRITER_THREADS,
     ) -> None:
         if hello_timeout <= 0:
             raise ValueError(f"hello timeout must be above 0 s, not {hello_timeout}")
@@ -127,6 +131,8 @@ class HostServer:
         self.max_connections = max_connections
         self.new_connections = new_connections  # (per second, burst) per address; None: any
         self.messages = messages  # (per second, burst) handled per connection; None: any
+        # The journals' writes, off the event loop (``journal_threads=0``: on it).
+        self.write_ahead = WriteAhead(self._send_now, self._saving, journal_threads)
         self.tables: dict[str, HostedTable] = {}
         self._next_conn = 1
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -206,6 +212,7 @@ class HostServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
             self._ticker = None
+        await self.write_ahead.drain()  # what waits for its frames leaves before the connections
         if self.advertiser is not None:
             await self.advertiser.async_close()
         for hosted in self.tables.values():
@@ -221,6 +228,7 @@ class HostServer:
             if hosted.server is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(hosted.server.wait_closed(), 2.0)
+        await self.write_ahead.close()
 
     # --- connections ----------------------------------------------------------------------------
 
@@ -337,14 +345,16 @@ class HostServer:
                 if conn.answer_heartbeat(message):
                     continue
                 if isinstance(message, MessageError):
-                    conn.send(Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}"))
+                    refused = Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}")
+                    self._send_one(hosted, cid, refused)
                     continue
                 try:
                     outgoing.extend(relayed(message) if early else table.receive(cid, message))
                 except Exception:  # a coordinator bug must not stop the other players
                     unwritten[0] = True
                     log.exception("table %s: receive failed", hosted.key)
-                    conn.send(Error(ErrorCode.BAD_MESSAGE, "the host could not handle that"))
+                    failed = Error(ErrorCode.BAD_MESSAGE, "the host could not handle that")
+                    self._send_one(hosted, cid, failed)
             # Let AI seats answer at once instead of at the next timer tick.
             acts_now = hosted.acts_now
             try:
@@ -387,9 +397,10 @@ class HostServer:
     def _dispatch(
         self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False, write: bool = True
     ) -> None:
-        """Save the new state first (write-ahead), then write every message, then update TXT.
-        ``write=False``: the messages are ones a table restored from its journal makes again
-        (``HostTable.settle``), and the next change writes them."""
+        """Stage the change in the journal first, then write every message once its frame is
+        written (write-ahead: ``WriteAhead.send``), then update TXT. ``write=False``: the
+        messages are ones a table restored from its journal makes again (``HostTable.settle``),
+        and the next change writes them."""
         if not outgoing and not save:
             return
         bodies = self._save(hosted) if write else {}
@@ -423,11 +434,8 @@ class HostServer:
                 batches.setdefault(out.conn, []).append(frame)
                 if out.close:
                     closing.append(out.conn)
-        for cid, frames in batches.items():
-            conn = hosted.conns[cid]
-            conn.send_bytes(b"".join(frames))
-            if cid in closing:
-                conn.close("closed by the table")
+        if batches:
+            self.write_ahead.send(hosted, batches, closing)
         self._changed(hosted)
         self._hand_out_checks(hosted)
 
@@ -488,32 +496,29 @@ class HostServer:
     on_saving: Callable[[HostedTable, Path, OSError | None], None] | None = None
 
     def _save(self, hosted: HostedTable) -> dict[int, bytes]:
-        """Write the table's change to its journal; the messages it encoded doing so (``Journal
-        .save``). A file system that refuses it (a full disk, read-only...) does not stop the
-        game: it goes on in memory, the next change and ``retry_saves`` write everything since,
-        and ``on_saving`` hears of the first failure and of the first success after it."""
-        journal = hosted.journal
-        if journal is None:
-            return {}
-        path = journal.path
-        try:
-            bodies = journal.save(core_of(hosted.table), hosted.unwritten)
-            hosted.unwritten.clear()
-        except OSError as exc:
-            if not hosted.dirty:
-                hosted.dirty = True
-                self._saving(hosted, path, exc)
-            return {}
-        if hosted.dirty:
-            hosted.dirty = False
-            self._saving(hosted, path, None)
-        return bodies
+        """Stage the table's change in its journal, written by the writer (``WriteAhead``); the
+        messages it encoded doing so. A file system that refuses the write (a full disk,
+        read-only...) does not stop the game: it goes on in memory, the next change and
+        ``retry_saves`` write everything since, and ``on_saving`` hears of the first failure
+        and of the first success after it."""
+        return self.write_ahead.save(hosted)
+
+    def _send_now(self, hosted: HostedTable, batches: Batches, closing: list[int]) -> None:
+        for cid, frames in batches.items():
+            conn = hosted.conns.get(cid)
+            if conn is None:
+                continue
+            conn.send_bytes(frames[0] if len(frames) == 1 else b"".join(frames))
+            if cid in closing:
+                conn.close("closed by the table")
+
+    def _send_one(self, hosted: HostedTable, cid: int, message: Any) -> None:
+        """``message`` to connection ``cid``, after what the table sends it before."""
+        self.write_ahead.send(hosted, {cid: [self.encode(message)]}, [])
 
     def retry_saves(self) -> None:
         """Try again to save every table whose last state could not be written."""
-        for hosted in self.tables.values():
-            if hosted.dirty:
-                self._save(hosted)
+        self.write_ahead.retry(self.tables.values())
 
     def _saving(self, hosted: HostedTable, path: Path, exc: OSError | None) -> None:
         if self.on_saving is not None:
@@ -532,10 +537,11 @@ class HostServer:
         from briscola_lan.wire.codec import MAX_STR
 
         notice = Notice(code, text[:MAX_STR])  # a long path must not make it unsendable
+        data = self.encode(notice)
         for h in [hosted] if hosted is not None else list(self.tables.values()):
-            for conn in list(h.conns.values()):
-                if not conn.closed:
-                    conn.send(notice)
+            batches = {cid: [data] for cid, conn in h.conns.items() if not conn.closed}
+            if batches:
+                self.write_ahead.send(h, batches, [])
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

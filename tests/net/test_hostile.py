@@ -303,7 +303,7 @@ async def test_a_welcomed_flood_never_evicts_a_seated_player(tmp_path: Path) -> 
         players.append(await connect(target, "p3"))
         plays.append(asyncio.create_task(auto_play(players[3], make_chooser("random", 3))))
         results = await asyncio.wait_for(asyncio.gather(*plays), 90)
-        assert [p.state.seat for p in players] == [0, 1, 2, 3]
+        assert sorted(p.state.seat for p in players) == [0, 1, 2, 3]  # p1, p2 race: any order
         # Never evicted, nor refused. (The host and 68 clients share this process's loop: on a
         # machine at load 15 a player can find the host silent past its heartbeat's timeout
         # and reconnect; that is not an eviction, and is counted apart.)

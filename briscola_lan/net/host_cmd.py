@@ -30,6 +30,7 @@ from briscola_lan.net.host_state import open_state
 from briscola_lan.net.next_match import REOPEN_AFTER
 from briscola_lan.net.server import HELLO_TIMEOUT
 from briscola_lan.net.serving import HostRun, ServedTable
+from briscola_lan.net.stop_guard import STOP_WAIT, StopGuard
 from briscola_lan.net.table_spec import (
     HostError,
     TableSettings,
@@ -209,6 +210,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--tick", type=float, default=0.05, help="seconds between timer ticks (AI moves)"
     )
     parser.add_argument(
+        "--stop-wait", type=float, default=STOP_WAIT, metavar="SECONDS",
+        help="how long a stop waits for the disk to finish its writes before it ends without "
+        f"them (default {STOP_WAIT:g}; 0: no limit); a second Ctrl-C ends it at once",
+    )  # fmt: skip
+    parser.add_argument(
         "--heartbeat",
         type=heartbeat_option,
         default=Heartbeat(),
@@ -241,6 +247,8 @@ def check_numbers(args: argparse.Namespace) -> None:
         raise HostError(f"--reopen-after {args.reopen_after}: give 0 or more seconds")
     if not args.tick > 0:
         raise HostError(f"--tick {args.tick}: give more than 0 seconds")
+    if not args.stop_wait >= 0:
+        raise HostError(f"--stop-wait {args.stop_wait}: give 0 or more seconds (0: no limit)")
 
 
 def match_format(args: argparse.Namespace) -> MatchFormat:
@@ -335,8 +343,14 @@ def table_settings(args: argparse.Namespace) -> TableSettings:
     )
 
 
-async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) -> int:
-    """Run the host until SIGINT/SIGTERM (or ``stop``); returns the exit status."""
+async def serve(
+    args: argparse.Namespace,
+    *,
+    stop: asyncio.Event | None = None,
+    guard: StopGuard | None = None,
+) -> int:
+    """Run the host until SIGINT/SIGTERM (or ``stop``); returns the exit status. ``guard``
+    watches the stop once it begins (``net/stop_guard.py``)."""
     from briscola_lan.net.files import load_or_create_identity
 
     check_numbers(args)
@@ -387,7 +401,15 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
             one_match=args.one_match,
             reopen_after=args.reopen_after,
             quiet=args.quiet,
+            on_stop=None if guard is None else guard.begin,
         )
+        if guard is not None:
+            guard.kept = (
+                "Without a journal (--no-journal), what was not saved yet is lost."
+                if state is None
+                else "The journal holds every change the players were sent: continue with "
+                f"`{state.resume}`."
+            )
         return await serving.serve(server, tables, run, stop=stop)
     finally:
         if state is not None:
@@ -395,11 +417,14 @@ async def serve(args: argparse.Namespace, *, stop: asyncio.Event | None = None) 
 
 
 def run(args: argparse.Namespace) -> int:
+    guard = StopGuard(args.stop_wait if args.stop_wait > 0 else None)
     try:
-        return asyncio.run(serve(args))
+        return asyncio.run(serve(args, guard=guard))
     except (HostError, DiscoveryError, tls.TlsError, GamesDirError, IdentityError) as exc:
         print(f"briscola-lan host: {exc}", file=sys.stderr)
         return 2
+    finally:
+        guard.end()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -118,6 +118,7 @@ class HostRun:
     one_match: bool = False  # a finished match stays on show; no next match opens
     reopen_after: float = REOPEN_AFTER  # seconds a finished table waits, empty, to reopen
     quiet: bool = False  # no line per event on the console
+    on_stop: Callable[[], None] | None = None  # called as the stop begins (``net/stop_guard``)
 
 
 async def serve(
@@ -215,6 +216,8 @@ async def _serve(
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
+        if run.on_stop is not None:
+            run.on_stop()
         for task in (saving, reopening):
             if task is not None:
                 task.cancel()

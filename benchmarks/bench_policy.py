@@ -4,6 +4,9 @@ At 2 players every seeded deal is played twice with the seats swapped, each seat
 card with its policy over the compact engine (``own_pick`` or ``rule_pick``), the end played
 exactly once the stock is empty (as the rules bot plays it). The baseline is ``rule_pick``
 against itself on the same deals (an even game: 50%, a difference of 0), run first as a check.
+Then ``own_pick`` against ``rule_pick``, and against ``thrown_points_pick``, its first change
+alone (the points it would throw on a lost trick count towards trumping it): what its second
+change adds (a trick worth nothing left to the opponent rather than taken with a worthless card).
 
 ``--players 3 4``: why ``own_pick`` is ``rule_pick`` there. The same change (the points the
 last seat would throw on a trick an opponent is winning count towards trumping it) is played by
@@ -93,6 +96,34 @@ def every_size_pick(
     return card
 
 
+def thrown_points_pick(
+    hand: list[int],
+    trick: list[int],
+    leader: int,
+    seat: int,
+    players: int,
+    trump: int,
+    played: int,
+    stock_left: int,
+) -> int:
+    """``own_pick`` without its second change: at 2 players, the points the follower would
+    throw on a trick it loses count towards trumping it; a worthless trick is taken as the
+    rules take it."""
+    card = rule_pick(hand, trick, leader, seat, players, trump, played, stock_left)
+    if players != 2 or not trick or SUIT[card] == trump or POINTS[card] == 0:
+        return card
+    beats = BEATS[trump]
+    led = trick[0]
+    if beats[led * 40 + card]:
+        return card
+    trumps = [c for c in hand if SUIT[c] == trump and beats[led * 40 + c]]
+    if trumps:
+        cheap = min(trumps, key=DUMP_COST[trump].__getitem__)
+        if POINTS[led] + POINTS[cheap] + POINTS[card] >= _trump_threshold(cheap, stock_left):
+            return cheap
+    return card
+
+
 def table(players: int, deals: int, seed: int) -> str:
     """``every_size_pick`` for one side against ``rule_pick`` at 3 or 4 players."""
     codes = [c.code for c in deck_for(players)]
@@ -124,10 +155,14 @@ def main() -> None:
     args = parser.parse_args()
     for n in args.players:
         if n == 2:
-            for name, a in (("rule_pick vs rule_pick (baseline)", rule_pick),
-                            ("own_pick vs rule_pick", own_pick)):  # fmt: skip
+            for name, a, b in (
+                ("rule_pick vs rule_pick (baseline)", rule_pick, rule_pick),
+                ("own_pick vs rule_pick", own_pick, rule_pick),
+                ("thrown_points_pick vs rule_pick", thrown_points_pick, rule_pick),
+                ("own_pick vs thrown_points_pick", own_pick, thrown_points_pick),
+            ):
                 start = time.process_time()
-                result = duel(a, rule_pick, args.deals, args.seed)
+                result = duel(a, b, args.deals, args.seed)
                 print(f"2 players, {name}: {result} ({time.process_time() - start:.1f} s CPU)")
         else:
             start = time.process_time()

@@ -125,21 +125,35 @@ def own_pick(  # noqa: PLR0917 (as rule_pick)
     played: int,
     stock_left: int,
 ) -> int:
-    """The strong level's own rule-based card: ``rule_pick``, except that at 2 players the
-    follower of a trick it would lose, about to throw points on it, counts those points too
-    when it asks whether the trick is worth a trump (J♣ led and Q♠ to throw: 5 points, worth a
-    low trump). At 3 and 4 players the same change loses points (benchmarks/bench_policy.py):
-    there it is ``rule_pick``. The rules level and the opponent model keep ``rule_pick``."""
+    """The strong level's own rule-based card: ``rule_pick``, except for two things the
+    follower does at 2 players. About to throw points on a trick it would lose, it counts those
+    points too when it asks whether the trick is worth a trump (J♣ led and Q♠ to throw: 5
+    points, worth a low trump). About to take a trick worth nothing with a worthless card of
+    the suit led (7♠ on 4♠), it leaves the trick and the lead to the opponent, throwing a
+    worthless card of another suit (or a lower one of that suit) if it has one. At 3 and 4
+    players the first change loses points (benchmarks/bench_policy.py): there it is
+    ``rule_pick``. The rules level and the opponent model keep ``rule_pick``."""
     card = rule_pick(hand, trick, leader, seat, players, trump, played, stock_left)
-    if players != 2 or not trick or SUIT[card] == trump or POINTS[card] == 0:
+    if players != 2 or not trick or SUIT[card] == trump:
         return card
     beats = BEATS[trump]
     led = trick[0]
+    cost = DUMP_COST[trump]
     if beats[led * 40 + card]:
+        if POINTS[led] + POINTS[card] == 0:
+            # A trick worth nothing: leave it, and the lead, to the opponent, throwing a
+            # worthless card of another suit (or a lower one of this suit) if there is one.
+            other = [
+                c for c in hand if SUIT[c] != trump and POINTS[c] == 0 and not beats[led * 40 + c]
+            ]
+            if other:
+                return min(other, key=cost.__getitem__)
         return card  # it takes the trick
+    if POINTS[card] == 0:
+        return card
     trumps = [c for c in hand if SUIT[c] == trump and beats[led * 40 + c]]
     if trumps:
-        cheap = min(trumps, key=DUMP_COST[trump].__getitem__)
+        cheap = min(trumps, key=cost.__getitem__)
         if POINTS[led] + POINTS[cheap] + POINTS[card] >= _trump_threshold(cheap, stock_left):
             return cheap
     return card

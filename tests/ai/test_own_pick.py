@@ -1,5 +1,7 @@
 """The strong level's own rule-based card (``own_pick``): ``rule_pick`` but, at 2 players, for
-the points it would throw on a lost trick, which count towards spending a low trump on it."""
+the points it would throw on a lost trick, which count towards spending a low trump on it, and
+for a trick worth nothing, which it leaves to the opponent rather than take with a worthless
+card."""
 
 from __future__ import annotations
 
@@ -47,6 +49,34 @@ def test_a_worthless_card_to_throw_changes_nothing() -> None:
 def test_a_counting_trump_is_still_kept_for_a_trick_worth_it() -> None:
     """J♣ led, hand K♠ Q♦ 3♥: 2 + 3 thrown + 10 is short of the 20 a 3 of trumps needs."""
     assert _both("Ks Qd 3h", "Jc") == (Card.parse("Qd").label(ascii_only=True),) * 2
+
+
+def _label(card: str) -> str:
+    return Card.parse(card).label(ascii_only=True)
+
+
+def test_a_trick_worth_nothing_is_left_to_the_opponent() -> None:
+    """Hearts trumps, 4♠ led: rule_pick takes it with 7♠ (no points, and it must lead next);
+    own_pick throws 2♣ and keeps the 7, the opponent leading again."""
+    assert _both("7s 2c Kd", "4s") == (_label("7s"), _label("2c"))
+
+
+def test_a_lower_card_of_the_suit_led_is_thrown_too() -> None:
+    """5♠ led, hand 7♠ 2♠ A♦: the 2♠ does not take the trick; it goes instead of the 7."""
+    assert _both("7s 2s Ad", "5s") == (_label("7s"), _label("2s"))
+
+
+def test_a_worthless_trick_is_taken_when_only_points_or_trumps_are_left() -> None:
+    """4♠ led, hand 7♠ K♦ 5♥ (hearts trumps): nothing worthless to throw but a trump, so the
+    7 takes it as the rules do; a trick with points (J♠ led) is taken with the king."""
+    assert _both("7s Kd 5h", "4s") == (_label("7s"),) * 2
+    assert _both("Ks 2c 5h", "Js") == (_label("Ks"),) * 2
+
+
+def test_a_worthless_trick_is_taken_at_three_and_four_players() -> None:
+    seven = _label("7s")
+    assert _both("7s 2c Kd", "4s 5s", players=3) == (seven, seven)
+    assert _both("7s 2c Kd", "5s 4s 6c", players=4) == (seven, seven)
 
 
 def test_three_and_four_players_keep_the_rules_card() -> None:

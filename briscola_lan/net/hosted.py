@@ -101,7 +101,14 @@ class HostedTable:
     unwritten: dict[int, tuple[object, bytes]] = field(default_factory=dict)
     # What waits for its journal's frames to be written before it is sent, in order: (the last
     # frame staged before it, frames by connection, the connections to close after theirs).
-    held: deque[tuple[int, dict[int, list[bytes]], list[int]]] = field(default_factory=deque)
+    # An entry with a callable instead is work to do once what is before it has been sent.
+    held: deque[tuple[int, dict[int, list[bytes]], list[int], Callable[[], None] | None]] = field(
+        default_factory=deque
+    )
+    # The work a message left owed (``HostTable.settle``, then the rest of its read) while the
+    # message's relay waits for its frame: done once the relay has left, or before the table
+    # does anything else (``HostServer._owed_first``).
+    owed: Callable[[], None] | None = None
     # Connections not welcomed yet, and welcomed ones (their own limits: see the module text).
     unauthenticated: AdmissionPool = field(
         default_factory=lambda: AdmissionPool(

@@ -76,6 +76,18 @@ IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats fin
 _ADMITTING = frozenset({Welcome, SeatAssigned})  # what moves a connection into a pool (``_admit``)
 
 
+class _Read:
+    """One read's messages being handled (``HostServer._read_loop``): those left, and what the
+    handled ones produced, written once they all are."""
+
+    __slots__ = ("outgoing", "rest", "unwritten")
+
+    def __init__(self, messages: list[Any], unwritten: bool) -> None:
+        self.rest = iter(messages)
+        self.outgoing: list[Any] = []
+        self.unwritten = unwritten  # ``outgoing`` must reach the journal before it leaves
+
+
 def _address(peername: Any) -> str:
     """The address part of a peer address (the key of the per-address limits)."""
     return str(peername[0]) if isinstance(peername, tuple) and peername else str(peername)
@@ -194,6 +206,7 @@ class HostServer:
         once the old one's players have left. Connections still open (visitors the old table
         never seated) are closed: their clients connect again, to the new table. Saves its
         state and publishes its TXT."""
+        self._owed_first(hosted)
         hosted.pending_checks = defer_checks_of(table)
         hosted.acts_now = acts_now_of(table)
         hosted.table = table
@@ -260,6 +273,7 @@ class HostServer:
                 return
             # The hello's proof binds the certificate the client pinned (SPEC.md section 5).
             channel = bytes.fromhex(self.fingerprint)
+            self._owed_first(hosted)
             self._dispatch(hosted, hosted.table.connect(cid, channel=channel))
             await self._read_loop(hosted, cid, conn)
         except (ConnectionError, ssl.SSLError, OSError, asyncio.IncompleteReadError) as exc:
@@ -272,6 +286,7 @@ class HostServer:
             if conn.close_reason.startswith(("too many", "no welcome")):
                 log.info("connection %d from %s: %s", cid, conn.peer, conn.close_reason)
             if not self._closing:
+                self._owed_first(hosted)
                 self._dispatch(hosted, hosted.table.disconnect(cid), save=True)
             conn.close("disconnected")
             await conn.wait_closed()
@@ -280,32 +295,56 @@ class HostServer:
         from briscola_lan.wire.codec import FrameError, MessageError
         from briscola_lan.wire.messages import Error, ErrorCode
 
-        outgoing: list[Any] = []  # what this read produced, written once it is handled
         table: Any = hosted.table
         # A table that can leave work owed (``HostTable.receive(settle=False)``): a card leaves
         # before the host signs what follows it (the receipt, the draws, the end of the hand).
         early = hasattr(table, "settle")
         core: Any = core_of(table)  # asked for ``due`` and ``redone`` past the wrappers
-        unwritten = [False]  # what ``outgoing`` holds must reach the journal before it leaves
 
-        def relayed(message: Any) -> list[Any]:
+        def relay(read: _Read, message: Any) -> bool:
             """The table takes ``message``; what relays it is written at once (after the journal
-            has it, write-ahead), then the table does the work it left owed. The sender's own
-            copy waits for what the table signs for it next (its receipt, its draw), so that
-            they go out in one write: the other players have theirs at once. What a restored
-            table makes again from the journal, the same bytes (``HostTable.settle``), leaves
-            without waiting for a write of its own: the next change writes it."""
+            has it, write-ahead), then the table does the work it left owed: at once or, while
+            the relay waits for the journal's frame, once it has left (True: the rest of the
+            read waits with it). The sender's own copy waits for what the table signs for it
+            next (its receipt, its draw), so that they go out in one write: the other players
+            have theirs first."""
             out = table.receive(cid, message, settle=False)
             if not core.due:
-                unwritten[0] = True
-                return list(out)
-            batch = outgoing + [o for o in out if o.conn != cid]
-            outgoing[:] = [o for o in out if o.conn == cid]
+                read.unwritten = True
+                read.outgoing.extend(out)
+                return False
+            batch = read.outgoing + [o for o in out if o.conn != cid]
+            read.outgoing = [o for o in out if o.conn == cid]
             self._dispatch(hosted, batch, save=True)
-            settled = list(table.settle())
+            if hosted.held and owe(read):
+                return True
+            settle(read)
+            return False
+
+        def settle(read: _Read) -> None:
+            """What a restored table makes again from the journal, the same bytes
+            (``HostTable.settle``), leaves without waiting for a write of its own: the next
+            change writes it."""
+            read.outgoing.extend(table.settle())
             if not core.redone:
-                unwritten[0] = True
-            return settled
+                read.unwritten = True
+
+        def owe(read: _Read) -> bool:
+            def pay() -> None:
+                if hosted.owed is not pay:  # done already (``_owed_first``)
+                    return
+                hosted.owed = None
+                try:
+                    settle(read)
+                except Exception:  # a coordinator bug must not stop the other players
+                    read.unwritten = True
+                    log.exception("table %s: settle failed", hosted.key)
+                run(read)
+
+            if not self.write_ahead.after_sent(hosted, pay):
+                return False
+            hosted.owed = pay
+            return True
 
         budget = None if self.messages is None else MessageBudget(*self.messages)
         backlog: collections.deque[Any] = collections.deque()  # read, over the budget
@@ -339,19 +378,27 @@ class HostServer:
                 timer.append(loop.call_later(budget.wait(min(len(backlog), 100)), drain))
 
         def handle(messages: list[Any]) -> None:
-            outgoing.clear()
-            unwritten[0] = not early
-            for message in messages:
+            run(_Read(messages, not early))
+
+        def run(read: _Read) -> None:
+            """Handle the messages of one read, then let AI seats answer and write what it all
+            produced; a relay that waits for its frame takes the rest with it (``relay``)."""
+            for message in read.rest:
                 if conn.answer_heartbeat(message):
                     continue
+                if hosted.owed is not None:  # a relay's owed work (any connection's) first
+                    self._owed_first(hosted)
                 if isinstance(message, MessageError):
                     refused = Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}")
                     self._send_one(hosted, cid, refused)
                     continue
                 try:
-                    outgoing.extend(relayed(message) if early else table.receive(cid, message))
+                    if not early:
+                        read.outgoing.extend(table.receive(cid, message))
+                    elif relay(read, message):
+                        return
                 except Exception:  # a coordinator bug must not stop the other players
-                    unwritten[0] = True
+                    read.unwritten = True
                     log.exception("table %s: receive failed", hosted.key)
                     failed = Error(ErrorCode.BAD_MESSAGE, "the host could not handle that")
                     self._send_one(hosted, cid, failed)
@@ -359,14 +406,16 @@ class HostServer:
             acts_now = hosted.acts_now
             try:
                 if acts_now is None or acts_now():
+                    if hosted.owed is not None:
+                        self._owed_first(hosted)
                     ticked = hosted.table.tick(self.clock())
                     if ticked:
-                        outgoing.extend(ticked)
-                        unwritten[0] = True
+                        read.outgoing.extend(ticked)
+                        read.unwritten = True
             except Exception:
-                unwritten[0] = True
+                read.unwritten = True
                 log.exception("table %s: tick failed", hosted.key)
-            self._dispatch(hosted, outgoing, save=True, write=unwritten[0])
+            self._dispatch(hosted, read.outgoing, save=True, write=read.unwritten)
 
         if self.idle_timeout is None:  # the default (heartbeats find silent peers): messages
             try:  # are handled as they arrive, inside the readable callback, no task woken
@@ -439,6 +488,12 @@ class HostServer:
         self._changed(hosted)
         self._hand_out_checks(hosted)
 
+    def _owed_first(self, hosted: HostedTable) -> None:
+        """Do the work a relay left owed (``_read_loop``) now, before the table does anything
+        else: its messages then leave in the order the table made them."""
+        while hosted.owed is not None:
+            hosted.owed()
+
     def _hand_out_checks(self, hosted: HostedTable) -> None:
         """Run the checks the table hands out in the worker thread, once what they follow is
         written; their result comes back to the table on the event loop."""
@@ -456,6 +511,7 @@ class HostServer:
                 return
             result = None if f.exception() is not None else f.result()  # None: made again
             try:
+                self._owed_first(hosted)
                 self._dispatch(hosted, served.checks_done(checks, result), save=True)
             except Exception:
                 log.exception("table %s: checks failed", hosted.key)
@@ -576,6 +632,8 @@ class HostServer:
                     log.info("connection %d: %s", cid, conn.close_reason or "closed")
 
     def _tick_one(self, hosted: HostedTable, now: float) -> None:
+        if hosted.owed is not None:  # a card's relay waits for its frame: ticked once it left
+            return
         try:
             self._dispatch(hosted, hosted.table.tick(now))
         except Exception:

@@ -4,14 +4,17 @@ messages it causes wait, in order, until that frame is written; the other tables
 
 A table's messages leave in the order the table made them: while one waits for a frame, every
 later one (a relay, a receipt, an error, a notice) waits behind it, even one whose change needs
-no frame. A write the disk refuses releases what waited for it (the game goes on in memory, as
-when the journal was written on the loop): its frames stay queued, and the next change, or
-``retry``, writes everything since the last frame that was written.
+no frame. Work can wait there too (``after_sent``): what a card leaves owed (its receipt, the
+draws) is done once the card's relay has left, so that the relay is not held behind it. A
+write the disk refuses releases what waited for it (the game goes on in memory, as when the
+journal was written on the loop): its frames stay queued, and the next change, or ``retry``,
+writes everything since the last frame that was written.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,8 @@ from briscola_lan.net.hosted import HostedTable, core_of
 from briscola_lan.net.journal_threads import WRITER_THREADS, JournalWriter, Writable
 
 Batches = dict[int, list[bytes]]  # frames by connection id
+log = logging.getLogger(__name__)
+
 SendNow = Callable[[HostedTable, Batches, list[int]], None]  # the frames, then these closed
 Saving = Callable[[HostedTable, Path, OSError | None], None]  # a refusal, or saved again
 
@@ -56,9 +61,18 @@ class WriteAhead:
         written yet, once it is: after what waits already."""
         journal = hosted.journal
         if journal is not None and (hosted.held or journal.resolved < journal.staged):
-            hosted.held.append((journal.staged, batches, closing))
+            hosted.held.append((journal.staged, batches, closing, None))
             return
         self._send_now(hosted, batches, closing)
+
+    def after_sent(self, hosted: HostedTable, then: Callable[[], None]) -> bool:
+        """Have ``then`` run on the loop as soon as what the table's messages wait for now has
+        been sent (handed to the transports), before anything that waits after it; False (and
+        ``then`` is not kept) when nothing waits."""
+        if not hosted.held:
+            return False
+        hosted.held.append((hosted.held[-1][0], {}, [], then))
+        return True
 
     def _written(self, hosted: HostedTable, journal: Writable, exc: OSError | None) -> None:
         """A write of ``hosted``'s journal has returned (on the loop): what waited for its
@@ -73,8 +87,14 @@ class WriteAhead:
         held = hosted.held
         done = journal.resolved
         while held and held[0][0] <= done:
-            _, batches, closing = held.popleft()
-            self._send_now(hosted, batches, closing)
+            _, batches, closing, then = held.popleft()
+            if then is None:
+                self._send_now(hosted, batches, closing)
+                continue
+            try:  # what waited for these frames to leave (``after_sent``); it may send more
+                then()
+            except Exception:
+                log.exception("table %s: the work after a message failed", hosted.key)
 
     async def drain(self) -> None:
         """Until every frame staged is written (as far as the disk takes it) and what waited for

@@ -24,7 +24,6 @@ once, before TLS, so that a reconnect-at-once flood costs the host little CPU.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import ssl
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from briscola_lan.net import files, tlsio, transport
-from briscola_lan.net.admission import AcceptRate, AdmissionPool, MessageBudget
+from briscola_lan.net.admission import AcceptRate, AdmissionPool
 from briscola_lan.net.discovery import Advertiser
 from briscola_lan.net.hosted import (
     MAX_CONNECTIONS,
@@ -44,13 +43,13 @@ from briscola_lan.net.hosted import (
     HostedTable,
     TableLike,
     acts_now_of,
-    core_of,
     defer_checks_of,
     txt_for,
     txt_key,
     with_gen,
 )
 from briscola_lan.net.journal_threads import WRITER_THREADS
+from briscola_lan.net.reading import read_loop
 from briscola_lan.net.transport import Decoder, Encoder, FrameConnection, Heartbeat
 from briscola_lan.net.write_ahead import Batches, WriteAhead
 from briscola_lan.wire.messages import Notice, NoticeCode, SeatAssigned, Welcome
@@ -74,18 +73,6 @@ MESSAGES_PER_SECOND = 500.0
 MESSAGES_BURST = 1000
 IDLE_TIMEOUT: float | None = None  # no read deadline of its own: heartbeats find silent peers
 _ADMITTING = frozenset({Welcome, SeatAssigned})  # what moves a connection into a pool (``_admit``)
-
-
-class _Read:
-    """One read's messages being handled (``HostServer._read_loop``): those left, and what the
-    handled ones produced, written once they all are."""
-
-    __slots__ = ("outgoing", "rest", "unwritten")
-
-    def __init__(self, messages: list[Any], unwritten: bool) -> None:
-        self.rest = iter(messages)
-        self.outgoing: list[Any] = []
-        self.unwritten = unwritten  # ``outgoing`` must reach the journal before it leaves
 
 
 def _address(peername: Any) -> str:
@@ -275,7 +262,7 @@ class HostServer:
             channel = bytes.fromhex(self.fingerprint)
             self._owed_first(hosted)
             self._dispatch(hosted, hosted.table.connect(cid, channel=channel))
-            await self._read_loop(hosted, cid, conn)
+            await read_loop(self, hosted, cid, conn)
         except (ConnectionError, ssl.SSLError, OSError, asyncio.IncompleteReadError) as exc:
             log.debug("connection %d: %s", cid, exc)
         finally:
@@ -290,158 +277,6 @@ class HostServer:
                 self._dispatch(hosted, hosted.table.disconnect(cid), save=True)
             conn.close("disconnected")
             await conn.wait_closed()
-
-    async def _read_loop(self, hosted: HostedTable, cid: int, conn: FrameConnection) -> None:
-        from briscola_lan.wire.codec import FrameError, MessageError
-        from briscola_lan.wire.messages import Error, ErrorCode
-
-        table: Any = hosted.table
-        # A table that can leave work owed (``HostTable.receive(settle=False)``): a card leaves
-        # before the host signs what follows it (the receipt, the draws, the end of the hand).
-        early = hasattr(table, "settle")
-        core: Any = core_of(table)  # asked for ``due`` and ``redone`` past the wrappers
-
-        def relay(read: _Read, message: Any) -> bool:
-            """The table takes ``message``; what relays it is written at once (after the journal
-            has it, write-ahead), then the table does the work it left owed: at once or, while
-            the relay waits for the journal's frame, once it has left (True: the rest of the
-            read waits with it). The sender's own copy waits for what the table signs for it
-            next (its receipt, its draw), so that they go out in one write: the other players
-            have theirs first."""
-            out = table.receive(cid, message, settle=False)
-            if not core.due:
-                read.unwritten = True
-                read.outgoing.extend(out)
-                return False
-            batch = read.outgoing + [o for o in out if o.conn != cid]
-            read.outgoing = [o for o in out if o.conn == cid]
-            self._dispatch(hosted, batch, save=True)
-            if hosted.held and owe(read):
-                return True
-            settle(read)
-            return False
-
-        def settle(read: _Read) -> None:
-            """What a restored table makes again from the journal, the same bytes
-            (``HostTable.settle``), leaves without waiting for a write of its own: the next
-            change writes it."""
-            read.outgoing.extend(table.settle())
-            if not core.redone:
-                read.unwritten = True
-
-        def owe(read: _Read) -> bool:
-            def pay() -> None:
-                if hosted.owed is not pay:  # done already (``_owed_first``)
-                    return
-                hosted.owed = None
-                try:
-                    settle(read)
-                except Exception:  # a coordinator bug must not stop the other players
-                    read.unwritten = True
-                    log.exception("table %s: settle failed", hosted.key)
-                run(read)
-
-            if not self.write_ahead.after_sent(hosted, pay):
-                return False
-            hosted.owed = pay
-            return True
-
-        budget = None if self.messages is None else MessageBudget(*self.messages)
-        backlog: collections.deque[Any] = collections.deque()  # read, over the budget
-        timer: list[asyncio.TimerHandle] = []
-        loop = asyncio.get_running_loop()
-
-        def take(messages: list[Any]) -> None:
-            """Handle what the budget allows now; the rest waits, and the stream is read no
-            more until it is handled (the readable path; the idle-timeout path sleeps)."""
-            if budget is None:
-                handle(messages)
-                return
-            backlog.extend(messages)
-            drain()
-
-        def drain() -> None:
-            for t in timer:
-                t.cancel()
-            timer.clear()
-            if conn.closed:
-                backlog.clear()
-                return
-            n = budget.take(len(backlog)) if budget is not None else len(backlog)
-            if n:
-                handle([backlog.popleft() for _ in range(n)])
-            if not backlog:
-                conn.stream.resume_reading()
-                return
-            conn.stream.pause_reading()
-            if self.idle_timeout is None and budget is not None:
-                timer.append(loop.call_later(budget.wait(min(len(backlog), 100)), drain))
-
-        def handle(messages: list[Any]) -> None:
-            run(_Read(messages, not early))
-
-        def run(read: _Read) -> None:
-            """Handle the messages of one read, then let AI seats answer and write what it all
-            produced; a relay that waits for its frame takes the rest with it (``relay``)."""
-            for message in read.rest:
-                if conn.answer_heartbeat(message):
-                    continue
-                if hosted.owed is not None:  # a relay's owed work (any connection's) first
-                    self._owed_first(hosted)
-                if isinstance(message, MessageError):
-                    refused = Error(ErrorCode.BAD_MESSAGE, f"message refused: {message}")
-                    self._send_one(hosted, cid, refused)
-                    continue
-                try:
-                    if not early:
-                        read.outgoing.extend(table.receive(cid, message))
-                    elif relay(read, message):
-                        return
-                except Exception:  # a coordinator bug must not stop the other players
-                    read.unwritten = True
-                    log.exception("table %s: receive failed", hosted.key)
-                    failed = Error(ErrorCode.BAD_MESSAGE, "the host could not handle that")
-                    self._send_one(hosted, cid, failed)
-            # Let AI seats answer at once instead of at the next timer tick.
-            acts_now = hosted.acts_now
-            try:
-                if acts_now is None or acts_now():
-                    if hosted.owed is not None:
-                        self._owed_first(hosted)
-                    ticked = hosted.table.tick(self.clock())
-                    if ticked:
-                        read.outgoing.extend(ticked)
-                        read.unwritten = True
-            except Exception:
-                read.unwritten = True
-                log.exception("table %s: tick failed", hosted.key)
-            self._dispatch(hosted, read.outgoing, save=True, write=read.unwritten)
-
-        if self.idle_timeout is None:  # the default (heartbeats find silent peers): messages
-            try:  # are handled as they arrive, inside the readable callback, no task woken
-                await conn.consume(take)
-            except FrameError as exc:
-                log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
-            finally:
-                for t in timer:
-                    t.cancel()
-            return
-        while not conn.closed:
-            try:
-                async with asyncio.timeout(self.idle_timeout):
-                    messages = await conn.read()
-            except TimeoutError:
-                log.info("connection %d idle for %s s: dropped", cid, self.idle_timeout)
-                return
-            except FrameError as exc:
-                log.info("connection %d sent a broken frame (%s): dropped", cid, exc)
-                return
-            if not messages:
-                return
-            take(messages)
-            while backlog and budget is not None and not conn.closed:
-                await asyncio.sleep(budget.wait(min(len(backlog), 100)))
-                drain()
 
     def _dispatch(
         self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False, write: bool = True

@@ -14,16 +14,30 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from briscola_lan.net.admission import MessageBudget
 from briscola_lan.net.hosted import HostedTable, core_of
 from briscola_lan.net.transport import FrameConnection
-
-if TYPE_CHECKING:
-    from briscola_lan.net.server import HostServer
+from briscola_lan.net.write_ahead import WriteAhead
 
 log = logging.getLogger("briscola_lan.net.server")
+
+
+class Server(Protocol):
+    """What reading a connection uses of its ``HostServer``."""
+
+    write_ahead: WriteAhead
+    messages: tuple[float, int] | None  # (per second, burst) handled per connection
+    idle_timeout: float | None
+    clock: Callable[[], float]
+
+    def _dispatch(
+        self, hosted: HostedTable, outgoing: list[Any], *, save: bool = ..., write: bool = ...
+    ) -> None: ...
+    def _send_one(self, hosted: HostedTable, cid: int, message: Any) -> None: ...
+    def _owed_first(self, hosted: HostedTable) -> None: ...
 
 
 class _Read:
@@ -38,9 +52,7 @@ class _Read:
         self.unwritten = unwritten  # ``outgoing`` must reach the journal before it leaves
 
 
-async def read_loop(
-    server: HostServer, hosted: HostedTable, cid: int, conn: FrameConnection
-) -> None:
+async def read_loop(server: Server, hosted: HostedTable, cid: int, conn: FrameConnection) -> None:
     """Hand what connection ``cid`` sends to its table until it ends (see the module's text)."""
     from briscola_lan.wire.codec import FrameError, MessageError
     from briscola_lan.wire.messages import Error, ErrorCode

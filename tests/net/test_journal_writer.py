@@ -243,7 +243,9 @@ async def test_a_refused_write_is_told_from_the_writer_and_loses_nothing(
         assert state.notices[0].code == "not_saving" and "disk full" in state.notices[0].text
         cards = len(a.cards)
         await _eventually(lambda: len(a.cards) >= cards + 6, 60, "play goes on, unsaved")
-        assert host.journals["a"].pending  # what the disk refused waits, in order
+        # What the disk refused waits, in order (between a write's taking it and the disk's
+        # refusal, the writer holds it: looked at again until it is back in the queue).
+        await _eventually(lambda: host.journals["a"].pending, 10, "the refused frames queued")
         disk.error = None
         await _eventually(lambda: len(state.notices) == 2, 30, "saved again, told")
         assert state.notices[1].code == "saving"

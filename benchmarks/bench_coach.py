@@ -9,6 +9,7 @@ and no early margin, fixed so that the positions stay put). Every decision of se
 cards or more is judged.
 
     python benchmarks/bench_coach.py [--hands 30] [--seed 1] [--jobs 2] [--cache FILE] [--pace 2]
+                                     [--normal-noise]
     python benchmarks/bench_coach.py --positions [--deals 24]
     python benchmarks/bench_coach.py --playouts 20 34 [--count 40] [--deals 4] [--seed 1]
 
@@ -28,7 +29,11 @@ best card against its deals resampled with replacement (by third), and the mean 
 its noise alone puts on the biggest mistakes' costs (0.80 of its standard error).
 The hints and reviews are computed in ``--jobs`` processes (CPU time measured in each).
 ``--cache`` keeps the evaluator's results between runs (the same
-positions and budget give the same figures).
+positions and budget give the same figures): its deals' outcomes, from which each run works out
+which best cards are clear. ``--normal-noise`` takes every 95% noise (the evaluator's, the
+hint's, the review's) as 1.96 standard errors whatever the number of deals, instead of Student's
+t quantile for that number (``ai.evaluate.t95``): the same hands, to see what the quantile
+changes.
 
 ``--playouts STOCK_LO STOCK_HI``: on positions from games of rules bots with that many cards in
 the stock, each card's outcome per deal by one rule-based playout (the strong search's method)
@@ -55,7 +60,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from briscola_lan.ai import Bot, StrongBot, make_bot
-from briscola_lan.ai.evaluate import YARDSTICK, Budget, Evaluation, evaluate
+from briscola_lan.ai import evaluate as evaluate_module
+from briscola_lan.ai.evaluate import YARDSTICK, Z95, Budget, Evaluation, evaluate
 from briscola_lan.ai.infer import Knowledge
 from briscola_lan.ai.policy import rules_playout
 from briscola_lan.ai.solver import Solver
@@ -302,7 +308,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=24)
     parser.add_argument("--playouts", type=int, nargs=2, metavar=("STOCK_LO", "STOCK_HI"))
     parser.add_argument("--count", type=int, default=40)
+    parser.add_argument("--normal-noise", action="store_true")
     args = parser.parse_args()
+    if args.normal_noise:  # before the jobs are forked: they inherit it
+        evaluate_module.t95 = lambda df: Z95  # type: ignore[assignment]
+        print("noise: 1.96 standard errors whatever the number of deals")
     if args.playouts:
         lo, hi = args.playouts
         _playouts(lo, hi, args.count, args.deals, args.seed)
@@ -425,8 +435,8 @@ def main() -> None:
             top_ok += costs[top] == costs[costliest]
             mae.append(abs(reviewed[top].cost - costs[top]))
             ev = evals[_key(hand_ds[top].view)]
-            # the evaluator's own error on that cost: mean |normal| = 0.80 sd, sd = noise / 1.96
-            mae_floor.append(0.7979 * ev.noise(ev.best(), hand_ds[top].played.code) / 1.96)
+            # the evaluator's own error on that cost: mean |normal| = 0.80 standard error
+            mae_floor.append(0.7979 * ev.stderr(ev.best(), hand_ds[top].played.code))
         olds = [c.old_review for _, c in pairs]
         old_m = [i for i, (c, _) in enumerate(olds) if c >= 0.5]
         old_flagged += [costs[i] for i in old_m]

@@ -16,7 +16,7 @@ import random
 import time
 from typing import Protocol
 
-from briscola_lan.ai.evaluate import Z95, Evaluation, consistent_deals, even_split
+from briscola_lan.ai.evaluate import Evaluation, consistent_deals, even_split
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
@@ -277,7 +277,8 @@ class StrongBot:
         if best == preferred or preferred not in values or confidence <= 0:
             return best
         gain = values[best] - values[preferred]
-        if gain > max(margin, confidence * ev.noise(best, preferred) / Z95):
+        # In standard errors, not the t quantile of ``Evaluation.noise``: the rule is tuned so.
+        if gain > max(margin, confidence * ev.stderr(best, preferred)):
             return best
         return preferred
 

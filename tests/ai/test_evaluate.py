@@ -1,9 +1,11 @@
 """The honest evaluator: every deal consistent with a seat's view (and only those), each solved
-exactly; the noise of a difference; the strong bot's confidence rule over its own samples."""
+exactly; the noise of a difference (Student's t for the number of deals); the strong bot's
+confidence rule over its own samples."""
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import statistics
 
@@ -17,6 +19,7 @@ from briscola_lan.ai.evaluate import (
     consistent_deals,
     evaluate,
     even_split,
+    t95,
     tricks_left,
 )
 from briscola_lan.ai.infer import Knowledge
@@ -131,15 +134,78 @@ def test_the_noise_of_a_difference_is_its_paired_standard_error() -> None:
     ev = Evaluation({1: (10.0, 12.0, 14.0, 16.0), 2: (9.0, 10.0, 11.0, 12.0)}, (1.0,) * 4)
     d = [1.0, 2.0, 3.0, 4.0]
     assert ev.cost(2) == pytest.approx(2.5)
-    assert ev.noise(1, 2) == pytest.approx(1.96 * statistics.stdev(d) / 2)
+    assert ev.stderr(1, 2) == pytest.approx(statistics.stdev(d) / 2)
+    assert ev.noise(1, 2) == pytest.approx(3.1824 * statistics.stdev(d) / 2, rel=1e-4)  # t, 3 df
     assert ev.noise(1, 1) == 0.0
     assert Evaluation(ev.samples, ev.weights, exact=True).noise(1, 2) == 0.0
 
 
+def test_the_noise_of_six_deals_is_students_t_with_five_degrees_of_freedom() -> None:
+    """The evaluator's 6 deals early in a hand: 2.571 standard errors, not 1.96."""
+    a = (70.0, 55.0, 81.0, 62.0, 66.0, 74.0)
+    b = (61.0, 58.0, 70.0, 49.0, 66.0, 60.0)
+    ev = Evaluation({1: a, 2: b}, (1.0,) * 6)
+    sd = statistics.stdev([x - y for x, y in zip(a, b, strict=True)])
+    assert ev.effective_samples() == 6
+    assert ev.noise(1, 2) == pytest.approx(2.5706 * sd / math.sqrt(6), rel=1e-4)
+    # 7.3 better, more than 1.96 standard errors (5.7) but not 2.571 (7.5): not clear
+    assert 1.96 * sd / math.sqrt(6) < ev.cost(2) < ev.noise(1, 2) and not ev.clear(1, 2)
+
+
+def test_weighted_samples_count_by_kish_effective_size() -> None:
+    """The strong search's weights are resampling counts: a determinization drawn 3 times is
+    not 3 independent ones, so the quantile is taken at Kish's effective size."""
+    ev = Evaluation({1: (5.0, 1.0, 3.0, 8.0), 2: (1.0, 0.0, 0.0, 2.0)}, (3.0, 1.0, 1.0, 1.0))
+    assert ev.effective_samples() == pytest.approx(3.0)  # 6^2 / 12
+    assert ev.noise(1, 2) == pytest.approx(4.3027 * ev.stderr(1, 2), rel=1e-4)  # t, 2 df
+    one_heavy = Evaluation({1: (5.0, 1.0), 2: (1.0, 0.0)}, (20.0, 1.0))
+    assert one_heavy.noise(1, 2) == math.inf  # under 2 effective samples: no estimate
+
+
+def _t_cdf(q: float, df: float, steps: int = 4000) -> float:
+    """P(T <= q) for Student's t, by Simpson's rule over its density from 0 to q."""
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def f(x: float) -> float:
+        return c * (1 + x * x / df) ** (-(df + 1) / 2)
+
+    h = q / steps
+    odd = sum(f((2 * i - 1) * h) for i in range(1, steps // 2 + 1))
+    even = sum(f(2 * i * h) for i in range(1, steps // 2))
+    return 0.5 + h / 3 * (f(0.0) + 4 * odd + 2 * even + f(q))
+
+
+@pytest.mark.parametrize(
+    ("df", "quantile"),
+    [(1, 12.7062), (2, 4.3027), (5, 2.5706), (9, 2.2622), (10, 2.2281), (23, 2.0687),
+     (30, 2.0423), (47, 2.0117), (120, 1.9799), (1e9, 1.9600)],
+)  # fmt: skip
+def test_t95_gives_students_quantiles(df: float, quantile: float) -> None:
+    assert t95(df) == pytest.approx(quantile, abs=1e-4)
+
+
+@pytest.mark.parametrize("df", [1.5, 2.5, 4.5, 7.3, 9.5, 10.0, 12.3, 35.0, 200.0])
+def test_t95_is_the_975_point_or_just_beyond(df: float) -> None:
+    """Checked against the density itself: the quantile leaves at least 97.5% below it, and
+    at most a little more (conservative between whole degrees of freedom below 10)."""
+    p = _t_cdf(t95(df), df)
+    assert 0.975 - 1e-6 <= p <= (0.9765 if df >= 2 else 0.99), p
+    assert t95(df) >= t95(df + 0.5) > 1.959
+
+
+def test_t95_below_one_degree_of_freedom_is_infinite() -> None:
+    assert t95(0.5) == math.inf and t95(0.0) == math.inf
+
+
 def test_the_strong_bot_leaves_the_rules_only_for_a_difference_beyond_its_noise() -> None:
     """Its top card is played only when it beats the rule-based card by more than one standard
-    error; 'baseline' is the same search always playing its top card."""
+    error (not the t quantile: its rule counts standard errors); 'baseline' is the same search
+    always playing its top card."""
     bot = StrongBot(1)
+    # 1.2 better with a standard error of 0.58 (its 95% noise at 3 df: 1.83): the top card
+    near = Evaluation({1: (1.5, 0.4, 2.7, 0.2), 2: (0.0,) * 4}, (1.0,) * 4)
+    assert near.stderr(1, 2) < near.cost(2) < near.noise(1, 2)
+    assert bot._pick(near, preferred=2) == 1
     flat = Evaluation({1: (60.0, 70.0, 62.0, 71.0), 2: (61.0, 66.0, 64.0, 70.0)}, (1.0,) * 4)
     assert flat.best() == 1 and not flat.clear(1, 2)
     assert bot._pick(flat, preferred=2) == 2

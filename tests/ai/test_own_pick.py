@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import random
 
+from briscola_lan.ai import StrongBot
 from briscola_lan.ai.fast import FastHand
+from briscola_lan.ai.infer import Knowledge
 from briscola_lan.ai.policy import own_pick, rule_pick
 from briscola_lan.ai.solver import Solver
 from briscola_lan.rules import Card
+from tests.ai.test_positions import _deal, _play
 
 
 def _codes(cards: str) -> list[int]:
@@ -77,6 +80,22 @@ def test_a_worthless_trick_is_taken_at_three_and_four_players() -> None:
     seven = _label("7s")
     assert _both("7s 2c Kd", "4s 5s", players=3) == (seven, seven)
     assert _both("7s 2c Kd", "5s 4s 6c", players=4) == (seven, seven)
+
+
+def test_the_strong_level_leaves_a_worthless_first_trick() -> None:
+    """Hearts trumps (3♥ up), 4♠ led to the first trick, hand 7♠ 2♣ K♦: early in the hand the
+    strong level keeps to its own rule-based card, 2♣, in every seed; the rules level takes the
+    trick with 7♠."""
+    hand = _play(_deal(2, ["7s 2c Kd", "4s 5d 6d"], "3h"), "4s")
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat)
+    assert view.stock_left == 34
+    for seed in range(4):
+        assert StrongBot(seed).choose(view) == Card.parse("2c"), seed
+    rules = Knowledge(view)
+    assert rule_pick(rules.my_hand, rules.trick, view.leader, seat, 2, rules.trump,
+                     rules.played_mask, view.stock_left) == Card.parse("7s").code  # fmt: skip
 
 
 def test_three_and_four_players_keep_the_rules_card() -> None:

@@ -114,6 +114,9 @@ def test_the_lobby_loads_no_network_client_until_a_table_is_joined_or_hosted() -
     # table or hint, learn mode's pages when opened.
     late = ("net.discovery", "tui.coach", "ai", "tui.learn", "tui.eventlog", "tui.backend")
     late += ("rules.hand", "rules.match", "rules.events")  # the lobby needs cards and options
+    # the table screen's rendering, with the first table shown
+    late += ("tui.render_table", "tui.render_signals", "tui.seating", "tui.render_result")
+    late += ("tui.chiamata", "tui.render_chiamata")
     for heavy in ("tui.netplay", "net.client", "table.client", "fairness", "wire", "tui.saved"):
         assert f"briscola_lan.{heavy}" not in names, heavy
     for module in late:

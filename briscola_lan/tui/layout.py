@@ -30,7 +30,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension as D
 
 from briscola_lan.net.files import games_dir
-from briscola_lan.tui import panes, render, render_menus, render_signals, render_table
+from briscola_lan.tui import panes, render, render_menus
 from briscola_lan.tui.i18n import _, ngettext
 from briscola_lan.tui.state import Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
@@ -107,6 +107,13 @@ def fit_keys(text: str, width: int) -> str:
         del items[drop]
         pinned = {i - 1 if i > drop else i for i in pinned}
     return "  ".join(items)[:width]
+
+
+def _signal_choice(width: int) -> StyleAndTextTuples:
+    """The signals to choose from (``render_signals``, loaded with the first table shown)."""
+    from briscola_lan.tui import render_signals
+
+    return render_signals.signal_choice(width)
 
 
 def _wrapped(fn: Callable[[int], StyleAndTextTuples], **kw: Any) -> Window:
@@ -242,7 +249,7 @@ class AppLayout:
                 ConditionalContainer(
                     _box(
                         lambda: _("Signal to your partner (Esc: no signal)"),
-                        _wrapped(render_signals.signal_choice),
+                        _wrapped(_signal_choice),
                         a,
                         height=D(min=3, weight=1),
                     ),
@@ -495,10 +502,14 @@ class AppLayout:
         ]  # fmt: skip
 
     def _players_text(self, width: int = 36) -> StyleAndTextTuples:
+        from briscola_lan.tui import render_table
+
         compact = self._sizes().compact
         return render_table.players_lines(self.model, self.ui, width, compact)
 
     def _table_text(self, width: int | None = None) -> StyleAndTextTuples:
+        from briscola_lan.tui import render_table
+
         sizes = self._sizes()
         return render_table.table_lines(
             self.model, self.ui, width, self._own_verdict(), big=sizes.boxes, compact=sizes.compact
@@ -520,6 +531,8 @@ class AppLayout:
         return own_words(verdict)
 
     def _hand_text(self, width: int) -> StyleAndTextTuples:
+        from briscola_lan.tui import render_table
+
         sizes = self._sizes()
         return render_table.hand_lines(
             self.model, self.ui, on_click=self.click_card, big=sizes.big, inline=sizes.compact

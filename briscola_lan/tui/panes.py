@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from briscola_lan.rules import Card, Rank, Suit
-from briscola_lan.tui import render, render_signals, render_table
+from briscola_lan.tui import render
 from briscola_lan.tui.follow import Follow
 from briscola_lan.tui.state import SignalNote, TableModel, UiState
 from briscola_lan.tui.widgets import wrap_words
@@ -51,6 +51,7 @@ def _longest_seat(model: TableModel) -> int:
 def _in_play_need(model: TableModel, ui: UiState, width: int, boxes: bool, compact: bool) -> int:
     """Rows of the Table pane at its largest during a hand (see the module's docstring)."""
     from briscola_lan.rules import TrickTaken  # (the rules' events: not for the lobby)
+    from briscola_lan.tui import render_table
 
     n = model.players
     longest = _longest_seat(model)
@@ -82,6 +83,8 @@ def _in_play_need(model: TableModel, ui: UiState, width: int, boxes: bool, compa
 
 
 def _players_need(model: TableModel, ui: UiState, width: int, compact: bool) -> int:
+    from briscola_lan.tui import render_table
+
     probe = dataclasses.replace(model, signals=_signals_probe(model))
     return lines_of(render_table.players_lines(probe, ui, width, compact), width)
 
@@ -89,6 +92,7 @@ def _players_need(model: TableModel, ui: UiState, width: int, compact: bool) -> 
 def _signals_probe(model: TableModel) -> tuple[SignalNote, ...]:
     """Both partners' signals, the longest said (at a table that allows them; else none)."""
     from briscola_lan.rules.signals import SignalValue
+    from briscola_lan.tui import render_signals
 
     if not (model.options.signals and model.players == 4):
         return ()
@@ -99,6 +103,8 @@ def _signals_probe(model: TableModel) -> tuple[SignalNote, ...]:
 
 def sizes(columns: int, rows: int, model: TableModel, ui: UiState | None = None) -> Sizes:
     """The table screen's panes for a terminal of ``columns`` x ``rows``."""
+    from briscola_lan.tui import render_signals, render_table  # (a table's: not for the lobby)
+
     ui = ui or UiState()
     compact = rows < COMPACT_ROWS
     players_width = max(26, min(42, columns * 2 // 5))

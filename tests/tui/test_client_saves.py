@@ -1,0 +1,91 @@
+"""The full-screen client writes its transcripts on a thread of its own: a slow disk holds no
+play, the saves land after it in order, and leaving a table waits for them only so long."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from briscola_lan.net import games
+from briscola_lan.tui import netplay
+from briscola_lan.tui.netplay import NetBackend
+from briscola_lan.tui.state import Screen
+
+from .helpers import ESC, net_config, running, wait_for
+from .test_netplay import _play_hand
+
+pytestmark = pytest.mark.usefixtures("private_dirs")
+
+
+class Disk:
+    """``write_transcript`` held until ``release``: a disk that takes its time."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.writing = threading.Event()
+        self.threads: set[str] = set()
+
+    def release(self) -> None:
+        self.gate.set()
+
+
+@pytest.fixture
+def slow_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[Disk]:
+    disk = Disk()
+    real = games.write_transcript
+
+    def held(*args: Any, **kwargs: Any) -> Path:
+        disk.threads.add(threading.current_thread().name)
+        disk.writing.set()
+        assert disk.gate.wait(60), "the test never released the disk"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(games, "write_transcript", held)
+    try:
+        yield disk
+    finally:
+        disk.release()  # the saving thread finishes and ends
+
+
+async def test_a_slow_disk_holds_no_play_and_the_saves_land_after_it(
+    tmp_path: Path, slow_disk: Disk
+) -> None:
+    async with running(net_config(tmp_path)) as d:
+        await d.keys("a")
+        model = d.client.model
+        await wait_for(lambda: model.my_turn, 15, "my first turn")
+        await _play_hand(d)
+        await wait_for(slow_disk.writing.is_set, 10, "the first hand's save to start")
+        # the disk holds the save: the screen goes on, the next hand is played meanwhile
+        await d.keys("n")
+        await wait_for(lambda: not model.hand_over and model.hand_number == 1, 15, "hand 2")
+        await wait_for(lambda: model.my_turn, 15, "my turn in hand 2")
+        folder = tmp_path / "games"
+        assert not list(folder.glob("*.briscola.json"))
+        slow_disk.release()
+        await wait_for(lambda: len(list(folder.glob("*.briscola.json"))) == 2, 10, "the saves")
+    assert slow_disk.threads and all(t.startswith("briscola-lan-saves") for t in slow_disk.threads)
+
+
+async def test_leaving_waits_for_a_disk_that_does_not_answer_only_so_long(
+    tmp_path: Path, slow_disk: Disk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(netplay, "SAVE_WAIT", 0.5)
+    async with running(net_config(tmp_path)) as d:
+        await d.keys("a")
+        backend = d.client.backend
+        assert isinstance(backend, NetBackend)
+        await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
+        await _play_hand(d)
+        await wait_for(slow_disk.writing.is_set, 10, "the first hand's save to start")
+        await d.keys(ESC, "y")
+        await wait_for(lambda: d.client.ui.screen is Screen.LOBBY, 5, "the lobby")
+        await wait_for(
+            lambda: any("has not finished saving" in line for line in backend.model.log),
+            10,
+            "the closing to give up on the disk",
+        )

@@ -120,20 +120,31 @@ class EmbeddedHost:
 
         await (self.runner.call(swap()) if self.runner else swap())
 
-    async def close(self) -> None:
-        """Stop serving; the journal stays, so that an unfinished match can be continued."""
+    async def close(self, limit: float | None = None) -> bool:
+        """Stop serving; the journal stays, so that an unfinished match can be continued.
+        Whether it all finished: with a ``runner``, a disk that does not finish the journal's
+        last writes within ``limit`` seconds (default ``CLOSE_WAIT``) is left to them (its
+        writer threads are daemons; the journal holds every change the players were sent)."""
+        limit = CLOSE_WAIT if limit is None else limit
+        finished = True
         try:
             if self.runner is None:
                 await self.server.close()
-                return
+                return True
             try:
-                await self.runner.call(self.server.close())
+                await asyncio.wait_for(self.runner.call(self.server.close()), limit)
+            except TimeoutError:
+                finished = False
             finally:
                 await self.runner.stop()
         finally:
-            if self.state is not None:
-                self.state.close()
-                self.state = None
+            state, self.state = self.state, None
+            if state is not None:
+                if self.runner is None:
+                    state.close()
+                else:
+                    finished = await _within(state.close, limit) and finished
+        return finished
 
 
 async def start_embedded_host(
@@ -228,6 +239,39 @@ async def continue_embedded_host(
     except BaseException:
         state.close()
         raise
+
+
+CLOSE_WAIT = 10.0  # seconds a client's own table waits for its disk when it closes
+
+
+async def _within(fn: Callable[[], object], limit: float) -> bool:
+    """``fn()`` on a daemon thread of its own; whether it returned within ``limit`` seconds (a
+    disk that stopped answering: the thread is left to it, and never holds the exit)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def settle(exc: BaseException | None) -> None:
+        if not done.done():
+            if exc is None:
+                done.set_result(None)
+            else:
+                done.set_exception(exc)
+
+    def run() -> None:
+        exc: BaseException | None = None
+        try:
+            fn()
+        except BaseException as e:  # told to the caller, raised there
+            exc = e
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, exc)
+
+    threading.Thread(target=run, name="briscola-kept-close", daemon=True).start()
+    try:
+        await asyncio.wait_for(asyncio.shield(done), limit)
+    except TimeoutError:
+        return False
+    return True
 
 
 async def _in_thread(fn: Callable[..., _T], *args: Any) -> _T:

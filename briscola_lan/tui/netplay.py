@@ -225,8 +225,12 @@ class NetBackend(NetActions):
         if self.client is not None:
             self.client.on_change = None
             await self.client.close()
-        if self.host is not None:
-            await self.host.close()
+        if self.host is not None and not await self.host.close():
+            said = _(
+                "! the disk has not finished writing the table's journal: it holds every "
+                "change the players were sent"
+            )
+            self.model.add_log(said)
         await self._saved(SAVE_WAIT)
 
     # --- actions (``NetActions`` sends a card, a signal, a bid or call) ----------------------

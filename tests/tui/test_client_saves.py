@@ -1,8 +1,10 @@
 """The full-screen client writes its transcripts on a thread of its own: a slow disk holds no
-play, the saves land after it in order, and leaving a table waits for them only so long."""
+play, the saves land after it in order, and leaving a table waits for them, and for the journal
+of a table it hosts, only so long."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from briscola_lan.net import games
+from briscola_lan.net import embedded, games, journal
 from briscola_lan.tui import netplay
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import Screen
 
-from .helpers import ESC, net_config, running, wait_for
+from .helpers import ENTER, ESC, net_config, running, wait_for
 from .test_netplay import _play_hand
 
 pytestmark = pytest.mark.usefixtures("private_dirs")
@@ -89,3 +91,41 @@ async def test_leaving_waits_for_a_disk_that_does_not_answer_only_so_long(
             10,
             "the closing to give up on the disk",
         )
+
+
+async def test_leaving_a_table_hosted_here_waits_for_its_journal_only_so_long(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(embedded, "CLOSE_WAIT", 0.5)
+    hung, gate = threading.Event(), threading.Event()  # hung: every journal write waits for gate
+    real_write, real_fsync = journal._write_at, os.fsync
+
+    def write_at(fd: int, data: bytes, offset: int) -> None:
+        if hung.is_set():
+            gate.wait(60)
+        real_write(fd, data, offset)
+
+    def fsync(fd: int) -> None:
+        if hung.is_set():
+            gate.wait(60)
+        real_fsync(fd)
+
+    monkeypatch.setattr(journal, "_write_at", write_at)
+    monkeypatch.setattr(os, "fsync", fsync)
+    try:
+        async with running(net_config(tmp_path)) as d:
+            await d.keys("a")
+            backend = d.client.backend
+            assert isinstance(backend, NetBackend)
+            await wait_for(lambda: d.client.model.my_turn, 15, "my first turn")
+            hung.set()  # the disk stops answering: my card never reaches the journal
+            await d.keys(ENTER)
+            await d.keys(ESC, "y")
+            await wait_for(lambda: d.client.ui.screen is Screen.LOBBY, 5, "the lobby")
+            await wait_for(
+                lambda: any("finished writing the table's journal" in x for x in backend.model.log),
+                20,
+                "the closing to give up on the journal's disk",
+            )
+    finally:
+        gate.set()

@@ -552,9 +552,15 @@ class NetBackend(NetActions):
             return
         labels = [self.name] + (["host"] if self.host is not None else [])
         asked = [(self._saver(label), whole) for label in labels]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # driven without an event loop (a replay): written here
+            for saver, entire in asked:
+                saver.save(whole=entire)
+            return
         if self._save_thread is None:
             self._save_thread = ThreadPoolExecutor(1, thread_name_prefix="briscola-lan-saves")
-        task = asyncio.get_running_loop().create_task(save_each(asked, self._save_thread))
+        task = loop.create_task(save_each(asked, self._save_thread))
         self._saves.add(task)
         task.add_done_callback(self._saves.discard)
 

@@ -13,15 +13,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net.client import ResumeStore, TableClient, Target
 from briscola_lan.net.embedded import EmbeddedHost
-from briscola_lan.net.files import describe_os_error, load_or_create_identity
-from briscola_lan.net.games import GameSaver, save_each
+from briscola_lan.net.files import load_or_create_identity
 from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import CallResult, Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.table import events as ev
@@ -32,6 +30,7 @@ from briscola_lan.tui.adapters import add_hand_cards, apply_seat_view
 from briscola_lan.tui.backend import TableBackend, removed_two_line
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.net_actions import NetActions
+from briscola_lan.tui.net_saves import TranscriptSaves
 from briscola_lan.tui.net_seat import start_when_full, take_seat
 from briscola_lan.tui.net_words import (
     SessionNames,
@@ -105,11 +104,8 @@ class NetBackend(NetActions):
         self._errors_seen = 0
         self._held = False
         self._tasks: set[asyncio.Task[None]] = set()
-        # The transcripts (mine, and the host's of a table hosted here) are written by a thread
-        # of their own, in the order asked: the screen never waits for the disk.
-        self._savers: dict[str, GameSaver] = {}
-        self._saves: set[asyncio.Task[None]] = set()
-        self._save_thread: ThreadPoolExecutor | None = None
+        # My transcript, and the host's of a table hosted here: written by a thread of their own.
+        self._saves = TranscriptSaves(games, self._records_of, self._game_id, self._log)
         self._seatless: str | None = None  # why no seat could be taken (full, refused)
         self.model.waiting = (
             _("Waiting for the rematch to open...") if rematch else _("Connecting...")
@@ -231,7 +227,7 @@ class NetBackend(NetActions):
                 "change the players were sent"
             )
             self.model.add_log(said)
-        await self._saved(SAVE_WAIT)
+        await self._saves.close()
 
     # --- actions (``NetActions`` sends a card, a signal, a bid or call) ----------------------
 
@@ -542,7 +538,7 @@ class NetBackend(NetActions):
 
     def _save(self, whole: bool = False) -> None:
         """Save my transcript (and the embedded host's) in the saved-games directory, written
-        by the saving thread (``_saved`` waits for it).
+        by the saving thread (``net_saves``).
 
         Normally only through the last acknowledged hand, so that a file never ends in a hand
         that was still being played; ``whole`` keeps everything (a lost table, a finished match).
@@ -550,64 +546,19 @@ class NetBackend(NetActions):
         session = self.session
         if session is None or not session.records or not session.state.game_id:
             return
-        labels = [self.name] + (["host"] if self.host is not None else [])
-        asked = [(self._saver(label), whole) for label in labels]
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # driven without an event loop (a replay): written here
-            for saver, entire in asked:
-                saver.save(whole=entire)
-            return
-        if self._save_thread is None:
-            self._save_thread = ThreadPoolExecutor(1, thread_name_prefix="briscola-lan-saves")
-        task = loop.create_task(save_each(asked, self._save_thread))
-        self._saves.add(task)
-        task.add_done_callback(self._saves.discard)
+        self._saves.save([self.name] + (["host"] if self.host is not None else []), whole)
 
-    def _saver(self, label: str) -> GameSaver:
-        saver = self._savers.get(label)
-        if saver is None:
+    def _records_of(self, label: str) -> Sequence[Any]:
+        """The transcript ``label`` saves as it is now: the host's, or mine."""
+        if label == "host":
+            return self.host.table.records if self.host is not None else ()
+        return self.session.records if self.session is not None else ()
 
-            def records() -> Sequence[Any]:
-                if label == "host":
-                    return self.host.table.records if self.host is not None else ()
-                return self.session.records if self.session is not None else ()
+    def _log(self, line: str) -> None:
+        self.model.add_log(line)
 
-            def game_id() -> str | bytes:
-                return self.session.state.game_id if self.session is not None else ""
-
-            saver = self._savers[label] = GameSaver(
-                self.games, label, records, game_id, on_saving=self._saving
-            )
-        return saver
-
-    def _saving(self, where: Path, exc: OSError | None) -> None:
-        """A save failed (told once), or works again after failing."""
-        if exc is not None:
-            self.model.add_log(
-                _("! could not save the game in {dir}: {error}").format(
-                    dir=where, error=describe_os_error(exc)
-                )
-            )
-        else:
-            self.model.add_log(_("the game is saved again ({path})").format(path=where))
-
-    async def _saved(self, limit: float) -> None:
-        """Until the saves asked so far are written, ``limit`` seconds at most (a disk that
-        stopped answering: what was not written is said in the log, and the thread let go)."""
-        pending = list(self._saves)
-        if pending:
-            _done, late = await asyncio.wait(pending, timeout=limit)
-            if late:
-                self.model.add_log(
-                    _("! the disk has not finished saving the game after {s} s").format(s=limit)
-                )
-        if self._save_thread is not None:
-            self._save_thread.shutdown(wait=False)
-            self._save_thread = None
-
-
-SAVE_WAIT = 10.0  # seconds closing a table waits for its transcripts to be written
+    def _game_id(self) -> str | bytes:
+        return self.session.state.game_id if self.session is not None else ""
 
 
 # An event's kind -> its consumer in ``NetBackend`` (any other kind: its line in the log).

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from briscola_lan.net import embedded, games, journal
-from briscola_lan.tui import netplay
+from briscola_lan.tui import net_saves
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import Screen
 
@@ -76,7 +76,7 @@ async def test_a_slow_disk_holds_no_play_and_the_saves_land_after_it(
 async def test_leaving_waits_for_a_disk_that_does_not_answer_only_so_long(
     tmp_path: Path, slow_disk: Disk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(netplay, "SAVE_WAIT", 0.5)
+    monkeypatch.setattr(net_saves, "SAVE_WAIT", 0.5)
     async with running(net_config(tmp_path)) as d:
         await d.keys("a")
         backend = d.client.backend

@@ -5,7 +5,9 @@ The key file is ``$XDG_CONFIG_HOME/briscola-lan/identity.key`` (or ``~/.config/.
 does no I/O). A fingerprint is the first 8 bytes of SHA-256 of the public key.
 
 Signing and verifying go through libsodium (PyNaCl), about 1.5x faster than OpenSSL
-(``cryptography``) here for both (benchmarks/bench_ed25519.py, docs/architecture.md). The verdict
+(``cryptography``) here for both (benchmarks/bench_ed25519.py, docs/architecture.md), called
+through PyNaCl's own cffi module with one buffer a thread (``nacl.bindings`` allocates two a
+call: as much as a third of a short statement's signing). The verdict
 is the one protocol/fairness.md §1.1 defines, whichever library computes it: see
 ``verify_signature``.
 """
@@ -14,10 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
-from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
-from nacl.exceptions import BadSignatureError
+from nacl._sodium import (  # type: ignore[import-not-found]  # what nacl.bindings calls
+    ffi,
+    lib,
+)
+from nacl.bindings import crypto_sign_seed_keypair
 
 from briscola_lan.fairness.pubkey import check_public_key
 
@@ -51,7 +57,11 @@ class Identity:
 
     def sign(self, body: bytes) -> bytes:
         """The 64-byte Ed25519 signature of exactly ``body`` (deterministic, RFC 8032)."""
-        return crypto_sign(body, self._secret)[:64]
+        out = _buffer(len(body))
+        if lib.crypto_sign(out, ffi.NULL, body, len(body), self._secret) != 0:
+            raise RuntimeError("libsodium could not sign")  # never with a valid secret key
+        sig: bytes = ffi.buffer(out, 64)[:]
+        return sig
 
     @property
     def fingerprint(self) -> str:
@@ -68,6 +78,18 @@ def fingerprint(public_key: bytes) -> str:
     """Short human fingerprint, e.g. ``3f2a-91c0-77de-0b14``."""
     h = hashlib.sha256(public_key).hexdigest()[:16]
     return "-".join(h[i : i + 4] for i in range(0, 16, 4))
+
+
+_buffers = threading.local()  # each thread's buffer for libsodium's signed message
+
+
+def _buffer(size: int) -> object:
+    """This thread's buffer for a signature and a ``size``-byte message (``nacl.bindings``
+    allocates one a call: as much as the signature's own arithmetic for a short statement)."""
+    buf = getattr(_buffers, "buf", None)
+    if buf is None or len(buf) < size + 64:
+        buf = _buffers.buf = ffi.new("unsigned char[]", max(size + 64, 4096))
+    return buf
 
 
 # R = the neutral element, canonically encoded: the one small-order R a valid key can pass with.
@@ -89,11 +111,11 @@ def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
         return False
     try:
         check_public_key(public_key)  # cached after the first time; InvalidKey is a ValueError
-        crypto_sign_open(sig + body, public_key)
-    except BadSignatureError:
-        return sig[:32] == _NEUTRAL_R and _verify_openssl(public_key, body, sig)
     except ValueError:
         return False
+    signed = sig + body  # libsodium's crypto_sign_open: the same check as verify_detached
+    if lib.crypto_sign_open(_buffer(len(body)), ffi.NULL, signed, len(signed), public_key) != 0:
+        return sig[:32] == _NEUTRAL_R and _verify_openssl(public_key, body, sig)
     return True
 
 

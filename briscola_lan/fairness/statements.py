@@ -45,6 +45,14 @@ class Statement:
     PUBLIC: ClassVar[bool] = True
 
     def encode(self) -> bytes:
+        """The statement's body (``encode_fields``'s bytes, through its class's fast path)."""
+        layout = _LAYOUTS.get(type(self)) or _layout(type(self))
+        return layout.encode(self)
+
+    def encode_fields(self) -> bytes:
+        """The statement's body, field by field: the reference of ``encode``, which makes the
+        same bytes through a path generated for its class (``_fast_encoder``), and which comes
+        here for any value that is not a plain one of its field's kind (and for the error)."""
         layout = _LAYOUTS.get(type(self)) or _layout(type(self))
         out = [layout.tag_lp]
         append = out.append
@@ -230,6 +238,7 @@ class _Layout:
     # Each field: its fixed size (a u32: 4, "b16"/"b32"/"b64": their size, else 0), that
     # size's length prefix, its encoder.
     fields: tuple[tuple[int, bytes, Callable[[Any], bytes]], ...]
+    encode: Callable[[Any], bytes]  # ``Statement.encode``: ``_fast_encoder``'s
 
 
 _SIZES = {"u32": 4, "b16": 16, "b32": 32, "b64": 64}
@@ -267,8 +276,43 @@ def _layout(cls: type[Statement]) -> _Layout:
                 (_SIZES.get(kind, 0), _U32.pack(_SIZES.get(kind, 0)), _ENCODERS[kind])
                 for kind in cls.SCHEMA
             ),
+            _fast_encoder(cls, lp(tag), names),
         )
     return layout
+
+
+def _fast_encoder(cls: type[Statement], tag_lp: bytes, names: list[str]) -> Callable[[Any], bytes]:
+    """``cls``'s body in one expression: the bytes of ``Statement.encode_fields``, with its
+    fields unrolled (a u32 or a fixed-size byte string as it is, any other kind through its
+    encoder); a fixed-size field whose value is not a plain one of its kind (an ``IntEnum``, a
+    ``bytearray``, a wrong length...) goes to ``encode_fields`` instead, as does the error."""
+    env: dict[str, Any] = {"TAG": tag_lp, "U32": _U32.pack, "ref": cls.encode_fields}
+    checks: list[str] = []
+    parts = ["TAG"]
+    for i, kind in enumerate(cls.SCHEMA):
+        v = f"v{i}"
+        size = _SIZES.get(kind, 0)
+        if kind == "u32":
+            checks.append(f"type({v}) is int and 0 <= {v} <= 0xFFFFFFFF")
+            parts += ["P4", f"U32({v})"]
+            env["P4"] = _U32.pack(4)
+        elif size:
+            checks.append(f"type({v}) is bytes and len({v}) == {size}")
+            parts += [f"P{size}", v]
+            env[f"P{size}"] = _U32.pack(size)
+        else:
+            env[f"enc{i}"] = _ENCODERS[kind]
+            parts += [f"U32(len(r{i} := enc{i}({v})))", f"r{i}"]
+    fields_of = "".join(f"    v{i} = st.{name}\n" for i, name in enumerate(names))
+    src = (
+        "def encode(st):\n"
+        + fields_of
+        + (f"    if not ({' and '.join(checks)}):\n        return ref(st)\n" if checks else "")
+        + f"    return b''.join(({', '.join(parts)},))\n"
+    )
+    exec(src, env)  # the source is made above from the class's schema, as dataclasses does
+    encode: Callable[[Any], bytes] = env["encode"]
+    return encode
 
 
 @dataclass(frozen=True, slots=True)

@@ -299,32 +299,37 @@ class HostServer:
         batches: dict[int, list[bytes]] = {}
         closing: list[int] = []
         encoded: dict[int, bytes] = {}
+        conns, encode = hosted.conns, self.encode
         for out in outgoing:
-            if out.conn in hosted.conns:
-                if type(out.message) in _ADMITTING:
-                    self._admit(hosted, out.conn, out.message)
-                key = id(out.message)
-                frame = encoded.get(key)
-                if frame is None:
-                    body = bodies.get(key)
-                    if keep is not None:
-                        body = self._body_of(out.message)
-                        keep[key] = (out.message, body)
-                    frame = encoded[key] = (
-                        self.encode(out.message)
-                        if body is None or frame_of is None
-                        else frame_of(body)
-                    )
-                batches.setdefault(out.conn, []).append(frame)
-                if out.close:
-                    closing.append(out.conn)
+            conn, message = out.conn, out.message
+            if conn not in conns:
+                continue
+            if type(message) in _ADMITTING:
+                self._admit(hosted, conn, message)
+            key = id(message)
+            frame = encoded.get(key)
+            if frame is None:
+                body = bodies.get(key) if bodies else None
+                if keep is not None:
+                    body = self._body_of(message)
+                    keep[key] = (message, body)
+                frame = encoded[key] = (
+                    encode(message) if body is None or frame_of is None else frame_of(body)
+                )
+            frames = batches.get(conn)
+            if frames is None:
+                batches[conn] = [frame]
+            else:
+                frames.append(frame)
+            if out.close:
+                closing.append(conn)
         if batches:
             self.write_ahead.send(hosted, batches, closing)
         self._changed(hosted)
         self._hand_out_checks(hosted)
 
     def _owed_first(self, hosted: HostedTable) -> None:
-        """Do the work a relay left owed (``_read_loop``) now, before the table does anything
+        """Do the work a relay left owed (``net/reading.py``) now, before the table does anything
         else: its messages then leave in the order the table made them."""
         while hosted.owed is not None:
             hosted.owed()
@@ -395,12 +400,13 @@ class HostServer:
         return self.write_ahead.save(hosted)
 
     def _send_now(self, hosted: HostedTable, batches: Batches, closing: list[int]) -> None:
+        conns = hosted.conns
         for cid, frames in batches.items():
-            conn = hosted.conns.get(cid)
+            conn = conns.get(cid)
             if conn is None:
                 continue
             conn.send_bytes(frames[0] if len(frames) == 1 else b"".join(frames))
-            if cid in closing:
+            if closing and cid in closing:
                 conn.close("closed by the table")
 
     def _send_one(self, hosted: HostedTable, cid: int, message: Any) -> None:

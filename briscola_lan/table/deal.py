@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.predicates import Foreign, foreign
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 from briscola_lan.choices import BLIND, CLASSIC, DEAL_MODES
 
 
-@dataclass(frozen=True, slots=True)
-class Outgoing:
-    """One message for one connection; ``close`` asks the transport to close it after writing."""
+class Outgoing(NamedTuple):
+    """One message for one connection; ``close`` asks the transport to close it after writing.
+    (A named tuple: made several times a card, for half what a frozen dataclass costs.)"""
 
     conn: int
     message: Message

@@ -78,6 +78,15 @@ def _pack(obj: Any) -> bytes:
 
 def encode_message(msg: Message) -> bytes:
     """The msgpack body of one message (no length prefix)."""
+    encode = _ENCODERS.get(type(msg))
+    if encode is None:
+        encode = _ENCODERS[type(msg)] = _fast_encoder(type(msg))
+    return encode(msg)
+
+
+def encode_fields(msg: Message) -> bytes:
+    """The msgpack body of one message, field by field: the reference of ``encode_message``,
+    whose path generated for each class (``_fast_encoder``) makes the same bytes."""
     cls = type(msg)
     names = _FIELD_NAMES.get(cls)
     if names is None:
@@ -89,9 +98,31 @@ def encode_message(msg: Message) -> bytes:
     return _pack(body)
 
 
+def _fast_encoder(cls: type[Message]) -> Callable[[Message], bytes]:
+    """``encode_fields`` for ``cls`` with its fields unrolled: the same map, in the same order,
+    packed the same way."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    env: dict[str, Any] = {"TYPE": TYPE_NAMES[cls], "PLAIN": _PLAIN, "wire": _to_wire}
+    env["pack"] = _pack
+    lines = [f"    v{i} = msg.{name}\n" for i, name in enumerate(names)]
+    items = ['"type": TYPE'] + [
+        f"{name!r}: v{i} if type(v{i}) in PLAIN else wire(v{i})" for i, name in enumerate(names)
+    ]
+    src = "def encode(msg):\n" + "".join(lines) + f"    return pack({{{', '.join(items)}}})\n"
+    exec(src, env)  # the source is made above from the class's fields, as dataclasses does
+    encode: Callable[[Message], bytes] = env["encode"]
+    return encode
+
+
+_ENCODERS: dict[type, Callable[[Message], bytes]] = {}
+
+
 def encode_frame(msg: Message) -> bytes:
     """One frame as ONE bytes object: the transport must write it with a single write."""
-    return frame_of(encode_message(msg))
+    body = encode_message(msg)
+    if len(body) > MAX_FRAME:
+        raise MessageError(f"message of {len(body)} bytes is over the {MAX_FRAME}-byte limit")
+    return _HEADER.pack(len(body)) + body
 
 
 def frame_of(body: bytes) -> bytes:

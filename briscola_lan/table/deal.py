@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.fairness.predicates import Foreign, foreign
@@ -33,13 +33,31 @@ if TYPE_CHECKING:
 from briscola_lan.choices import BLIND, CLASSIC, DEAL_MODES
 
 
-class Outgoing(NamedTuple):
-    """One message for one connection; ``close`` asks the transport to close it after writing.
-    (A named tuple: made several times a card, for half what a frozen dataclass costs.)"""
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message for one connection; ``close`` asks the transport to close it after writing."""
 
     conn: int
     message: Message
     close: bool = False
+
+
+# Its slots' descriptors: what ``object.__setattr__`` stores a field through.
+_set_conn, _set_message, _set_close = (
+    vars(Outgoing)[name].__set__ for name in ("conn", "message", "close")
+)
+
+
+def _outgoing_init(self: Outgoing, conn: int, message: Message, close: bool = False) -> None:
+    """``Outgoing``'s ``__init__``: each field stored through its slot, what the frozen
+    dataclass's own does through ``object.__setattr__`` (made several times a card, at 0.65 of
+    the cost)."""
+    _set_conn(self, conn)
+    _set_message(self, message)
+    _set_close(self, close)
+
+
+Outgoing.__init__ = _outgoing_init  # type: ignore[method-assign]
 
 
 class Phase(StrEnum):

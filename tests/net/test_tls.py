@@ -66,3 +66,37 @@ async def test_pinned_fingerprint_matches_the_handshake(tmp_path: Path) -> None:
 
 def test_client_context_refuses_old_tls() -> None:
     assert tls.client_context().minimum_version == ssl.TLSVersion.TLSv1_3
+
+
+def _ticket_after_handshake(server_ctx: ssl.SSLContext) -> bool:
+    """Whether a client holds a TLS session ticket once the first byte from ``server_ctx``
+    has arrived (tickets come right after the handshake, before application data)."""
+    import socket
+    import threading
+
+    a, b = socket.socketpair()
+    with a, b:
+
+        def serve() -> None:
+            with server_ctx.wrap_socket(a, server_side=True) as s:
+                s.sendall(b"x")
+                s.recv(1)
+
+        t = threading.Thread(target=serve)
+        t.start()
+        with tls.client_context().wrap_socket(b) as c:
+            assert c.recv(1) == b"x"
+            has_ticket = c.session is not None and c.session.has_ticket
+            c.sendall(b"y")
+        t.join(10)
+    return has_ticket
+
+
+def test_the_host_issues_no_session_tickets(tmp_path: Path) -> None:
+    """Seats resume with the protocol's resume token, never a TLS session: tickets would be
+    handshake work and bytes for nothing."""
+    cert = tls.load_or_create_certificate(tmp_path)
+    ticketing = tls.server_context(cert)
+    ticketing.num_tickets = 2  # OpenSSL's default: the client then holds one
+    assert _ticket_after_handshake(ticketing)
+    assert not _ticket_after_handshake(tls.server_context(cert))

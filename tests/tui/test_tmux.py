@@ -50,12 +50,21 @@ class Tmux:
         return r.returncode == 0
 
     def wait_for(self, pattern: str, timeout: float = 15.0) -> str:
+        """The screen once ``pattern`` shows on it, in two captures in a row: a capture can
+        catch the terminal between two pieces of one frame (the top redrawn, the rest not yet:
+        seen on a busy machine), and the second one is taken after the frame is whole."""
         end = time.monotonic() + timeout
         screen = ""
+        seen = False
         while time.monotonic() < end:
             screen = self.screen()
             if re.search(pattern, screen):
-                return screen
+                if seen:
+                    return screen
+                seen = True
+                time.sleep(0.05)
+                continue
+            seen = False
             time.sleep(0.05)
         raise AssertionError(f"{pattern!r} never appeared; the screen was:\n{screen}")
 

@@ -50,7 +50,8 @@ async def test_host_with_an_open_seat_and_a_second_player_joins(tmp_path: Path) 
         await ann.keys("h", "\x7f" * 40, table, DOWN, DOWN, DOWN, DOWN, DOWN, LEFT)  # -> open
         assert ui.form.fillers[0] == "open"
         await ann.keys(ENTER)
-        await wait_for(lambda: "Waiting for players" in (ann.client.model.waiting or ""), 15)
+        # (bounds for a machine at load 20 and more: a quiet one takes well under a second)
+        await wait_for(lambda: "Waiting for players" in (ann.client.model.waiting or ""), 30)
         bea_cfg = _config(tmp_path, "Bea")
         bea_cfg.lobby_source = DiscoveryLobby(["127.0.0.1"])
         async with running(bea_cfg) as bea:
@@ -64,8 +65,8 @@ async def test_host_with_an_open_seat_and_a_second_player_joins(tmp_path: Path) 
             await wait_for(listed, 30, "the table in Bea's lobby")
             lobby.lobby_index = next(i for i, e in enumerate(lobby.lobby) if e.name == table)
             await bea.keys(ENTER)
-            await wait_for(lambda: bea.client.model.started, 15, "the match to start for Bea")
-            await wait_for(lambda: ann.client.model.started, 15, "the match to start for Ann")
+            await wait_for(lambda: bea.client.model.started, 30, "the match to start for Bea")
+            await wait_for(lambda: ann.client.model.started, 30, "the match to start for Ann")
             assert (ann.client.model.my_seat, bea.client.model.my_seat) == (0, 1)
             assert ann.client.model.name_of(1) == "Bea" and bea.client.model.name_of(0) == "Ann"
             assert not set(ann.client.model.hand) & set(bea.client.model.hand)

@@ -134,6 +134,9 @@ class ClientApp(AppLayout):
             self._hold_trick()
         if self._coach is not None or self.model.started:
             self.coach.observe(self.model)
+            if self.backend is not None:
+                for hand, view, card in self.backend.take_earlier_plays():
+                    self.coach.played(view, card, hand)
         self._follow_selection()
         self._summary_at_the_end()
         self.app.invalidate()

@@ -71,6 +71,9 @@ class TableBackend:
         self.model = model
         self.listener: Callable[[], None] | None = None
         self._news: list[ev.Event] = []
+        # My plays this client did not make itself but the table replayed to it (a hand
+        # continued after a restart): (hand, the view I played from, the card), for the review.
+        self._earlier_plays: list[tuple[int, SeatView, Card]] = []
 
     def follow(self, event: ev.Event) -> None:
         """Pass on an event of the play (a new hand, cards received or played, a trick taken)
@@ -82,6 +85,11 @@ class TableBackend:
         """The play's events since the last call, in order."""
         news, self._news = self._news, []
         return news
+
+    def take_earlier_plays(self) -> list[tuple[int, SeatView, Card]]:
+        """My plays replayed by the table since the last call (hand, view, card), in order."""
+        plays, self._earlier_plays = self._earlier_plays, []
+        return plays
 
     @property
     def hosting(self) -> bool:

@@ -314,6 +314,11 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     return "[" + "#" * full + "." * (width - full) + "]"
 
 
+def _place(view: SeatView) -> tuple[int, int]:
+    """Where in its hand a play from ``view`` comes: tricks taken, then cards of this one."""
+    return (len(view.tricks), len(view.trick))
+
+
 @dataclass(slots=True)
 class Coach:
     """My plays of each hand (the view I played from, the card), hints, reviews."""
@@ -336,12 +341,24 @@ class Coach:
             self.hand = model.hand_number
             self.hint_text, self.hint_card = "", None
 
-    def played(self, view: SeatView, card: Card) -> None:
-        """I played ``card`` from ``view``: kept for the review of this hand, and judged at once
-        in the worker process (``coach_judge``) while the hand goes on."""
-        self.plays.setdefault(self.hand, []).append((view, card))
+    def played(self, view: SeatView, card: Card, hand: int | None = None) -> None:
+        """I played ``card`` from ``view`` (in ``hand``, the one on the table when None): kept
+        for the review of that hand, in the order of the hand, and judged at once in the worker
+        process (``coach_judge``) while the hand goes on. A play kept already (the table
+        replays my plays to a client that reconnects) is not kept twice."""
+        hand = self.hand if hand is None else hand
+        plays = self.plays.setdefault(hand, [])
+        judging = self.judging.setdefault(hand, [])
+        judging += [None] * (len(plays) - len(judging))
+        at = _place(view)
+        where = len(plays)
+        while where and _place(plays[where - 1][0]) >= at:
+            where -= 1
+            if _place(plays[where][0]) == at:
+                return  # kept already
         started = self.judge.submit(review_play, view, card) if self.supported else None
-        self.judging.setdefault(self.hand, []).append(started)
+        plays.insert(where, (view, card))
+        judging.insert(where, started)
 
     async def review(self, hand: int, changed: Callable[[], None]) -> None:
         """Every play of ``hand`` judged, one by one (``changed`` after each, so that the

@@ -100,6 +100,9 @@ class NetBackend(NetActions):
         self._pending_act: tuple[int, int, bool] | None = None
         self._called: tuple[int, Card, int] | None = None  # five players: (hand, card, caller)
         self._last_view: tuple[int, SeatView | None] | None = None  # five players: see _view
+        # While the table replays my seat's messages: my view after the last one, and whether
+        # I held my seat then (not the host's AI): see ``_replayed_plays``.
+        self._replay_before: tuple[SeatView, bool] | None = None
         self._calls: dict[int, CallResult] = {}  # five players: each hand's scored call
         self._errors_seen = 0
         self._held = False
@@ -412,9 +415,14 @@ class NetBackend(NetActions):
         """Tell the session's new events, in order (called per message): a line each in the
         log, and the play to the table screen while it is live."""
         live = self.client is None or self.client.live or not self.client.connected.is_set()
-        for event in st.events[self._events_seen :]:
+        new = st.events[self._events_seen :]
+        for event in new:
             self._tell(st, event, live)
-        played = any(isinstance(e, ev.CardPlayed) for e in st.events[self._events_seen :])
+        if live:
+            self._replay_before = None
+        else:
+            self._replayed_plays(st, new)
+        played = any(isinstance(e, ev.CardPlayed) for e in new)
         self._events_seen = len(st.events)
         if played and st.options is not None and st.options.chiamata:
             self._last_view = (st.hand_number, st.view)
@@ -422,6 +430,22 @@ class NetBackend(NetActions):
             if check.acks_match is not None and check.hand not in self._acks_saved:
                 self._acks_saved.add(check.hand)
                 self._save()
+
+    def _replayed_plays(self, st: ClientState, new: list[ev.Event]) -> None:
+        """While the table replays my seat's messages (a hand continued after this client
+        restarted), keep each card I played with the view I played it from, the view after the
+        message before it, for the review (``take_earlier_plays``); not a card the host's AI
+        played for me (my seat taken over then)."""
+        before = self._replay_before
+        first = next((e for e in new if isinstance(e, ev.CardPlayed)), None)
+        if first is not None and first.mine and before is not None:
+            view, held = before
+            if held and view.to_play == view.seat and first.card in view.hand:
+                self._earlier_plays.append((first.hand, view, first.card))
+        now = st.view
+        if now is not None and st.partner_signals:  # as ``current_view`` gives it to a hint
+            now = dataclasses.replace(now, partner_signals=st.partner_signals)
+        self._replay_before = None if now is None else (now, not st.taken_over)
 
     def _tell(self, st: ClientState, event: ev.Event, live: bool) -> None:
         """One event to its one consumer (``_CONSUMERS``, by kind; the log's line otherwise):

@@ -109,6 +109,35 @@ async def test_a_practice_game_quit_mid_match_is_continued_from_the_lobby(
     assert unfinished() == []  # a finished match is offered no more
 
 
+async def test_the_review_of_a_continued_hand_has_the_plays_made_before_the_quit(
+    tmp_path: Path,
+) -> None:
+    """The plays of the hand made before the client quit come back with the table's replay,
+    each with the view it was played from: the review judges the whole hand, once each."""
+    cfg = net_config(tmp_path)
+    async with running(cfg) as d:
+        await d.keys("a")
+        await _play(d, 3)
+        hand = d.client.model.hand_number
+        before = list(d.client.coach.plays[hand])
+        assert len(before) == 3
+        await d.keys("q", "y")
+        await asyncio.wait_for(d.task, 15)
+    async with running(cfg) as d:
+        await wait_for(lambda: bool(d.client.ui.kept), 10, "the lobby to offer the match")
+        await d.keys("c")
+        model = d.client.model
+        await wait_for(lambda: model.started and model.seated and model.live, 15, "the match")
+        await wait_for(lambda: len(d.client.coach.plays.get(hand, [])) >= 3, 15, "the replay")
+        again = d.client.coach.plays[hand]
+        assert [(v, c) for v, c in again[:3]] == before  # the same views, the same cards
+        await _play(d, 2)
+        await wait_for(lambda: len(d.client.coach.plays[hand]) == 5, 15, "two more plays")
+        places = [(len(v.tricks), len(v.trick)) for v, _c in d.client.coach.plays[hand]]
+        assert places == sorted(set(places))  # in the hand's order, none twice
+        assert len(d.client.coach.judging[hand]) == 5  # every one judged (or to be)
+
+
 async def test_c_with_nothing_to_continue_says_so(tmp_path: Path) -> None:
     async with running(net_config(tmp_path)) as d:
         await asyncio.sleep(0.2)

@@ -52,6 +52,32 @@ class TranscriptSaves:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def run(self, job: Callable[[], object], failed: Callable[[OSError], None]) -> None:
+        """``job`` (another file kept beside the transcripts: a hint's record) by the same
+        thread, after the saves asked before it; ``failed`` hears, on the event loop, of the
+        ``OSError`` it raised. Here where no event loop runs."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            try:
+                job()
+            except OSError as exc:
+                failed(exc)
+            return
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="briscola-lan-saves")
+        thread = self._thread
+
+        async def kept() -> None:
+            try:
+                await loop.run_in_executor(thread, job)
+            except OSError as exc:
+                failed(exc)
+
+        task = loop.create_task(kept())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _saver(self, label: str) -> GameSaver:
         saver = self._savers.get(label)
         if saver is None:

@@ -255,15 +255,18 @@ class NetBackend(NetActions):
         trick = len(view.tricks) + 1
         self.model.add_log(_("you asked the strong AI for a hint (trick {n})").format(n=trick))
         if st is not None and st.game_id:
-            directory = self.games or games_dir()
-            try:
-                record_hint(
-                    directory, st.game_id, self.name, hand=st.hand_number, trick=trick, card=card
-                )
-            except OSError as exc:
+            directory, game, hand = self.games or games_dir(), st.game_id, st.hand_number
+
+            def keep() -> None:
+                record_hint(directory, game, self.name, hand=hand, trick=trick, card=card)
+
+            def failed(exc: OSError) -> None:
                 self.model.add_log(
                     _("! could not keep the hint with the saved game: {error}").format(error=exc)
                 )
+                self.notify()
+
+            self._saves.run(keep, failed)  # on the saving thread: a slow disk holds no play
         self.notify()
 
     def rematch(self) -> TableBackend | None:

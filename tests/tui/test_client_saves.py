@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from briscola_lan.net import embedded, games, journal
+from briscola_lan.table.events import CardPlayed
 from briscola_lan.tui import net_saves
 from briscola_lan.tui.netplay import NetBackend
 from briscola_lan.tui.state import Screen
@@ -129,3 +130,46 @@ async def test_leaving_a_table_hosted_here_waits_for_its_journal_only_so_long(
             )
     finally:
         gate.set()
+
+
+async def test_a_hints_record_on_a_slow_disk_holds_no_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record of a hint, kept beside the saved game, is written by the saving thread: the
+    play goes on while the disk holds it, and it lands after."""
+    from briscola_lan.tui import netplay
+
+    disk = Disk()
+    real = netplay.record_hint
+
+    def held(*args: Any, **kwargs: Any) -> Path:
+        disk.threads.add(threading.current_thread().name)
+        disk.writing.set()
+        assert disk.gate.wait(60), "the test never released the disk"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(netplay, "record_hint", held)
+    try:
+        async with running(net_config(tmp_path)) as d:
+            await d.keys("a")
+            model = d.client.model
+            await wait_for(lambda: model.my_turn, 15, "my first turn")
+            await d.keys("h")
+            await wait_for(disk.writing.is_set, 30, "the hint's record to start")
+            assert any("asked the strong AI for a hint" in line for line in model.log)
+            await d.keys(ESC, ENTER)  # the hint closes and my card is played meanwhile
+            backend = d.client.backend
+            assert isinstance(backend, NetBackend) and backend.session is not None
+            session = backend.session
+
+            def played() -> bool:
+                return any(isinstance(e, CardPlayed) and e.mine for e in session.state.events)
+
+            await wait_for(played, 15, "my play")
+            folder = tmp_path / "games"
+            assert not list(folder.glob("*.hints.json"))
+            disk.release()
+            await wait_for(lambda: len(list(folder.glob("*.hints.json"))) == 1, 10, "the record")
+    finally:
+        disk.release()
+    assert disk.threads and all(t.startswith("briscola-lan-saves") for t in disk.threads)

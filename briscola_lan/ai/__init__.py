@@ -34,7 +34,14 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     if name == "rules" and not param:
         return RuleBot(seed)
     if name == "baseline" and not param:
-        return StrongBot(seed, confidence=0.0, early_margin=0.0, own_rules=False, solve_deals=0)
+        return StrongBot(
+            seed,
+            confidence=0.0,
+            early_margin=0.0,
+            own_rules=False,
+            solve_deals=0,
+            exact_tail=False,
+        )
     if name == "solver":
         deals = SOLVER_DEALS
         if param:

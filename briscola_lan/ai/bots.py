@@ -20,7 +20,13 @@ from briscola_lan.ai.evaluate import Evaluation, consistent_deals, even_split
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
-from briscola_lan.ai.policy import mixed_playout, own_pick, rule_pick, rules_playout
+from briscola_lan.ai.policy import (
+    mixed_playout,
+    own_pick,
+    rule_pick,
+    rules_playout,
+    rules_playout_to_last_draw,
+)
 from briscola_lan.ai.solver import EXACT, Solver, solve
 from briscola_lan.rules import Card, SeatView
 
@@ -125,6 +131,11 @@ class StrongBot:
     once the stock is empty, each sample is solved exactly instead of played out. The budget is
     ``samples`` (deterministic) or, if given, ``time_budget`` seconds (not deterministic).
 
+    With ``exact_tail`` (on but for the arena's ``baseline`` level), at 2 players each playout
+    stops once the stock is empty and the rest of its hand, every card then known, is solved
+    exactly: both players play so from there (the rules bot and this one), where rule-based
+    play to the end misjudges the last tricks.
+
     With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
     in the stock, ``horizon`` tricks ahead (the points beyond shared evenly) before;
@@ -155,6 +166,7 @@ class StrongBot:
         solve_stock: int = 12,
         horizon: int = 6,
         solve_confidence: float = 1.0,
+        exact_tail: bool = True,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -177,6 +189,7 @@ class StrongBot:
         self.solve_stock = solve_stock
         self.horizon = horizon
         self.solve_confidence = solve_confidence
+        self.exact_tail = exact_tail
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -362,6 +375,8 @@ class _Search:
     def _playouts(self, samples: int, deadline: float | None) -> None:
         """Every candidate played in the same determinizations, then played out by the rules."""
         k, out, rng = self.k, self.out, self.rng
+        # At 2 players every card is known once the stock is empty: the rest is solved.
+        tail = self.bot.exact_tail and k.n == 2
         done = 0
         while done < samples or deadline is not None:
             batch = 8 if deadline is not None else min(8, samples - done)
@@ -372,11 +387,16 @@ class _Search:
                 for c, xs in out.items():
                     h = base.clone()
                     h.play(c)
-                    if stream is None:
-                        rules_playout(h)
-                    else:
+                    if stream is not None:
                         mixed_playout(h, self.opponents, random.Random(stream).random)
-                    xs.append(h.points[k.side])
+                        xs.append(h.points[k.side])
+                    elif tail:
+                        rules_playout_to_last_draw(h)
+                        rest = Solver(h, k.side).value(h) if h.to_play >= 0 else 0.0
+                        xs.append(h.points[k.side] + rest)
+                    else:
+                        rules_playout(h)
+                        xs.append(h.points[k.side])
                 self.weights.append(count)
             done += batch
             if deadline is not None and time.perf_counter() > deadline:

@@ -184,13 +184,27 @@ def rules_playout(h: FastHand) -> None:
     _playout(h, frozenset(), None)
 
 
+def rules_playout_to_last_draw(h: FastHand) -> None:
+    """Like ``rules_playout``, but stop at the start of the first trick with the stock empty
+    (at once if it is already empty; mutates ``h``): from there on every card is known at 2
+    players, and the rest can be solved exactly."""
+    if h.si < len(h.stock):
+        _playout(h, frozenset(), None, stop_at_last_draw=True)
+
+
 def mixed_playout(h: FastHand, random_seats: frozenset[int], random: Callable[[], float]) -> None:
     """Like ``rules_playout``, but the seats in ``random_seats`` play uniformly random cards."""
     _playout(h, random_seats, random)
 
 
-def _playout(h: FastHand, random_seats: frozenset[int], random: Callable[[], float] | None) -> None:
-    """``FastHand.play`` in a loop, inlined: the same moves, draws and points, in fewer steps."""
+def _playout(
+    h: FastHand,
+    random_seats: frozenset[int],
+    random: Callable[[], float] | None,
+    stop_at_last_draw: bool = False,
+) -> None:
+    """``FastHand.play`` in a loop, inlined: the same moves, draws and points, in fewer steps
+    (to the end, or with ``stop_at_last_draw`` to the trick after the stock's last draw)."""
     n = h.n
     trump = h.trump
     beats = BEATS[trump]
@@ -245,8 +259,12 @@ def _playout(h: FastHand, random_seats: frozenset[int], random: Callable[[], flo
                 if c == upcard and si + j == nstock - 1:
                     taken = s
             si += n
-            if si == nstock and with_exchange:
-                exchange = tricks
+            if si == nstock:
+                if with_exchange:
+                    exchange = tricks
+                if stop_at_last_draw:
+                    seat = winner
+                    break
         seat = winner if hands[winner] else -1
     h.si = si
     h.played = played

@@ -148,3 +148,52 @@ def test_inlined_playouts_match_step_by_step_play(players: int, exchange: bool, 
             stepped.play(card)
         for name in FastHand.__slots__:
             assert getattr(fused, name) == getattr(stepped, name), name
+
+
+@pytest.mark.parametrize(("players", "exchange", "two"), HAND_VARIANTS)
+def test_playout_to_last_draw_stops_where_the_stock_runs_out(
+    players: int, exchange: bool, two: int
+) -> None:
+    """``rules_playout_to_last_draw`` leaves the hand exactly where step-by-step rules play is
+    at the start of the first trick with the stock empty (every hand full, nothing on the
+    table), and a full playout from there ends as one from the start does."""
+    from briscola_lan.ai.policy import rule_pick, rules_playout, rules_playout_to_last_draw
+
+    rng = random.Random(players * 100 + two)
+    deck = [c.code for c in deck_for(players, two)]
+    for game in range(40):
+        rng.shuffle(deck)
+        start = FastHand.deal(deck, game % players, players, exchange)
+        for _ in range(rng.randrange(len(deck))):  # from anywhere in the hand, the end included
+            if start.to_play < 0:
+                break
+            start.play(start.hands[start.to_play][0])
+        cut = start.clone()
+        rules_playout_to_last_draw(cut)
+        stepped = start.clone()
+        while stepped.to_play >= 0 and (stepped.stock_left > 0 or stepped.trick):
+            if stepped.stock_left == 0 and start.stock_left == 0:
+                break  # the stock was already empty: nothing is played
+            seat = stepped.to_play
+            held = stepped.hands[seat]
+            stepped.play(
+                rule_pick(
+                    held,
+                    stepped.trick,
+                    stepped.leader,
+                    seat,
+                    players,
+                    stepped.trump,
+                    stepped.played,
+                    stepped.stock_left,
+                )
+            )
+        for name in FastHand.__slots__:
+            assert getattr(cut, name) == getattr(stepped, name), name
+        if start.stock_left > 0:
+            assert cut.stock_left == 0 and not cut.trick
+            assert all(len(h) == len(cut.hands[0]) > 0 for h in cut.hands)
+        full = start.clone()
+        rules_playout(full)
+        rules_playout(cut)
+        assert cut.points == full.points

@@ -9,7 +9,7 @@ and no early margin, fixed so that the positions stay put). Every decision of se
 cards or more is judged.
 
     python benchmarks/bench_coach.py [--hands 30] [--seed 1] [--jobs 2] [--cache FILE] [--pace 2]
-                                     [--normal-noise]
+                                     [--normal-noise] [--review-seed 15] [--review-only]
     python benchmarks/bench_coach.py --positions [--deals 24]
     python benchmarks/bench_coach.py --playouts 20 34 [--count 40] [--deals 4] [--seed 1]
 
@@ -24,9 +24,15 @@ error of the biggest mistake's stated cost; hands of the strong player with a mi
 the review's CPU time per hand, and the wait from the hand's last play to the review being
 ready when the worker judges each play as it is made (``tui/coach_judge.py``), one of the
 player's plays every ``--pace`` seconds (the CPU times as durations, the worker on a core of its
-own). Beside them, how far the evaluator's own noise bounds them: the mean loss of its own
+own). The review's figures are given also for the same review without its check on fresh
+deals ("unchecked": each flagged play's cost as the deals that flagged it stated it, from the
+same run) and, but with ``--review-only``, for the previous coach. Beside them, how far the
+evaluator's own noise bounds them: the mean loss of its own
 best card against its deals resampled with replacement (by third), and the mean absolute error
 its noise alone puts on the biggest mistakes' costs (0.80 of its standard error).
+``--review-seed`` sets the review's seed (``coach.REVIEW_SEED``, and with it its fresh deals'):
+the review's own noise, seen across seeds. ``--review-only`` skips the hints and the previous
+coach: the review's figures alone, sooner.
 The hints and reviews are computed in ``--jobs`` processes (CPU time measured in each).
 ``--cache`` keeps the evaluator's results between runs (the same
 positions and budget give the same figures): its deals' outcomes, from which each run works out
@@ -159,23 +165,28 @@ def _old_review(view: SeatView, card: Card) -> tuple[float, int]:
 class Coached:
     """What the coach, and the previous coach, make of one decision, with the CPU times."""
 
-    advice: coach.Advice
-    hint_s: float
-    old_card: Card
     reviewed: coach.ReviewedPlay
     review_s: float
-    old_review: tuple[float, int]
+    advice: coach.Advice | None = None  # the hint and the previous coach's: not with
+    hint_s: float = 0.0  # ``--review-only``
+    old_card: Card | None = None
+    old_review: tuple[float, int] | None = None
+
+
+REVIEW_ONLY = False  # ``--review-only``: set before the jobs are forked
 
 
 def _coach(d: Decision) -> Coached:
     t = time.process_time()
+    reviewed = coach.review_play(d.view, d.played)
+    review_s = time.process_time() - t
+    if REVIEW_ONLY:
+        return Coached(reviewed, review_s)
+    t = time.process_time()
     advice = coach.advise(d.view)
     hint_s = time.process_time() - t
     old = make_bot("baseline", coach.HINT_SEED).choose(d.view)
-    t = time.process_time()
-    reviewed = coach.review_play(d.view, d.played)
-    review_s = time.process_time() - t
-    return Coached(advice, hint_s, old, reviewed, review_s, _old_review(d.view, d.played))
+    return Coached(reviewed, review_s, advice, hint_s, old, _old_review(d.view, d.played))
 
 
 def _floor(ev: Evaluation, rng: random.Random, rounds: int = 200) -> float:
@@ -309,7 +320,12 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, nargs=2, metavar=("STOCK_LO", "STOCK_HI"))
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--normal-noise", action="store_true")
+    parser.add_argument("--review-seed", type=int, default=coach.REVIEW_SEED)
+    parser.add_argument("--review-only", action="store_true")
     args = parser.parse_args()
+    global REVIEW_ONLY
+    REVIEW_ONLY = args.review_only  # before the jobs are forked: they inherit them
+    coach.REVIEW_SEED = args.review_seed
     if args.normal_noise:  # before the jobs are forked: they inherit it
         evaluate_module.t95 = lambda df: Z95  # type: ignore[assignment]
         print("noise: 1.96 standard errors whatever the number of deals")
@@ -349,10 +365,17 @@ def main() -> None:
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         coached = pool.map(_coach, ds, chunksize=4)
     print(f"coach: {time.perf_counter() - start:.0f} s")
+    if not REVIEW_ONLY:
+        _hint_figures(ds, coached, evals)
+    _review_figures(ds, coached, evals, args.pace)
+
+
+def _hint_figures(ds: list[Decision], coached: list[Coached], evals: dict[str, Evaluation]) -> None:
     rows: list[Row] = []
     for d, c in zip(ds, coached, strict=True):
         ev = evals[_key(d.view)]
         advice, hint_s, old = c.advice, c.hint_s, c.old_card
+        assert advice is not None and old is not None
         ranked = ev.ranked()
         best, second = ranked[0], ranked[1]
         clear = ev.clear(best, second)
@@ -402,72 +425,85 @@ def main() -> None:
         f"{by_third[2]:.2f})"
     )
 
-    # The review, hand by hand.
-    print("\nREVIEW")
+
+def _review_figures(
+    ds: list[Decision], coached: list[Coached], evals: dict[str, Evaluation], pace: float
+) -> None:
+    """The review's figures, hand by hand, beside the same review without its fresh deals
+    (each flagged play's cost as the deals that flagged it stated it) and the previous one."""
+    print(f"\nREVIEW (seed {coach.REVIEW_SEED})")
     by_hand: dict[int, list[tuple[Decision, Coached]]] = {}
     for d, c in zip(ds, coached, strict=True):
         by_hand.setdefault(d.hand, []).append((d, c))
-    flagged: list[float] = []
-    old_flagged: list[float] = []
-    top_ok = top_n = old_ok = old_n = 0
-    mae: list[float] = []
-    mae_floor: list[float] = []
-    old_mae: list[float] = []
-    strong_named = strong_hands = 0
+    # Each review's calls per hand: (called a mistake, stated cost) for each play.
+    calls: dict[str, list[list[tuple[bool, float]]]] = {"review": [], "unchecked": []}
+    if not REVIEW_ONLY:
+        calls["baseline"] = []
+    costs_by_hand: list[list[float]] = []
+    noise_by_hand: list[list[float]] = []
+    strong: list[bool] = []  # the hand's player is the strong search
     review_s: list[float] = []
     wait_s: list[float] = []
+    checked = 0
     for pairs in by_hand.values():
         hand_ds = [d for d, _ in pairs]
         reviewed = [c.reviewed for _, c in pairs]
         per_play = [c.review_s for _, c in pairs]
         review_s.append(sum(per_play))
-        wait_s.append(_wait(per_play, args.pace))
-        costs = [evals[_key(d.view)].cost(d.played.code) for d in hand_ds]
-        costliest = max(range(len(costs)), key=lambda i: costs[i])
-        mistakes = [i for i, p in enumerate(reviewed) if p.mistake]
-        flagged += [costs[i] for i in mistakes]
-        if hand_ds[0].player == "strong":
-            strong_hands += 1
-            strong_named += bool(mistakes)
-        if mistakes:
-            top = max(mistakes, key=lambda i: (reviewed[i].cost, -i))
-            top_n += 1
-            top_ok += costs[top] == costs[costliest]
-            mae.append(abs(reviewed[top].cost - costs[top]))
-            ev = evals[_key(hand_ds[top].view)]
-            # the evaluator's own error on that cost: mean |normal| = 0.80 standard error
-            mae_floor.append(0.7979 * ev.stderr(ev.best(), hand_ds[top].played.code))
-        olds = [c.old_review for _, c in pairs]
-        old_m = [i for i, (c, _) in enumerate(olds) if c >= 0.5]
-        old_flagged += [costs[i] for i in old_m]
-        if old_m:
-            top = max(old_m, key=lambda i: (olds[i][0], -i))
-            old_n += 1
-            old_ok += costs[top] == costs[costliest]
-            old_mae.append(abs(olds[top][0] - costs[top]))
-    for label, fl, ok, n, err in (("review", flagged, top_ok, top_n, mae),
-                                  ("baseline", old_flagged, old_ok, old_n, old_mae)):  # fmt: skip
+        wait_s.append(_wait(per_play, pace))
+        evs = [evals[_key(d.view)] for d in hand_ds]
+        costs_by_hand.append([ev.cost(d.played.code) for ev, d in zip(evs, hand_ds, strict=True)])
+        # the evaluator's own error on a cost: mean |normal| = 0.80 standard error
+        noise_by_hand.append([0.7979 * ev.stderr(ev.best(), d.played.code)
+                              for ev, d in zip(evs, hand_ds, strict=True)])  # fmt: skip
+        calls["review"].append([(p.mistake, p.cost) for p in reviewed])
+        checked += sum(p.flagged is not None for p in reviewed)
+        first = [p.flagged or (p.cost, p.noise) for p in reviewed]
+        calls["unchecked"].append(
+            [
+                (p.solved and c - e >= coach.MISTAKE_MARGIN, c)
+                for p, (c, e) in zip(reviewed, first, strict=True)
+            ]
+        )
+        if not REVIEW_ONLY:
+            olds = [c.old_review for _, c in pairs]
+            calls["baseline"].append([(c >= 0.5, c) for c, _ in olds])  # type: ignore[misc]
+        strong.append(hand_ds[0].player == "strong")
+    print(f"  plays judged again on fresh deals: {checked} of {len(ds)}")
+    for label, per_hand in calls.items():
+        fl: list[float] = []
+        ok = n = 0
+        err: list[float] = []
+        err_floor: list[float] = []
+        for hand_calls, costs, floor in zip(per_hand, costs_by_hand, noise_by_hand, strict=True):
+            mistakes = [i for i, (m, _) in enumerate(hand_calls) if m]
+            fl += [costs[i] for i in mistakes]
+            if not mistakes:
+                continue
+            top = max(mistakes, key=lambda i: (hand_calls[i][1], -i))
+            n += 1
+            ok += costs[top] == max(costs)
+            err.append(abs(hand_calls[top][1] - costs[top]))
+            err_floor.append(floor[top])
+        named = sum(any(m for m, _ in h) for h, s in zip(per_hand, strong, strict=True) if s)
+        print(f"  {label:>9}: hands played by the strong bot with a mistake named: "
+              f"{named} of {sum(strong)}")  # fmt: skip
         near = sum(1 for c in fl if c <= 1.0)
-        print(f"  {label:>8}: plays called mistakes that are best or within 1 point: "
+        print(f"  {label:>9}: plays called mistakes that are best or within 1 point: "
               f"{_wilson(near, len(fl))}")  # fmt: skip
-        print(f"  {label:>8}: biggest mistake is the evaluator's costliest play: "
+        print(f"  {label:>9}: biggest mistake is the evaluator's costliest play: "
               f"{_wilson(ok, n)} of the hands naming one")  # fmt: skip
         if err:
-            print(f"  {label:>8}: biggest mistake's stated cost, mean absolute error "
-                  f"{statistics.mean(err):.2f} points ({len(err)} hands)")  # fmt: skip
-        if label == "review" and mae_floor:
-            print(f"  {label:>8}: the evaluator's own noise alone on those costs: an error of "
-                  f"{statistics.mean(mae_floor):.2f} points expected")  # fmt: skip
-    print(
-        f"  hands played by the strong bot with a mistake named: {strong_named} of {strong_hands}"
-    )
+            print(f"  {label:>9}: biggest mistake's stated cost, mean absolute error "
+                  f"{statistics.mean(err):.2f} points ({len(err)} hands); the evaluator's "
+                  f"own noise alone: {statistics.mean(err_floor):.2f} expected")  # fmt: skip
     print(
         f"  review CPU time per hand: median {statistics.median(review_s):.2f} s, "
         f"max {max(review_s):.2f} s ({len(review_s)} hands)"
     )
     print(
         f"  the review's wait after the hand's last play, each play judged by the worker as it "
-        f"is made, one play every {args.pace:g} s: median {statistics.median(wait_s):.2f} s, "
+        f"is made, one play every {pace:g} s: median {statistics.median(wait_s):.2f} s, "
         f"max {max(wait_s):.2f} s"
     )
 

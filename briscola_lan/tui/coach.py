@@ -9,7 +9,9 @@ otherwise, near the end of a 2-player hand, both solve sampled deals exactly (th
 earlier, and with more of them); before, both solve sampled deals 6 tricks ahead at 2 players
 (the review twice as many),
 and at 3 and 4 players the hint is the strong bot's search and the review runs it with a larger
-budget (not judged). A play is called a mistake only when its cost is over a point more than its
+budget (not judged). A play the review's sampled deals flag is judged again on fresh deals
+(``check_play``), whose cost and noise are the ones shown: the deals that pick a play out
+overstate its cost. A play is called a mistake only when its cost is over a point more than its
 noise. Each play is judged by the review's worker process (``coach_judge``) as soon as it is
 made.
 The reason is worked out from the rules' trick rule and what the seat can see, for any card of
@@ -21,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -69,6 +71,10 @@ HINT_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6,
 # play is judged by the worker while the hand goes on (``coach_judge``), about 0.2-0.5 s a play.
 REVIEW_EARLY = Budget(lambda stock, players: 48, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
 MISTAKE_MARGIN = 1.0  # a mistake costs at least this much more than its margin of error
+# A sampled play the review's deals find this much worse than its noise is judged again on fresh
+# deals (``check_play``), whose figures are shown.
+CHECK_MARGIN = MISTAKE_MARGIN
+CHECK_SCALE = 1  # the fresh deals: this many times the review's own
 
 
 Frag = StyleAndTextTuples
@@ -265,7 +271,12 @@ def hint_line(advice: Advice, ui: UiState) -> str:
 
 @dataclass(slots=True)
 class ReviewedPlay:
-    """One of my plays in a finished hand: the best card, what mine cost, and its noise."""
+    """One of my plays in a finished hand: the best card, what mine cost, and its noise.
+
+    A sampled play that the review's deals flag (``CHECK_MARGIN``) is judged again on fresh
+    deals, drawn independently of those that chose the best card and flagged it: ``cost`` and
+    ``noise`` are then the fresh deals' (the same deals that pick a play out overstate its cost),
+    and ``flagged`` keeps the flagging deals' cost and noise (not shown)."""
 
     trick: int  # 1-based
     played: Card
@@ -273,6 +284,7 @@ class ReviewedPlay:
     cost: float
     noise: float = 0.0  # 95% half-width of the cost (0: every deal solved)
     solved: bool = True  # judged by deals solved exactly (else by the strong search: not judged)
+    flagged: tuple[float, float] | None = None  # the flagging deals' (cost, noise), if checked
 
     @property
     def mistake(self) -> bool:
@@ -284,13 +296,14 @@ class ReviewedPlay:
 def review_play(view: SeatView, card: Card) -> ReviewedPlay:
     """Judge ``card`` played from ``view`` with what that seat could see, after the hand: every
     deal solved when few remain; in a 2-player hand sampled deals solved to the end near it
-    (``review_deals``), 6 tricks ahead before (``REVIEW_EARLY``); at 3 and 4 players before
-    the stock runs out, the strong search with a larger budget (shown, never a mistake)."""
+    (``review_deals``), 6 tricks ahead before (``REVIEW_EARLY``), and a play they flag judged
+    again the same way on fresh deals (``check_play``); at 3 and 4 players before the stock runs
+    out, the strong search with a larger budget (shown, never a mistake)."""
     trick = len(view.tricks) + 1
     if len(view.hand) < 2:
         return ReviewedPlay(trick, card, card, 0.0)
     ev = _exact(view)
-    solved = True
+    budget: Budget | None = None
     if ev is None and view.players == 2:
         late = view.stock_left <= REVIEW_SOLVED_STOCK
         budget = Budget(review_deals, exact_up_to=EXACT_DEALS) if late else REVIEW_EARLY
@@ -299,12 +312,44 @@ def review_play(view: SeatView, card: Card) -> ReviewedPlay:
         # At 3 and 4 players with a stock the strong search's scores are shown, never called a
         # mistake: they disagree too often with deals solved exactly (docs/ai.md).
         ev = StrongBot(REVIEW_SEED, samples=REVIEW_SAMPLES[view.players]).evaluation(view)
-        solved = False
+        return _reviewed(trick, card, ev, solved=False)
+    play = _reviewed(trick, card, ev, solved=True)
+    if budget is None or play.cost - play.noise < CHECK_MARGIN:
+        return play  # every deal solved (no noise, nothing to overstate), or not flagged
+    return check_play(view, play, budget)
+
+
+def _reviewed(trick: int, card: Card, ev: Evaluation, solved: bool) -> ReviewedPlay:
     best = ev.best()
     if ev.values[best] - ev.values[card.code] < 1e-9:
         return ReviewedPlay(trick, card, card, 0.0, solved=solved)
     return ReviewedPlay(
         trick, card, Card.from_code(best), ev.cost(card.code), ev.noise(best, card.code), solved
+    )
+
+
+def check_rng() -> random.Random:
+    """The fresh deals' stream: independent of the review's own (``REVIEW_SEED``)."""
+    return random.Random(f"{REVIEW_SEED}:check")
+
+
+def check_play(view: SeatView, play: ReviewedPlay, budget: Budget) -> ReviewedPlay:
+    """``play``, flagged by the review's deals, judged again by ``budget`` on fresh deals: its
+    cost, the fresh deals' difference between the card the review's deals found best and the
+    card played (none when the played card does as well there), and that difference's noise."""
+    deals = budget.deals
+    fresh = replace(budget, deals=lambda stock, players: CHECK_SCALE * deals(stock, players))
+    ev = evaluate(view, fresh, check_rng())
+    best, played = play.best.code, play.played.code
+    cost = max(0.0, ev.values[best] - ev.values[played])
+    return ReviewedPlay(
+        play.trick,
+        play.played,
+        play.best,
+        cost,
+        ev.noise(best, played),
+        play.solved,
+        (play.cost, play.noise),
     )
 
 

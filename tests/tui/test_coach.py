@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.ai import StrongBot, make_bot
-from briscola_lan.ai.evaluate import Budget, evaluate
+from briscola_lan.ai.evaluate import Budget, Evaluation, evaluate
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.net.player import auto_play, connect
 from briscola_lan.rules import Card, Hand, SeatView, TableOptions, deck_for
 from briscola_lan.tui import coach, coach_judge
+from briscola_lan.tui import deck as dk
 from briscola_lan.tui.config import ClientConfig
 from briscola_lan.tui.saved import read_hints
 from briscola_lan.tui.state import UiState
@@ -207,19 +208,107 @@ def test_a_play_is_a_mistake_only_a_point_beyond_its_noise() -> None:
 
 def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> None:
     """From the first trick on, a 2-player play is judged by deals solved 6 tricks ahead (its
-    noise given), the same figures as the evaluator's with that budget."""
+    noise given), the same figures as the evaluator's with that budget; a play those deals flag
+    is stated by fresh deals of the same budget (``check_play``), the flagging figures kept."""
     hand = _hand_at_answer()
     seat = hand.current_player
     assert seat is not None
     view = hand.view(seat)
     assert view.stock_left > coach.REVIEW_SOLVED_STOCK
     ev = evaluate(view, coach.REVIEW_EARLY, random.Random(coach.REVIEW_SEED))
+    fresh = evaluate(view, coach.REVIEW_EARLY, coach.check_rng())
+    best = ev.best()
     for card in view.hand:
         p = coach.review_play(view, card)
-        assert p.solved
-        assert p.cost == pytest.approx(ev.cost(card.code))
-        assert p.best.code == ev.best()
-        assert p.noise == (0.0 if p.played == p.best else ev.noise(ev.best(), card.code))
+        assert p.solved and p.best.code == best
+        first = (ev.cost(card.code), 0.0 if card.code == best else ev.noise(best, card.code))
+        if first[0] - first[1] >= coach.CHECK_MARGIN:
+            assert p.flagged == pytest.approx(first)
+            assert p.cost == pytest.approx(max(0.0, fresh.values[best] - fresh.values[card.code]))
+            assert p.noise == pytest.approx(fresh.noise(best, card.code))
+        else:
+            assert p.flagged is None
+            assert (p.cost, p.noise) == pytest.approx(first)
+    # the ace of the briscola on a worthless lead: flagged, and checked
+    assert coach.review_play(view, Card.parse("Ac")).flagged is not None
+
+
+def _evaluation(means: dict[Card, list[float]]) -> Evaluation:
+    """An evaluation with these per-deal outcomes."""
+    n = len(next(iter(means.values())))
+    return Evaluation({c.code: tuple(xs) for c, xs in means.items()}, (1.0,) * n)
+
+
+def _fake_evaluations(
+    monkeypatch: pytest.MonkeyPatch, *evaluations: Evaluation
+) -> list[tuple[int, object]]:
+    """``coach.evaluate`` returns ``evaluations`` in turn; the calls' (deals, rng state) kept."""
+    calls: list[tuple[int, object]] = []
+
+    def fake(view: SeatView, budget: Budget, rng: random.Random) -> Evaluation:
+        calls.append((budget.deals(view.stock_left, view.players), rng.getstate()))
+        return evaluations[len(calls) - 1]
+
+    monkeypatch.setattr(coach, "evaluate", fake)
+    return calls
+
+
+def test_a_flagged_play_is_stated_by_fresh_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deals that pick a play out as a mistake overstate its cost: the review judges it
+    again on deals drawn from another stream, and shows those deals' cost and noise."""
+    view = _hand_at_answer().view(0)
+    ace, two, six = Card.parse("Ac"), Card.parse("2s"), Card.parse("6d")
+    flagging = _evaluation({ace: [50, 52, 48, 50], two: [60, 62, 58, 60], six: [59] * 4})
+    fresh = _evaluation({ace: [55, 55, 56, 54], two: [60] * 4, six: [60] * 4})
+    calls = _fake_evaluations(monkeypatch, flagging, fresh)
+    p = coach.review_play(view, ace)
+    assert len(calls) == 2
+    (deals, state), (fresh_deals, fresh_state) = calls
+    assert state == random.Random(coach.REVIEW_SEED).getstate()
+    assert fresh_state == coach.check_rng().getstate() != state  # independent deals
+    assert fresh_deals == deals == coach.REVIEW_EARLY.deals(view.stock_left, 2)
+    assert p.best == two and p.flagged == (10.0, pytest.approx(flagging.noise(two.code, ace.code)))
+    assert p.cost == 5.0 and p.noise == pytest.approx(fresh.noise(two.code, ace.code))
+    assert p.mistake  # 5 points, ± 1.3
+    c = coach.Coach(review_hand=0, reviews={0: [p]})
+    text = "".join(f[1] for f in c.review_lines(UiState()))
+    assert f"(about 5.0 ± {p.noise:.1f} points better)" in text, text
+
+
+def test_a_play_within_its_fresh_noise_is_not_a_mistake(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play its deals flag, whose fresh deals find it within their noise of the best card (or
+    better), is not named a mistake: "about equal"."""
+    view = _hand_at_answer().view(0)
+    ace, two, six = Card.parse("Ac"), Card.parse("2s"), Card.parse("6d")
+    flagging = _evaluation({ace: [50, 52, 48, 50], two: [60, 62, 58, 60], six: [59] * 4})
+    for fresh_ace in ([57, 60, 55, 60], [61, 63, 59, 61]):  # 2 ± 2.25 points worse; better
+        fresh = _evaluation({ace: fresh_ace, two: [60, 62, 58, 60], six: [60] * 4})
+        _fake_evaluations(monkeypatch, flagging, fresh)
+        p = coach.review_play(view, ace)
+        assert p.flagged is not None and p.flagged[0] == 10.0
+        assert p.cost == max(0.0, fresh.values[two.code] - fresh.values[ace.code])
+        assert not p.mistake
+        c = coach.Coach(review_hand=0, reviews={0: [p]})
+        text = "".join(f[1] for f in c.review_lines(UiState()))
+        assert text.startswith("No play is a clear mistake"), text
+        assert "(about equal)" in text, text
+
+
+def test_the_biggest_mistake_is_chosen_by_the_fresh_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Of two flagged plays, the one the fresh deals find costlier is the biggest mistake,
+    whatever the flagging deals said."""
+    view = _hand_at_answer().view(0)
+    ace, two, six = Card.parse("Ac"), Card.parse("2s"), Card.parse("6d")
+    flagging = _evaluation({ace: [40, 42, 38, 40], two: [60, 62, 58, 60], six: [50] * 4})
+    fresh = _evaluation({ace: [54, 56, 52, 54], two: [60, 62, 58, 60], six: [52] * 4})
+    _fake_evaluations(monkeypatch, flagging, fresh, flagging, fresh)
+    plays = [coach.review_play(view, ace), coach.review_play(view, six)]
+    assert [p.flagged[0] for p in plays if p.flagged] == [20.0, 10.0]
+    assert [p.cost for p in plays] == [6.0, 8.0] and all(p.mistake for p in plays)
+    c = coach.Coach(review_hand=0, reviews={0: plays})
+    text = "".join(f[1] for f in c.review_lines(UiState()))
+    label = dk.card_label(six, UiState().deck, UiState().ascii_only)
+    assert text.startswith(f"Biggest mistake: trick 1, you played {label};"), text
 
 
 def _hand_at_stock(stock: int) -> Hand:
@@ -238,7 +327,8 @@ def _hand_at_stock(stock: int) -> Hand:
 def test_the_review_solves_deals_to_the_end_from_14_cards_in_the_stock() -> None:
     """Near the end of a 2-player hand the review judges a play by sampled deals solved to the
     end, more of them than the hint (48 with 14 cards in the stock, 96 from 12); with 16 cards
-    it searches 6 tricks ahead."""
+    it searches 6 tricks ahead. The worst card, when flagged, is judged again on fresh deals."""
+    checked = 0
     for stock, deals in ((16, 0), (14, 48), (12, 96)):
         hand = _hand_at_stock(stock)
         view = hand.view(hand.current_player or 0)
@@ -251,9 +341,19 @@ def test_the_review_solves_deals_to_the_end_from_14_cards_in_the_stock() -> None
         assert ev.deals == (deals or 48) and not ev.exact
         worst = min(view.hand, key=lambda c: (ev.values[c.code], c.code))
         p = coach.review_play(view, worst)
-        assert p.solved and p.best.code == ev.best() and p.cost > 0
-        assert p.cost == pytest.approx(ev.cost(worst.code))
-        assert p.noise == pytest.approx(ev.noise(ev.best(), worst.code))
+        assert p.solved and p.best.code == ev.best()
+        first = (ev.cost(worst.code), ev.noise(ev.best(), worst.code))
+        if first[0] - first[1] < coach.CHECK_MARGIN:
+            assert p.flagged is None and (p.cost, p.noise) == pytest.approx(first)
+            continue
+        assert p.flagged == pytest.approx(first)
+        fresh = evaluate(view, budget, coach.check_rng())  # the same budget, fresh deals
+        assert fresh.deals == ev.deals and fresh.samples != ev.samples
+        cost = max(0.0, fresh.values[ev.best()] - fresh.values[worst.code])
+        assert p.cost == pytest.approx(cost)
+        assert p.noise == pytest.approx(fresh.noise(ev.best(), worst.code))
+        checked += 1
+    assert checked  # at least one of the three is flagged and checked
 
 
 def _last_plays() -> list[tuple[SeatView, Card]]:

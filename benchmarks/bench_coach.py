@@ -102,9 +102,12 @@ def _wilson(k: int, n: int) -> str:
 
 def _player(level: str, seed: int) -> Bot:
     """The bots that play the benchmark's hands: the rules bot, and the strong search with its
-    confidence rule but no early margin (fixed here, so that the positions, and the evaluator's
-    cached results, do not move when the strong level is tuned)."""
-    return StrongBot(seed, early_margin=0.0) if level == "strong" else make_bot(level, seed)
+    confidence rule but no early margin and its playouts played by the rules to the end (no
+    exact tail): fixed here, so that the positions, and the evaluator's cached results, do not
+    move when the strong level is tuned."""
+    if level != "strong":
+        return make_bot(level, seed)
+    return StrongBot(seed, early_margin=0.0, exact_tail=False)
 
 
 def decisions(hands: int, seed: int) -> list[Decision]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("private_dirs")
 
 
 class Disk:
-    """``write_transcript`` held until ``release``: a disk that takes its time."""
+    """A write held until ``release``: a disk that takes its time."""
 
     def __init__(self) -> None:
         self.gate = threading.Event()
@@ -35,19 +35,22 @@ class Disk:
     def release(self) -> None:
         self.gate.set()
 
+    def hold(self, real: Callable[..., Path]) -> Callable[..., Path]:
+        """``real``, held by this disk (the threads that called it noted)."""
+
+        def held(*args: Any, **kwargs: Any) -> Path:
+            self.threads.add(threading.current_thread().name)
+            self.writing.set()
+            assert self.gate.wait(60), "the test never released the disk"
+            return real(*args, **kwargs)
+
+        return held
+
 
 @pytest.fixture
 def slow_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[Disk]:
     disk = Disk()
-    real = games.write_transcript
-
-    def held(*args: Any, **kwargs: Any) -> Path:
-        disk.threads.add(threading.current_thread().name)
-        disk.writing.set()
-        assert disk.gate.wait(60), "the test never released the disk"
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(games, "write_transcript", held)
+    monkeypatch.setattr(games, "write_transcript", disk.hold(games.write_transcript))
     try:
         yield disk
     finally:
@@ -140,15 +143,7 @@ async def test_a_hints_record_on_a_slow_disk_holds_no_play(
     from briscola_lan.tui import netplay
 
     disk = Disk()
-    real = netplay.record_hint
-
-    def held(*args: Any, **kwargs: Any) -> Path:
-        disk.threads.add(threading.current_thread().name)
-        disk.writing.set()
-        assert disk.gate.wait(60), "the test never released the disk"
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(netplay, "record_hint", held)
+    monkeypatch.setattr(netplay, "record_hint", disk.hold(netplay.record_hint))
     try:
         async with running(net_config(tmp_path)) as d:
             await d.keys("a")

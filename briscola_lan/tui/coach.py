@@ -390,17 +390,22 @@ class Coach:
         """I played ``card`` from ``view`` (in ``hand``, the one on the table when None): kept
         for the review of that hand, in the order of the hand, and judged at once in the worker
         process (``coach_judge``) while the hand goes on. A play kept already (the table
-        replays my plays to a client that reconnects) is not kept twice."""
+        replays my plays to a client that reconnects) is not kept twice; another card at the
+        same place (one the host refused, then the card the table's replay says I played)
+        takes its place."""
         hand = self.hand if hand is None else hand
         plays = self.plays.setdefault(hand, [])
         judging = self.judging.setdefault(hand, [])
         judging += [None] * (len(plays) - len(judging))
         at = _place(view)
         where = len(plays)
-        while where and _place(plays[where - 1][0]) >= at:
+        while where and _place(plays[where - 1][0]) > at:
             where -= 1
-            if _place(plays[where][0]) == at:
+        if where and _place(plays[where - 1][0]) == at:
+            if plays[where - 1][1] == card:
                 return  # kept already
+            where -= 1
+            del plays[where], judging[where]
         started = self.judge.submit(review_play, view, card) if self.supported else None
         plays.insert(where, (view, card))
         judging.insert(where, started)

@@ -41,6 +41,18 @@ def test_a_play_is_kept_once_and_in_the_hands_order() -> None:
     assert coach.judging[1] == [None, None, None]
 
 
+def test_another_card_at_the_same_place_replaces_the_one_kept() -> None:
+    """A card the host refused is replaced by the one the table's replay says was played."""
+    coach = Coach(supported=False)
+    (v1, c1), (v2, c2) = _views(plays=2)
+    other = next(c for c in v1.hand if c != c1)
+    coach.played(v1, other, hand=1)
+    coach.played(v2, c2, hand=1)
+    coach.played(v1, c1, hand=1)
+    assert coach.plays[1] == [(v1, c1), (v2, c2)]
+    assert len(coach.judging[1]) == 2
+
+
 def _backend() -> NetBackend:
     return NetBackend("t", name="Tess")
 

@@ -102,12 +102,12 @@ def _wilson(k: int, n: int) -> str:
 
 def _player(level: str, seed: int) -> Bot:
     """The bots that play the benchmark's hands: the rules bot, and the strong search with its
-    confidence rule but no early margin and its playouts played by the rules to the end (no
-    exact tail): fixed here, so that the positions, and the evaluator's cached results, do not
-    move when the strong level is tuned."""
+    confidence rule but no early margin, its playouts played by the rules to the end (no
+    exact tail) and scored in points alone (no win bonus): fixed here, so that the positions,
+    and the evaluator's cached results, do not move when the strong level is tuned."""
     if level != "strong":
         return make_bot(level, seed)
-    return StrongBot(seed, early_margin=0.0, exact_tail=False)
+    return StrongBot(seed, early_margin=0.0, exact_tail=False, win_bonus=0.0)
 
 
 def decisions(hands: int, seed: int) -> list[Decision]:

@@ -41,6 +41,7 @@ def make_bot(level: str, seed: int = 0) -> Bot:
             own_rules=False,
             solve_deals=0,
             exact_tail=False,
+            win_bonus=0.0,
         )
     if name == "solver":
         deals = SOLVER_DEALS

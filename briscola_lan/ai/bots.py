@@ -17,7 +17,7 @@ import time
 from typing import Protocol
 
 from briscola_lan.ai.evaluate import Evaluation, consistent_deals, even_split
-from briscola_lan.ai.fast import FastHand
+from briscola_lan.ai.fast import POINTS, FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
 from briscola_lan.ai.model import OpponentModel
 from briscola_lan.ai.policy import (
@@ -28,7 +28,7 @@ from briscola_lan.ai.policy import (
     rules_playout_to_last_draw,
 )
 from briscola_lan.ai.solver import EXACT, Solver, solve
-from briscola_lan.rules import Card, SeatView
+from briscola_lan.rules import Card, MatchFormat, SeatView
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +119,10 @@ class RuleBot:
 # per determinization (cheap, so 300 samples fit); at 4 players three other seats multiply three
 # noisy estimates, which measurably cost strength, so it averages every order exactly and the
 # budget is 100 samples to stay in the same time (docs/ai.md, "Results").
+# At 2 players a hand's points above half the deck's win it, half of them is a draw
+# (``rules.match.hand_winner``).
+HAND_DRAW = sum(POINTS) // 2
+
 DEFAULT_SAMPLES: dict[int, int] = {2: 300, 3: 300, 4: 100}
 EXACT_MODEL_PLAYERS: frozenset[int] = frozenset({4})
 
@@ -135,6 +139,12 @@ class StrongBot:
     stops once the stock is empty and the rest of its hand, every card then known, is solved
     exactly: both players play so from there (the rules bot and this one), where rule-based
     play to the end misjudges the last tricks.
+
+    With ``win_bonus`` (60 for the strong level), at 2 players in the ``hands`` match format
+    (a hand is won with 61 points) and fewer than ``win_stock`` cards in the stock, an outcome
+    of a search that wins the hand scores ``win_bonus`` points more (half of it for 60, a
+    draw): the search weighs the chance of winning the hand, which is what such a match counts,
+    and not only the points.
 
     With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
@@ -167,6 +177,8 @@ class StrongBot:
         horizon: int = 6,
         solve_confidence: float = 1.0,
         exact_tail: bool = True,
+        win_bonus: float = 60.0,
+        win_stock: int = 20,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -190,6 +202,8 @@ class StrongBot:
         self.horizon = horizon
         self.solve_confidence = solve_confidence
         self.exact_tail = exact_tail
+        self.win_bonus = win_bonus
+        self.win_stock = win_stock
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -325,6 +339,20 @@ class _Search:
         self.opponents = frozenset(
             s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
         )
+        self.bonus = (
+            bot.win_bonus
+            if k.n == 2
+            and view.options.match_format is MatchFormat.HANDS
+            and view.stock_left < bot.win_stock
+            else 0.0
+        )
+
+    def _utility(self, points: float) -> float:
+        """What an outcome of ``points`` at the hand's end is worth to the search: the points,
+        and the win bonus when they win the hand (half of it for a draw)."""
+        if not self.bonus or points < HAND_DRAW:
+            return points
+        return points + (self.bonus if points > HAND_DRAW else self.bonus / 2)
 
     def run(self, times: int) -> Evaluation:
         """Sample until ``times`` budgets are done (or the time budget is spent)."""
@@ -366,8 +394,9 @@ class _Search:
                     f"{sorted(values.keys() - out.keys())} or left out held cards "
                     f"{sorted(out.keys() - values.keys())}"
                 )
+            final = depth >= EXACT  # a horizon's value is not the hand's outcome
             for c, v in values.items():
-                out[c].append(now + v)
+                out[c].append(self._utility(now + v) if final else now + v)
             self.weights.append(count)
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -377,6 +406,7 @@ class _Search:
         k, out, rng = self.k, self.out, self.rng
         # At 2 players every card is known once the stock is empty: the rest is solved.
         tail = self.bot.exact_tail and k.n == 2
+        utility = self._utility
         done = 0
         while done < samples or deadline is not None:
             batch = 8 if deadline is not None else min(8, samples - done)
@@ -389,14 +419,14 @@ class _Search:
                     h.play(c)
                     if stream is not None:
                         mixed_playout(h, self.opponents, random.Random(stream).random)
-                        xs.append(h.points[k.side])
+                        xs.append(utility(h.points[k.side]))
                     elif tail:
                         rules_playout_to_last_draw(h)
                         rest = Solver(h, k.side).value(h) if h.to_play >= 0 else 0.0
-                        xs.append(h.points[k.side] + rest)
+                        xs.append(utility(h.points[k.side] + rest))
                     else:
                         rules_playout(h)
-                        xs.append(h.points[k.side])
+                        xs.append(utility(h.points[k.side]))
                 self.weights.append(count)
             done += batch
             if deadline is not None and time.perf_counter() > deadline:

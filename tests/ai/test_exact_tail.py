@@ -7,7 +7,8 @@ import pytest
 
 from briscola_lan.ai import StrongBot, make_bot
 from briscola_lan.ai.evaluate import evaluate
-from briscola_lan.rules import Card, Hand, SeatView, TableOptions
+from briscola_lan.rules import Card, SeatView
+from tests.ai.replay import replayed_view
 
 # A game of two rules bots (dealer seat 1), stopped with 4 cards in the stock: clubs are trumps,
 # the opponent leads the 5 of clubs, and the seat to play holds A♥ A♦ 4♦ with 8 points to 49.
@@ -21,14 +22,7 @@ MOVES = (
 
 
 def _ace_on_a_lost_trump_trick() -> SeatView:
-    hand = Hand(TableOptions.make(players=2), [Card.parse(c) for c in DECK.split()], 1)
-    for c in MOVES.split():
-        seat = hand.current_player
-        assert seat is not None
-        hand.play(seat, Card.parse(c))
-    seat = hand.current_player
-    assert seat is not None
-    view = hand.view(seat)
+    view = replayed_view(DECK, 1, MOVES)
     assert sorted(c.code for c in view.hand) == sorted(
         Card.parse(c).code for c in ("Ah", "Ad", "4d")
     )

@@ -14,18 +14,7 @@ from briscola_lan.ai.bots import _Search
 from briscola_lan.ai.evaluate import Budget, evaluate, even_split
 from briscola_lan.ai.solver import EXACT, Solver
 from briscola_lan.rules import Card, Hand, SeatView, TableOptions
-
-
-def _replay(deck: str, dealer: int, plays: str) -> SeatView:
-    """The view of the seat to play after ``plays`` in the 2-player hand dealt from ``deck``."""
-    hand = Hand(TableOptions.make(players=2), [Card.parse(c) for c in deck.split()], dealer)
-    for c in plays.split():
-        seat = hand.current_player
-        assert seat is not None
-        hand.play(seat, Card.parse(c))
-    seat = hand.current_player
-    assert seat is not None
-    return hand.view(seat)
+from tests.ai.replay import replayed_view
 
 
 def _aces_against_a_king() -> SeatView:
@@ -39,7 +28,7 @@ def _aces_against_a_king() -> SeatView:
         "5h 2d Qs 5d Js 6h 7c 6s 4d 4h 7h 2c Kc 4c 7d 3d Jd 6d Qd 7s Jh Ah Qh 5c 2s 3s 2h 6c "
         "5s 4s Ks"
     )
-    return _replay(deck, 0, plays)
+    return replayed_view(deck, 0, plays)
 
 
 def test_it_plays_the_exact_best_card_where_the_rules_card_differs() -> None:

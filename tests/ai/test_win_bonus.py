@@ -9,8 +9,9 @@ import pytest
 from briscola_lan.ai import StrongBot, make_bot
 from briscola_lan.ai.bots import HAND_DRAW, _Search
 from briscola_lan.ai.evaluate import evaluate
-from briscola_lan.rules import Card, Hand, SeatView, TableOptions
+from briscola_lan.rules import Card, SeatView, TableOptions
 from briscola_lan.rules.match import hand_winner
+from tests.ai.replay import replayed_view
 
 # A game of two rules bots (dealer seat 0), stopped at the last draw: diamonds are trumps (Q♦
 # up), the opponent leads 2♥, and the seat to play holds 3♣ 7♦ 4♣ with 50 points to 32.
@@ -25,15 +26,7 @@ MOVES = (
 
 
 def _last_draw(match_format: str = "hands") -> SeatView:
-    options = TableOptions.make(players=2, match_format=match_format)
-    hand = Hand(options, [Card.parse(c) for c in DECK.split()], 0)
-    for c in MOVES.split():
-        seat = hand.current_player
-        assert seat is not None
-        hand.play(seat, Card.parse(c))
-    seat = hand.current_player
-    assert seat is not None
-    view = hand.view(seat)
+    view = replayed_view(DECK, 0, MOVES, TableOptions.make(players=2, match_format=match_format))
     assert sorted(str(c) for c in view.hand) == sorted(["3♣", "7♦", "4♣"])
     assert (view.stock_left, view.points) == (2, (50, 32))
     return view

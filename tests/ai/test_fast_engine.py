@@ -107,10 +107,18 @@ def test_trick_winner_examples_from_the_rules_text() -> None:
     assert trick_winner([34, 31], 0, 2, 3) == 1  # J♣ led, 3♣ answered
 
 
+def _rules_card(h: FastHand) -> int:
+    """The rules policy's card for the seat to play in ``h``, as a playout step plays it."""
+    from briscola_lan.ai.policy import rule_pick
+
+    seat = h.to_play
+    return rule_pick(h.hands[seat], h.trick, h.leader, seat, h.n, h.trump, h.played, h.stock_left)
+
+
 @pytest.mark.parametrize(("players", "exchange", "two"), HAND_VARIANTS)
 def test_inlined_playouts_match_step_by_step_play(players: int, exchange: bool, two: int) -> None:
     """The search's inlined playout loop ends every hand exactly where ``FastHand.play`` does."""
-    from briscola_lan.ai.policy import mixed_playout, rule_pick, rules_playout
+    from briscola_lan.ai.policy import mixed_playout, rules_playout
 
     rng = random.Random(players * 10 + two)
     deck = [c.code for c in deck_for(players, two)]
@@ -135,16 +143,7 @@ def test_inlined_playouts_match_step_by_step_play(players: int, exchange: bool, 
             if len(held) > 1 and seat in random_seats:
                 card = held[int(draw() * len(held))]
             else:
-                card = rule_pick(
-                    held,
-                    stepped.trick,
-                    stepped.leader,
-                    seat,
-                    players,
-                    stepped.trump,
-                    stepped.played,
-                    stepped.stock_left,
-                )
+                card = _rules_card(stepped)
             stepped.play(card)
         for name in FastHand.__slots__:
             assert getattr(fused, name) == getattr(stepped, name), name
@@ -157,7 +156,7 @@ def test_playout_to_last_draw_stops_where_the_stock_runs_out(
     """``rules_playout_to_last_draw`` leaves the hand exactly where step-by-step rules play is
     at the start of the first trick with the stock empty (every hand full, nothing on the
     table), and a full playout from there ends as one from the start does."""
-    from briscola_lan.ai.policy import rule_pick, rules_playout, rules_playout_to_last_draw
+    from briscola_lan.ai.policy import rules_playout, rules_playout_to_last_draw
 
     rng = random.Random(players * 100 + two)
     deck = [c.code for c in deck_for(players, two)]
@@ -174,20 +173,7 @@ def test_playout_to_last_draw_stops_where_the_stock_runs_out(
         while stepped.to_play >= 0 and (stepped.stock_left > 0 or stepped.trick):
             if stepped.stock_left == 0 and start.stock_left == 0:
                 break  # the stock was already empty: nothing is played
-            seat = stepped.to_play
-            held = stepped.hands[seat]
-            stepped.play(
-                rule_pick(
-                    held,
-                    stepped.trick,
-                    stepped.leader,
-                    seat,
-                    players,
-                    stepped.trump,
-                    stepped.played,
-                    stepped.stock_left,
-                )
-            )
+            stepped.play(_rules_card(stepped))
         for name in FastHand.__slots__:
             assert getattr(cut, name) == getattr(stepped, name), name
         if start.stock_left > 0:

@@ -33,6 +33,20 @@ def _table_pane(screen: str) -> str:
     return "\n".join(ln.split("││")[1] if "││" in ln else "" for ln in screen.splitlines())
 
 
+def _around_the_table(screen: str) -> tuple[int, int, int] | None:
+    """The rows of the Table pane that hold the two seats across, the two at the sides and me,
+    or None while one of them is not on the screen."""
+    rows = _table_pane(screen).splitlines()
+    # (not the line that tells who is with whom once the called card is out: "1 + 4 against")
+    patterns = (r"AI random 2\b(?! \+).*\bAI random 3\b", r"AI random 1\b(?! \+).*\bAI random 4\b")
+    found = [next((i for i, ln in enumerate(rows) if re.search(p, ln)), None) for p in patterns]
+    found.append(next((i for i, ln in enumerate(rows) if re.match(r"\s+You\b", ln)), None))
+    top, side, me = found
+    if top is None or side is None or me is None:
+        return None
+    return top, side, me
+
+
 def _play(t: Tmux, words: dict[str, str], seen: list[str], timeout: float = 240) -> str:
     """Pass at each bid after the first, call the first suit, play the first card, go on after
     each hand, until the match is over."""
@@ -86,7 +100,9 @@ def test_five_players_at_100x30_in_english(tmux_factory: list[Tmux], tmp_path: P
     while played is None and time.monotonic() < end:  # to the first card of the play
         screen = t.screen()
         if EN["called"] in screen and "AI random 2" in screen:
-            played = screen
+            # a frame tmux shows half drawn lacks a row: look again until the whole table is out
+            if _around_the_table(screen) is not None:
+                played = screen
         elif EN["bid"] in screen:
             t.keys("Enter" if "Highest bid" not in screen else "x")
         elif EN["call"] in screen:
@@ -94,16 +110,7 @@ def test_five_players_at_100x30_in_english(tmux_factory: list[Tmux], tmp_path: P
             t.keys("Enter")
         time.sleep(0.1)
     assert played is not None, t.screen()
-    rows = _table_pane(played).splitlines()
-    # five seats around the table: two across, one at each side, me at the bottom
-    # (not the line that tells who is with whom once the called card is out: "1 + 4 against")
-    top = next(
-        i for i, ln in enumerate(rows) if re.search(r"AI random 2\b(?! \+).*\bAI random 3\b", ln)
-    )
-    side = next(
-        i for i, ln in enumerate(rows) if re.search(r"AI random 1\b(?! \+).*\bAI random 4\b", ln)
-    )
-    me = next(i for i, ln in enumerate(rows) if re.match(r"\s+You\b", ln))
+    top, side, me = _around_the_table(played) or (0, 0, 0)
     assert top < side < me, played
     assert re.search(r"Briscola: . \w+ +Called: ..", played), played
     assert re.search(

@@ -103,11 +103,12 @@ def _wilson(k: int, n: int) -> str:
 def _player(level: str, seed: int) -> Bot:
     """The bots that play the benchmark's hands: the rules bot, and the strong search with its
     confidence rule but no early margin, its playouts played by the rules to the end (no
-    exact tail) and scored in points alone (no win bonus): fixed here, so that the positions,
-    and the evaluator's cached results, do not move when the strong level is tuned."""
+    exact tail) and scored in points alone (no win bonus), 300 samples a decision: fixed here,
+    so that the positions, and the evaluator's cached results, do not move when the strong
+    level is tuned."""
     if level != "strong":
         return make_bot(level, seed)
-    return StrongBot(seed, early_margin=0.0, exact_tail=False, win_bonus=0.0)
+    return StrongBot(seed, samples=300, early_margin=0.0, exact_tail=False, win_bonus=0.0)
 
 
 def decisions(hands: int, seed: int) -> list[Decision]:
@@ -159,8 +160,9 @@ def _as_evaluation(d: dict[str, object]) -> Evaluation:
 
 
 def _old_review(view: SeatView, card: Card) -> tuple[float, int]:
-    """The previous review: the baseline search's cost of the play, and its top card."""
-    best, scores = StrongBot(coach.REVIEW_SEED, confidence=0.0).choose_scored(view)
+    """The previous review: the baseline search's cost of the play, and its top card (300
+    samples, its budget at 2 players then: fixed, as the players are)."""
+    best, scores = StrongBot(coach.REVIEW_SEED, samples=300, confidence=0.0).choose_scored(view)
     return max(0.0, scores[best.code] - scores[card.code]), best.code
 
 

@@ -178,7 +178,7 @@ class StrongBot:
         solve_confidence: float = 1.0,
         exact_tail: bool = True,
         win_bonus: float = 60.0,
-        win_stock: int = 20,
+        win_stock: int = 30,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")

@@ -54,6 +54,16 @@ def test_no_bonus_where_a_hand_won_is_not_what_counts() -> None:
     assert points.samples == plain.samples
 
 
+def test_the_strong_level_weighs_the_hand_from_the_fourth_trick() -> None:
+    """With fewer than 30 cards in the stock: not in the third trick (30 left), from the
+    fourth (28 left) on."""
+    moves = MOVES.split()
+    third, fourth = (replayed_view(DECK, 0, " ".join(moves[:n])) for n in (4, 6))
+    assert (third.stock_left, fourth.stock_left) == (30, 28)
+    assert _Search(StrongBot(0), third).bonus == 0
+    assert _Search(StrongBot(0), fourth).bonus == 60
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_search_scores_each_outcome_with_its_bonus(seed: int) -> None:
     """The same deals as without the bonus (the same seed), each outcome that wins the hand

@@ -95,13 +95,14 @@ def test_five_players_at_100x30_in_english(tmux_factory: list[Tmux], tmp_path: P
     t.keys("Left")
     t.wait_for(r"Your bid: < " + re.escape(lowest[1]) + " >", 15)
     seen: list[str] = []
-    played = None
+    played, seats = None, None
     end = time.monotonic() + 120
     while played is None and time.monotonic() < end:  # to the first card of the play
         screen = t.screen()
         if EN["called"] in screen and "AI random 2" in screen:
             # a frame tmux shows half drawn lacks a row: look again until the whole table is out
-            if _around_the_table(screen) is not None:
+            seats = _around_the_table(screen)
+            if seats is not None:
                 played = screen
         elif EN["bid"] in screen:
             t.keys("Enter" if "Highest bid" not in screen else "x")
@@ -109,8 +110,8 @@ def test_five_players_at_100x30_in_english(tmux_factory: list[Tmux], tmp_path: P
             assert re.search(r"\[1 ..", screen), screen  # the first suit chosen
             t.keys("Enter")
         time.sleep(0.1)
-    assert played is not None, t.screen()
-    top, side, me = _around_the_table(played) or (0, 0, 0)
+    assert played is not None and seats is not None, t.screen()
+    top, side, me = seats
     assert top < side < me, played
     assert re.search(r"Briscola: . \w+ +Called: ..", played), played
     assert re.search(

@@ -205,7 +205,10 @@ def _chiamata_summary(results: list[list[Seating]]) -> dict[str, Any]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", help="level of bot A (random, rules, strong, strong:N ...)")
+    parser.add_argument(
+        "a",
+        help="level of bot A (random, rules, strong, strong:N, strong:win_stock=20+exact_tail=0)",
+    )
     parser.add_argument("b", help="level of bot B")
     parser.add_argument("--deals", "-n", type=int, default=100, help="seeded deals (or matches)")
     parser.add_argument("--seed", type=int, default=1)

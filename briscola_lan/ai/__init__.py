@@ -3,6 +3,8 @@
 Levels: ``random``, ``rules`` (card counting and heuristics) and ``strong`` (determinized search
 with rule-based playouts and an exact endgame). ``strong:N`` sets N samples per decision and
 ``strong:0.2s`` a time budget in seconds (faster or slower machines; not deterministic).
+``strong:NAME=VALUE+NAME=VALUE`` sets ``StrongBot``'s keyword arguments by name
+(``strong:win_stock=20+exact_tail=0``): the variants docs/ai.md measures, from the command line.
 Not offered at a table, yardsticks for ``briscola-lan arena``: ``baseline``, the strong search
 without its confidence rule, always playing its top score; ``solver``, the strong level that at
 2 players solves each sampled deal (a few tricks ahead early in the hand) instead of playing it
@@ -12,6 +14,8 @@ calls (``ai.chiamata``).
 """
 
 from __future__ import annotations
+
+import inspect
 
 from briscola_lan.ai.bots import Bot, RandomBot, RuleBot, StrongBot
 from briscola_lan.ai.chiamata import ChiamataBot
@@ -56,6 +60,13 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     if name == "strong":
         if not param:
             return StrongBot(seed)
+        if "=" in param:
+            try:
+                return StrongBot(seed, **strong_knobs(level, param))  # type: ignore[arg-type]
+            except UnknownLevel:
+                raise
+            except ValueError as exc:  # a value of the right type out of range
+                raise UnknownLevel(f"unknown bot level {level!r}: {exc}") from None
         try:
             if param.endswith("s"):
                 return StrongBot(seed, time_budget=float(param[:-1]))
@@ -64,8 +75,47 @@ def make_bot(level: str, seed: int = 0) -> Bot:
             pass
     raise UnknownLevel(
         f"unknown bot level {level!r}: use one of {', '.join(LEVELS)} "
-        "(or strong:SAMPLES, strong:SECONDSs)"
+        "(or strong:SAMPLES, strong:SECONDSs, strong:NAME=VALUE+NAME=VALUE)"
     )
+
+
+# ``StrongBot``'s keyword arguments whose default is None, and the type a value given takes.
+_OPTIONAL_KNOBS: dict[str, type] = {"samples": int, "time_budget": float, "exact_model": bool}
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def strong_knobs(level: str, param: str) -> dict[str, object]:
+    """``StrongBot``'s keyword arguments from ``NAME=VALUE+NAME=VALUE`` (``param`` of
+    ``strong:...``), each value of its argument's type (a flag: 1/0, true/false, on/off);
+    ``UnknownLevel`` names a knob that does not exist or a value that does not fit."""
+    defaults = {
+        p.name: p.default
+        for p in inspect.signature(StrongBot).parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    knobs: dict[str, object] = {}
+    for part in param.split("+"):
+        key, eq, text = part.partition("=")
+        key, text = key.strip(), text.strip()
+        if not eq or key not in defaults:
+            raise UnknownLevel(
+                f"unknown bot level {level!r}: {key or part!r} is not a setting of the strong "
+                f"level (one of {', '.join(sorted(defaults))})"
+            )
+        kind = _OPTIONAL_KNOBS.get(key) or type(defaults[key])
+        try:
+            if kind is bool:
+                if text not in _TRUE + _FALSE:
+                    raise ValueError(text)
+                knobs[key] = text in _TRUE
+            else:
+                knobs[key] = kind(text)
+        except ValueError:
+            want = "a flag (1 or 0)" if kind is bool else f"a number ({kind.__name__})"
+            raise UnknownLevel(
+                f"unknown bot level {level!r}: {key} takes {want}, not {text!r}"
+            ) from None
+    return knobs
 
 
 def make_chiamata_bot(level: str, seed: int = 0) -> ChiamataBot:

@@ -12,9 +12,10 @@ the rule-based card is played instead, so that a table is never left waiting on 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 from briscola_lan.ai.evaluate import Evaluation, consistent_deals, even_split
 from briscola_lan.ai.fast import POINTS, FastHand
@@ -146,6 +147,12 @@ class StrongBot:
     draw): the search weighs the chance of winning the hand, which is what such a match counts,
     and not only the points.
 
+    With ``margin_points``, the early margin (``early_margin`` points while ``early_stock``
+    cards or more are in the stock) is asked of the card points a departure from the
+    rule-based card gains in the playouts, without the win bonus: a bonus that applies there
+    (``win_stock`` above ``early_stock``) then decides between cards the margin lets through,
+    and cannot itself carry one past it.
+
     With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
     in the stock, ``horizon`` tricks ahead (the points beyond shared evenly) before;
@@ -179,6 +186,7 @@ class StrongBot:
         exact_tail: bool = True,
         win_bonus: float = 60.0,
         win_stock: int = 30,
+        margin_points: bool = False,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -204,6 +212,7 @@ class StrongBot:
         self.exact_tail = exact_tail
         self.win_bonus = win_bonus
         self.win_stock = win_stock
+        self.margin_points = margin_points
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -284,17 +293,22 @@ class StrongBot:
                 margin = self.early_margin if view.stock_left >= self.early_stock else 0.0
                 confidence = self.confidence
             ev = search.run(1)
-            best = self._pick(ev, preferred, margin, confidence)
+            best = self._pick(ev, preferred, margin, confidence, search.points_gain)
             if best != preferred and confidence > 0 and self.time_budget is None:
                 ev = search.run(2)
-                best = self._pick(ev, preferred, margin, confidence)
+                best = self._pick(ev, preferred, margin, confidence, search.points_gain)
         except SearchError as exc:
             log.error("bug: %s (seat %d); playing the rule-based card", exc, view.seat)
             return Card.from_code(preferred), None  # rule_pick chooses from the hand
         return _held(view, best, preferred, "search"), ev
 
     def _pick(
-        self, ev: Evaluation, preferred: int, margin: float = 0.0, confidence: float | None = None
+        self,
+        ev: Evaluation,
+        preferred: int,
+        margin: float = 0.0,
+        confidence: float | None = None,
+        points_gain: Any = None,
     ) -> int:
         """The top card, unless the rule-based card is within ``confidence`` standard errors
         of it (the bot's ``confidence`` if not given), or within ``margin`` points of it."""
@@ -305,7 +319,11 @@ class StrongBot:
             return best
         gain = values[best] - values[preferred]
         # In standard errors, not the t quantile of ``Evaluation.noise``: the rule is tuned so.
-        if gain > max(margin, confidence * ev.stderr(best, preferred)):
+        if gain <= confidence * ev.stderr(best, preferred):
+            return preferred
+        if margin and self.margin_points and points_gain is not None:
+            gain = points_gain(best, preferred)
+        if gain > margin:
             return best
         return preferred
 
@@ -318,6 +336,7 @@ class _Search:
         self.k = k = Knowledge(view)
         self.rng = rng = decision_rng(bot.seed, view)
         self.out: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
+        self.pts: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
         self.weights: list[float] = []
         self.done = 0
         self.model = (
@@ -346,6 +365,13 @@ class _Search:
             and view.stock_left < bot.win_stock
             else 0.0
         )
+
+    def points_gain(self, a: int, b: int) -> float:
+        """Mean card points (no win bonus) card ``a`` gains over card ``b`` in the playouts."""
+        w, pa, pb = self.weights, self.pts[a], self.pts[b]
+        if not pa or len(pa) != len(w):
+            return math.inf
+        return sum(wi * (x - y) for wi, x, y in zip(w, pa, pb, strict=True)) / sum(w)
 
     def _utility(self, points: float) -> float:
         """What an outcome of ``points`` at the hand's end is worth to the search: the points,
@@ -407,6 +433,7 @@ class _Search:
         # At 2 players every card is known once the stock is empty: the rest is solved.
         tail = self.bot.exact_tail and k.n == 2
         utility = self._utility
+        pts = self.pts
         done = 0
         while done < samples or deadline is not None:
             batch = 8 if deadline is not None else min(8, samples - done)
@@ -417,16 +444,19 @@ class _Search:
                 for c, xs in out.items():
                     h = base.clone()
                     h.play(c)
+                    p: float
                     if stream is not None:
                         mixed_playout(h, self.opponents, random.Random(stream).random)
-                        xs.append(utility(h.points[k.side]))
+                        p = h.points[k.side]
                     elif tail:
                         rules_playout_to_last_draw(h)
                         rest = Solver(h, k.side).value(h) if h.to_play >= 0 else 0.0
-                        xs.append(utility(h.points[k.side] + rest))
+                        p = h.points[k.side] + rest
                     else:
                         rules_playout(h)
-                        xs.append(utility(h.points[k.side]))
+                        p = h.points[k.side]
+                    xs.append(utility(p))
+                    pts[c].append(p)
                 self.weights.append(count)
             done += batch
             if deadline is not None and time.perf_counter() > deadline:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pytest
 
@@ -171,6 +172,32 @@ def test_level_specs_for_budgets() -> None:
     view = hand.view(1)
     assert timed.choose(view) in view.legal_plays
     assert by_samples.choose(view) in view.legal_plays
+
+
+def test_level_specs_name_the_strong_levels_settings() -> None:
+    """``strong:NAME=VALUE+...`` sets ``StrongBot``'s keyword arguments by name, each of its
+    type, so that a variant docs/ai.md measures runs from the command line; a setting that does
+    not exist, or a value that does not fit it, is refused with a message naming it."""
+    bot = make_bot("strong:win_stock=20+exact_tail=0+early_margin=2.5+samples=40", 5)
+    assert isinstance(bot, StrongBot)
+    assert (bot.seed, bot.win_stock, bot.exact_tail, bot.early_margin, bot.samples) == (
+        5,
+        20,
+        False,
+        2.5,
+        40,
+    )
+    assert make_bot("strong:exact_tail=on").exact_tail is True  # type: ignore[attr-defined]
+    refused = {
+        "strong:depth=3": "'depth' is not a setting",
+        "strong:exact_tail=maybe": "exact_tail takes a flag",
+        "strong:win_stock=many": "win_stock takes a number (int)",
+        "strong:samples=1.5": "samples takes a number (int)",
+        "strong:samples=0": "at least one sample",
+    }
+    for level, why in refused.items():
+        with pytest.raises(UnknownLevel, match=re.escape(why)):
+            make_bot(level)
 
 
 @pytest.mark.parametrize(("players", "samples", "exact"), [(2, 300, False), (4, 100, True)])

@@ -153,6 +153,10 @@ class StrongBot:
     (``win_stock`` above ``early_stock``) then decides between cards the margin lets through,
     and cannot itself carry one past it.
 
+    With ``own_playouts``, at 2 players the bot's own seat plays its own rule-based card
+    (``own_pick``) in the playouts to the last draw, as it plays itself, and the opponent the
+    rules policy (its model); without it both play ``rule_pick``.
+
     With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
     in the stock, ``horizon`` tricks ahead (the points beyond shared evenly) before;
@@ -187,6 +191,7 @@ class StrongBot:
         win_bonus: float = 60.0,
         win_stock: int = 30,
         margin_points: bool = False,
+        own_playouts: bool = False,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
@@ -213,6 +218,7 @@ class StrongBot:
         self.win_bonus = win_bonus
         self.win_stock = win_stock
         self.margin_points = margin_points
+        self.own_playouts = own_playouts
 
     def _draw(
         self, k: Knowledge, model: OpponentModel | None, rng: random.Random, count: int
@@ -434,6 +440,7 @@ class _Search:
         tail = self.bot.exact_tail and k.n == 2
         utility = self._utility
         pts = self.pts
+        own = k.seat if self.bot.own_playouts and k.n == 2 else -1
         done = 0
         while done < samples or deadline is not None:
             batch = 8 if deadline is not None else min(8, samples - done)
@@ -449,7 +456,7 @@ class _Search:
                         mixed_playout(h, self.opponents, random.Random(stream).random)
                         p = h.points[k.side]
                     elif tail:
-                        rules_playout_to_last_draw(h)
+                        rules_playout_to_last_draw(h, own)
                         rest = Solver(h, k.side).value(h) if h.to_play >= 0 else 0.0
                         p = h.points[k.side] + rest
                     else:

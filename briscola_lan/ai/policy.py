@@ -184,12 +184,13 @@ def rules_playout(h: FastHand) -> None:
     _playout(h, frozenset(), None)
 
 
-def rules_playout_to_last_draw(h: FastHand) -> None:
+def rules_playout_to_last_draw(h: FastHand, own_seat: int = -1) -> None:
     """Like ``rules_playout``, but stop at the start of the first trick with the stock empty
     (at once if it is already empty; mutates ``h``): from there on every card is known at 2
-    players, and the rest can be solved exactly."""
+    players, and the rest can be solved exactly. ``own_seat`` (at 2 players) plays
+    ``own_pick`` instead of ``rule_pick``."""
     if h.si < len(h.stock):
-        _playout(h, frozenset(), None, stop_at_last_draw=True)
+        _playout(h, frozenset(), None, stop_at_last_draw=True, own_seat=own_seat)
 
 
 def mixed_playout(h: FastHand, random_seats: frozenset[int], random: Callable[[], float]) -> None:
@@ -202,6 +203,7 @@ def _playout(
     random_seats: frozenset[int],
     random: Callable[[], float] | None,
     stop_at_last_draw: bool = False,
+    own_seat: int = -1,
 ) -> None:
     """``FastHand.play`` in a loop, inlined: the same moves, draws and points, in fewer steps
     (to the end, or with ``stop_at_last_draw`` to the trick after the stock's last draw)."""
@@ -229,6 +231,8 @@ def _playout(
             card = held[0]
         elif random is not None and seat in random_seats:
             card = held[int(random() * len(held))]
+        elif seat == own_seat:
+            card = own_pick(held, trick, leader, seat, n, trump, played, nstock - si)
         else:
             card = rule_pick(held, trick, leader, seat, n, trump, played, nstock - si)
         held.remove(card)

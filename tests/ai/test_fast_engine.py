@@ -183,3 +183,43 @@ def test_playout_to_last_draw_stops_where_the_stock_runs_out(
         rules_playout(full)
         rules_playout(cut)
         assert cut.points == full.points
+
+
+def test_a_playout_with_the_seats_own_rules_plays_them_for_that_seat() -> None:
+    """``rules_playout_to_last_draw(h, own_seat)`` (the strong level's playouts at 2 players)
+    plays ``own_pick`` for ``own_seat`` and ``rule_pick`` for the other, to the same stop as
+    step-by-step play; the two policies part in some of these hands, so the test can tell."""
+    from briscola_lan.ai.policy import own_pick, rules_playout_to_last_draw
+
+    rng = random.Random(7)
+    deck = [c.code for c in deck_for(2, 0)]
+    parted = 0
+    for game in range(60):
+        rng.shuffle(deck)
+        start = FastHand.deal(deck, game % 2, 2, False)
+        for _ in range(rng.randrange(20)):
+            start.play(start.hands[start.to_play][0])
+        own = game % 2
+        cut = start.clone()
+        rules_playout_to_last_draw(cut, own)
+        stepped = start.clone()
+        while stepped.stock_left > 0 or stepped.trick:
+            seat = stepped.to_play
+            card = _rules_card(stepped)
+            if seat == own:
+                mine = own_pick(
+                    stepped.hands[seat],
+                    stepped.trick,
+                    stepped.leader,
+                    seat,
+                    2,
+                    stepped.trump,
+                    stepped.played,
+                    stepped.stock_left,
+                )
+                parted += mine != card
+                card = mine
+            stepped.play(card)
+        for name in FastHand.__slots__:
+            assert getattr(cut, name) == getattr(stepped, name), name
+    assert parted > 0

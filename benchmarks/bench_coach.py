@@ -162,7 +162,8 @@ def _as_evaluation(d: dict[str, object]) -> Evaluation:
 def _old_review(view: SeatView, card: Card) -> tuple[float, int]:
     """The previous review: the baseline search's cost of the play, and its top card (300
     samples, its budget at 2 players then: fixed, as the players are)."""
-    best, scores = StrongBot(coach.REVIEW_SEED, samples=300, confidence=0.0).choose_scored(view)
+    old = StrongBot(coach.REVIEW_SEED, samples=300, confidence=0.0, own_playouts=False)
+    best, scores = old.choose_scored(view)
     return max(0.0, scores[best.code] - scores[card.code]), best.code
 
 

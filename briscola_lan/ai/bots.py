@@ -153,9 +153,10 @@ class StrongBot:
     (``win_stock`` above ``early_stock``) then decides between cards the margin lets through,
     and cannot itself carry one past it.
 
-    With ``own_playouts``, at 2 players the bot's own seat plays its own rule-based card
-    (``own_pick``) in the playouts to the last draw, as it plays itself, and the opponent the
-    rules policy (its model); without it both play ``rule_pick``.
+    With ``own_playouts`` (on for the strong level), at 2 players with the exact tail the bot's
+    own seat plays its own rule-based card (``own_pick``) in the playouts to the last draw, as it
+    plays itself where its search is not sure, and the opponent the rules policy (its model);
+    without it both play ``rule_pick``.
 
     With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
@@ -191,7 +192,7 @@ class StrongBot:
         win_bonus: float = 60.0,
         win_stock: int = 30,
         margin_points: bool = False,
-        own_playouts: bool = False,
+        own_playouts: bool = True,
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")

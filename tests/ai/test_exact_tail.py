@@ -54,3 +54,29 @@ def test_the_exact_tail_changes_this_position() -> None:
     view = _ace_on_a_lost_trump_trick()
     assert StrongBot(0, exact_tail=False).choose(view) == Card.parse("Ah")
     assert StrongBot(0, exact_tail=True).choose(view) == Card.parse("4d")
+
+
+def test_the_strong_level_plays_its_own_rules_for_itself_in_its_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 2 players the strong level's playouts to the last draw give its own seat its own
+    rule-based card (``own_pick``) and the opponent the rules policy; ``own_playouts=0`` gives
+    both the rules policy, and the baseline plays out by the rules to the end."""
+    from briscola_lan.ai import bots
+
+    seats: list[int] = []
+    real = bots.rules_playout_to_last_draw
+
+    def spy(h: object, own_seat: int = -1) -> None:
+        seats.append(own_seat)
+        real(h, own_seat)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bots, "rules_playout_to_last_draw", spy)
+    view = _ace_on_a_lost_trump_trick()
+    for level, own in (("strong:8", view.seat), ("strong:samples=8+own_playouts=0", -1)):
+        seats.clear()
+        make_bot(level, 0).choose(view)
+        assert seats and set(seats) == {own}, level
+    seats.clear()
+    make_bot("baseline", 0).choose(view)
+    assert not seats

@@ -15,7 +15,8 @@ import logging
 import math
 import random
 import time
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from briscola_lan.ai.evaluate import Evaluation, consistent_deals, even_split
 from briscola_lan.ai.fast import POINTS, FastHand
@@ -315,10 +316,12 @@ class StrongBot:
         preferred: int,
         margin: float = 0.0,
         confidence: float | None = None,
-        points_gain: Any = None,
+        points_gain: Callable[[int, int], float] | None = None,
     ) -> int:
         """The top card, unless the rule-based card is within ``confidence`` standard errors
-        of it (the bot's ``confidence`` if not given), or within ``margin`` points of it."""
+        of it (the bot's ``confidence`` if not given), or within ``margin`` points of it (with
+        ``margin_points``, ``margin`` card points as ``points_gain(top, rule-based)`` has
+        them, the win bonus left out)."""
         confidence = self.confidence if confidence is None else confidence
         values = ev.values
         best = max(values, key=lambda c: (round(values[c], 6), c == preferred, -c))

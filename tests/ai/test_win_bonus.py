@@ -92,3 +92,21 @@ def test_the_trump_that_wins_the_hand_more_often(seed: int) -> None:
     assert sum(x > 60 for x in ev.samples[four]) == 0
     assert str(StrongBot(seed, win_bonus=0.0).choose(view)) == "4♣"
     assert str(StrongBot(seed).choose(view)) == "7♦"
+
+
+def test_the_early_margin_can_be_asked_of_the_card_points_alone() -> None:
+    """With the bonus from the first trick on and the rules policy for both seats in the
+    playouts, the playouts' chances of winning the hand carry the ace of trumps past the early
+    margin on the first lead (♣ trumps, A♣ A♥ 4♦: the costly card of
+    tests/ai/test_positions.py); asked of the card points alone (``margin_points``), the margin
+    keeps the search to its rule-based card. (With its own rules for itself in the playouts,
+    the strong level's, the bonus from the first trick keeps to it either way.)"""
+    from tests.ai.test_positions import trump_ace_lead_with_a_worthless_card
+
+    hand, costly = trump_ace_lead_with_a_worthless_card()
+    view = hand.view(hand.current_player)
+    ace = Card.parse(costly)
+    assert StrongBot(0, win_stock=40, own_playouts=False).choose(view) == ace
+    points = StrongBot(0, win_stock=40, own_playouts=False, margin_points=True)
+    assert points.choose(view) != ace
+    assert StrongBot(0, win_stock=40).choose(view) != ace

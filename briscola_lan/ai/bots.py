@@ -346,6 +346,7 @@ class _Search:
         self.k = k = Knowledge(view)
         self.rng = rng = decision_rng(bot.seed, view)
         self.out: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
+        # Each playout's card points without the win bonus, kept for ``margin_points`` only.
         self.pts: dict[int, list[float]] = {c: [] for c in sorted(k.my_hand)}
         self.weights: list[float] = []
         self.done = 0
@@ -443,7 +444,7 @@ class _Search:
         # At 2 players every card is known once the stock is empty: the rest is solved.
         tail = self.bot.exact_tail and k.n == 2
         utility = self._utility
-        pts = self.pts
+        pts = self.pts if self.bot.margin_points else None  # card points, for its margin
         own = k.seat if self.bot.own_playouts and k.n == 2 else -1
         done = 0
         while done < samples or deadline is not None:
@@ -467,7 +468,8 @@ class _Search:
                         rules_playout(h)
                         p = h.points[k.side]
                     xs.append(utility(p))
-                    pts[c].append(p)
+                    if pts is not None:
+                        pts[c].append(p)
                 self.weights.append(count)
             done += batch
             if deadline is not None and time.perf_counter() > deadline:

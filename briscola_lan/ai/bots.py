@@ -143,7 +143,8 @@ class StrongBot:
     play to the end misjudges the last tricks.
 
     With ``win_bonus`` (60 for the strong level), at 2 players in the ``hands`` match format
-    (a hand is won with 61 points) and fewer than ``win_stock`` cards in the stock, an outcome
+    (a hand is won with 61 points) and fewer than ``win_stock`` cards in the stock (40, the
+    strong level's: throughout the hand, the stock never holds more than 34), an outcome
     of a search that wins the hand scores ``win_bonus`` points more (half of it for 60, a
     draw): the search weighs the chance of winning the hand, which is what such a match counts,
     and not only the points.
@@ -191,7 +192,7 @@ class StrongBot:
         solve_confidence: float = 1.0,
         exact_tail: bool = True,
         win_bonus: float = 60.0,
-        win_stock: int = 30,
+        win_stock: int = 40,
         margin_points: bool = False,
         own_playouts: bool = True,
     ) -> None:

@@ -54,14 +54,17 @@ def test_no_bonus_where_a_hand_won_is_not_what_counts() -> None:
     assert points.samples == plain.samples
 
 
-def test_the_strong_level_weighs_the_hand_from_the_fourth_trick() -> None:
-    """With fewer than 30 cards in the stock: not in the third trick (30 left), from the
+def test_the_strong_level_weighs_the_hand_from_the_first_trick() -> None:
+    """Throughout the hand: at the first trick (34 cards in the stock) as at the fourth; with
+    ``win_stock=30`` (the strong level before) not in the third trick (30 left), from the
     fourth (28 left) on."""
     moves = MOVES.split()
-    third, fourth = (replayed_view(DECK, 0, " ".join(moves[:n])) for n in (4, 6))
-    assert (third.stock_left, fourth.stock_left) == (30, 28)
-    assert _Search(StrongBot(0), third).bonus == 0
-    assert _Search(StrongBot(0), fourth).bonus == 60
+    first, third, fourth = (replayed_view(DECK, 0, " ".join(moves[:n])) for n in (0, 4, 6))
+    assert (first.stock_left, third.stock_left, fourth.stock_left) == (34, 30, 28)
+    for view in (first, third, fourth):
+        assert _Search(StrongBot(0), view).bonus == 60
+    assert _Search(StrongBot(0, win_stock=30), third).bonus == 0
+    assert _Search(StrongBot(0, win_stock=30), fourth).bonus == 60
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -99,8 +102,8 @@ def test_the_early_margin_can_be_asked_of_the_card_points_alone() -> None:
     playouts, the playouts' chances of winning the hand carry the ace of trumps past the early
     margin on the first lead (♣ trumps, A♣ A♥ 4♦: the costly card of
     tests/ai/test_positions.py); asked of the card points alone (``margin_points``), the margin
-    keeps the search to its rule-based card. (With its own rules for itself in the playouts,
-    the strong level's, the bonus from the first trick keeps to it either way.)"""
+    keeps the search to its rule-based card. With its own rules for itself in the playouts, the
+    strong level, which has the bonus from the first trick, keeps to it either way."""
     from tests.ai.test_positions import trump_ace_lead_with_a_worthless_card
 
     hand, costly = trump_ace_lead_with_a_worthless_card()
@@ -109,4 +112,5 @@ def test_the_early_margin_can_be_asked_of_the_card_points_alone() -> None:
     assert StrongBot(0, win_stock=40, own_playouts=False).choose(view) == ace
     points = StrongBot(0, win_stock=40, own_playouts=False, margin_points=True)
     assert points.choose(view) != ace
-    assert StrongBot(0, win_stock=40).choose(view) != ace
+    assert StrongBot(0).win_stock == 40
+    assert StrongBot(0).choose(view) != ace

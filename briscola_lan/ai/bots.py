@@ -163,7 +163,8 @@ class StrongBot:
     With ``solve_deals`` > 0 (the arena's ``solver`` level), at 2 players every sample is solved
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
     in the stock, ``horizon`` tricks ahead (the points beyond shared evenly) before;
-    ``solve_deals`` samples, or ``samples`` if given.
+    ``solve_deals`` samples, or ``samples`` if given; only with ``solve_min`` to ``solve_max``
+    cards in the stock (the playouts otherwise, as the strong level plays).
     """
 
     level = "strong"
@@ -188,6 +189,8 @@ class StrongBot:
         own_rules: bool = True,
         solve_deals: int = 0,
         solve_stock: int = 12,
+        solve_min: int = 0,
+        solve_max: int = 40,
         horizon: int = 6,
         solve_confidence: float = 1.0,
         exact_tail: bool = True,
@@ -215,6 +218,8 @@ class StrongBot:
         self.own_rules = own_rules
         self.solve_deals = solve_deals
         self.solve_stock = solve_stock
+        self.solve_min = solve_min
+        self.solve_max = solve_max
         self.horizon = horizon
         self.solve_confidence = solve_confidence
         self.exact_tail = exact_tail
@@ -365,7 +370,12 @@ class _Search:
         self.exact = view.stock_left <= (bot.exact_stock if k.n == 2 else 0)
         # At 2 players before that, the deals are solved too: to the end once the stock is
         # small, ``horizon`` tricks ahead before (the points beyond shared evenly).
-        self.solved = k.n == 2 and not self.exact and bot.solve_deals > 0
+        self.solved = (
+            k.n == 2
+            and not self.exact
+            and bot.solve_deals > 0
+            and bot.solve_min <= view.stock_left <= bot.solve_max
+        )
         self.depth = EXACT if view.stock_left <= bot.solve_stock else bot.horizon
         self.opponents = frozenset(
             s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)

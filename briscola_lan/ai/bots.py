@@ -201,6 +201,10 @@ class StrongBot:
     ) -> None:
         if (samples is not None and samples < 1) or end_samples < 1 or oversample < 1:
             raise ValueError("a strong bot needs at least one sample")
+        if solve_min < 0 or solve_max < solve_min:
+            raise ValueError(
+                f"the stock range to solve in is empty or negative ({solve_min} to {solve_max})"
+            )
         self.seed = seed
         self.samples = samples
         self.end_samples = end_samples

@@ -121,6 +121,9 @@ def test_the_deals_are_solved_only_within_the_stock_range_asked() -> None:
     assert {s for s in seen if s <= 10} and {s for s in seen if s >= 20}
     search = _Search(late, _aces_against_a_king())  # 4 cards in the stock: to the end
     assert search.solved and search.depth == EXACT
+    for bad in ("solve_min=20+solve_max=10", "solve_min=-1", "solve_max=-2"):
+        with pytest.raises(UnknownLevel, match="stock range"):
+            make_bot(f"strong:solve_deals=5+{bad}")
 
 
 # A game of two rules bots (dealer seat 0), stopped with 4 cards in the stock: clubs are trumps
@@ -140,9 +143,9 @@ def test_the_late_solve_keeps_the_last_trump_the_playouts_throw(seed: int) -> No
     """Every deal the seat cannot tell apart, solved: throwing the 5 of trumps under K♣ costs
     over 5 points against giving the jack. With its deals solved late in the hand (48 deals
     with 10 cards or fewer in the stock, its top card played) the search keeps the trump in
-    every seed; the strong level, whose playouts play the rules policy to the last draw, throws
-    it (the position tells the two apart; docs/ai.md, "Results", for why the strong level keeps
-    its playouts there)."""
+    every seed; the search with its playouts there (``solve_deals=0``, the strong level's),
+    which play the rules policy to the last draw, throws it: the position tells the two apart
+    (docs/ai.md, "Results", for why the strong level keeps its playouts)."""
     view = replayed_view(_KEEP_DECK, 0, _KEEP_PLAYS)
     assert view.stock_left == 4
     assert sorted(c.code for c in view.hand) == sorted(
@@ -154,4 +157,4 @@ def test_the_late_solve_keeps_the_last_trump_the_playouts_throw(seed: int) -> No
     assert exact.best() == jack.code
     assert exact.cost(trump.code) > 5
     assert make_bot(LATE_SOLVE, seed).choose(view) == jack
-    assert make_bot("strong", seed).choose(view) == trump
+    assert make_bot("strong:solve_deals=0", seed).choose(view) == trump

@@ -164,7 +164,10 @@ class StrongBot:
     instead of played out: to the end of the hand once at most ``solve_stock`` cards are left
     in the stock, ``horizon`` tricks ahead (the points beyond shared evenly) before;
     ``solve_deals`` samples, or ``samples`` if given; only with ``solve_min`` to ``solve_max``
-    cards in the stock (the playouts otherwise, as the strong level plays).
+    cards in the stock (the playouts otherwise, as the strong level plays); with
+    ``solve_rules_below`` at most 1, only where the opponent model's chance that the opponents
+    follow the rules, over the deals drawn for the solve, is below it (the playouts otherwise:
+    they play the opponents as the rules do).
     """
 
     level = "strong"
@@ -193,6 +196,7 @@ class StrongBot:
         solve_max: int = 40,
         horizon: int = 6,
         solve_confidence: float = 1.0,
+        solve_rules_below: float = 2.0,
         exact_tail: bool = True,
         win_bonus: float = 60.0,
         win_stock: int = 40,
@@ -226,6 +230,7 @@ class StrongBot:
         self.solve_max = solve_max
         self.horizon = horizon
         self.solve_confidence = solve_confidence
+        self.solve_rules_below = solve_rules_below
         self.exact_tail = exact_tail
         self.win_bonus = win_bonus
         self.win_stock = win_stock
@@ -381,6 +386,17 @@ class _Search:
             and bot.solve_min <= view.stock_left <= bot.solve_max
         )
         self.depth = EXACT if view.stock_left <= bot.solve_stock else bot.horizon
+        # Deals drawn to decide whether to solve at all, solved first when they are.
+        self.drawn: list[tuple[FastHand, float, float]] | None = None
+        if self.solved and bot.solve_rules_below <= 1.0 and self.model is not None:
+            count = bot.samples if bot.samples is not None else bot.solve_deals
+            drawn = bot._draw(k, self.model, rng, count)
+            total = sum(c for _, c, _ in drawn)
+            p_rules = sum(c * p for _, c, p in drawn) / total
+            if p_rules >= bot.solve_rules_below:
+                self.solved = False
+            else:
+                self.drawn = drawn
         self.opponents = frozenset(
             s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
         )
@@ -430,7 +446,10 @@ class _Search:
         k, out = self.k, self.out
         self.done += samples
         distinct: dict[tuple[tuple[int, ...], ...], tuple[FastHand, float]] = {}
-        for h, count, _ in self.bot._draw(k, self.model, self.rng, samples):
+        drawn, self.drawn = self.drawn, None
+        if drawn is None or len(drawn) > samples:
+            drawn = self.bot._draw(k, self.model, self.rng, samples)
+        for h, count, _ in drawn:
             key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
             old = distinct.get(key)
             distinct[key] = (h, count + (old[1] if old else 0.0))

@@ -8,6 +8,7 @@ playouts throw."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,35 @@ def test_the_late_solve_keeps_the_last_trump_the_playouts_throw(seed: int) -> No
     assert exact.cost(trump.code) > 5
     assert make_bot(LATE_SOLVE, seed).choose(view) == jack
     assert make_bot("strong:solve_deals=0", seed).choose(view) == trump
+
+
+def test_the_late_solve_can_be_kept_for_opponents_who_do_not_follow_the_rules() -> None:
+    """With ``solve_rules_below``, the deals are solved only where the opponent model's chance
+    that the opponent follows the rules, over the deals drawn for the solve, is below it; those
+    very deals are the ones solved. Otherwise the search plays out its samples."""
+    view = replayed_view(_KEEP_DECK, 0, _KEEP_PLAYS)
+    base = make_bot(LATE_SOLVE, 0)
+    assert isinstance(base, StrongBot)
+    twin = _Search(base, view)  # the same generator and model: the deals the search draws
+    drawn = base._draw(twin.k, twin.model, twin.rng, base.solve_deals)
+    p_rules = sum(c * p for _, c, p in drawn) / sum(c for _, c, _ in drawn)
+    assert 0.0 < p_rules < 1.0
+    above = make_bot(f"{LATE_SOLVE}+solve_rules_below={p_rules + 1e-6}", 0)
+    below = make_bot(f"{LATE_SOLVE}+solve_rules_below={p_rules - 1e-6}", 0)
+    assert isinstance(above, StrongBot) and isinstance(below, StrongBot)
+    assert not _Search(below, view).solved
+    search = _Search(above, view)
+    assert search.solved
+    ev = search.run(1)
+    # Identical deals are solved once, weighted by their count (in the order first drawn).
+    distinct: dict[tuple[tuple[int, ...], ...], list[Any]] = {}
+    for h, count, _ in drawn:
+        key = (*(tuple(sorted(x)) for x in h.hands), tuple(h.stock))
+        distinct.setdefault(key, [h, 0.0])[1] += count
+    assert ev.deals == len(distinct) and sum(ev.weights) == sum(c for _, c, _ in drawn)
+    for i, (h, count) in enumerate(distinct.values()):
+        assert ev.weights[i] == count
+        solved = Solver(h, search.k.side).values(h)
+        for c, v in solved.items():
+            assert ev.samples[c][i] == search._utility(h.points[search.k.side] + v)
+    assert _Search(make_bot(LATE_SOLVE, 0), view).solved  # off by default: always solved

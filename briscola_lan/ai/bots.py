@@ -168,6 +168,11 @@ class StrongBot:
     ``solve_rules_below`` at most 1, only where the opponent model's chance that the opponents
     follow the rules, over the deals drawn for the solve, is below it (the playouts otherwise:
     they play the opponents as the rules do).
+
+    With ``unruly_max`` >= 0, at 2 players with at most that many cards in the stock the
+    playouts in which the opponent model draws an opponent that does not follow the rules are
+    solved to the end (that opponent playing perfectly) instead of played at random: the model
+    is then a mixture of the rules player and a perfect one, weighted by its posterior.
     """
 
     level = "strong"
@@ -197,6 +202,7 @@ class StrongBot:
         horizon: int = 6,
         solve_confidence: float = 1.0,
         solve_rules_below: float = 2.0,
+        unruly_max: int = -1,
         exact_tail: bool = True,
         win_bonus: float = 60.0,
         win_stock: int = 40,
@@ -231,6 +237,7 @@ class StrongBot:
         self.horizon = horizon
         self.solve_confidence = solve_confidence
         self.solve_rules_below = solve_rules_below
+        self.unruly_max = unruly_max
         self.exact_tail = exact_tail
         self.win_bonus = win_bonus
         self.win_stock = win_stock
@@ -397,6 +404,8 @@ class _Search:
                 self.solved = False
             else:
                 self.drawn = drawn
+        # The samples whose opponent does not follow the rules solved, not played at random.
+        self.unruly = k.n == 2 and not self.exact and view.stock_left <= bot.unruly_max
         self.opponents = frozenset(
             s for s in range(k.n) if view.options.side_of(s) != view.options.side_of(k.seat)
         )
@@ -487,6 +496,15 @@ class _Search:
                 # Opponents of a random type play at random in this sample's playouts; every
                 # candidate replays the same random stream (common random numbers).
                 stream = rng.random() if rng.random() >= p_rules else None
+                if stream is not None and self.unruly:
+                    now = base.points[k.side]
+                    values = solve(base, k.side)
+                    for c, xs in out.items():
+                        xs.append(utility(now + values[c]))
+                        if pts is not None:
+                            pts[c].append(now + values[c])
+                    self.weights.append(count)
+                    continue
                 for c, xs in out.items():
                     h = base.clone()
                     h.play(c)

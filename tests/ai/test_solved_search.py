@@ -3,7 +3,8 @@ playing them out): where an exact evaluation knows the best card and the rule-ba
 another, it plays the exact best; with the stock still large it solves a few tricks ahead, and
 its values are the solver's on the deals it drew. The stock range where the deals are solved is a
 setting (``solve_min``, ``solve_max``): solved late in the hand only, the search keeps a trump its
-playouts throw."""
+playouts throw. With ``unruly_max`` the playouts whose opponent the model draws as not following
+the rules are solved to the end instead of played at random."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from briscola_lan.ai import StrongBot, UnknownLevel, make_bot
 from briscola_lan.ai.bots import _Search
 from briscola_lan.ai.evaluate import Budget, evaluate, even_split
-from briscola_lan.ai.solver import EXACT, Solver
+from briscola_lan.ai.solver import EXACT, Solver, solve
 from briscola_lan.rules import Card, Hand, SeatView, TableOptions
 from tests.ai.replay import replayed_view
 
@@ -191,3 +192,44 @@ def test_the_late_solve_can_be_kept_for_opponents_who_do_not_follow_the_rules() 
         for c, v in solved.items():
             assert ev.samples[c][i] == search._utility(h.points[search.k.side] + v)
     assert _Search(make_bot(LATE_SOLVE, 0), view).solved  # off by default: always solved
+
+
+UNRULY = "strong:unruly_max=10"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_opponent_who_does_not_follow_the_rules_is_solved_for_not_played_at_random(
+    seed: int,
+) -> None:
+    """With ``unruly_max``, the playouts in which the opponent model draws an opponent that does
+    not follow the rules are solved to the end (a perfect opponent) instead of played at random:
+    the search then keeps the trump the strong level's playouts throw (the position above)."""
+    view = replayed_view(_KEEP_DECK, 0, _KEEP_PLAYS)
+    assert make_bot(UNRULY, seed).choose(view) == Card.parse("Jd")
+
+
+def test_the_unruly_samples_are_the_solvers_values_and_only_within_the_stock_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from briscola_lan.ai import bots
+
+    solved: list[tuple[float, dict[int, float]]] = []
+
+    def recording_solve(h: Any, side: int) -> dict[int, float]:
+        values = solve(h, side)
+        solved.append((h.points[side], values))
+        return values
+
+    monkeypatch.setattr(bots, "solve", recording_solve)
+    view = replayed_view(_KEEP_DECK, 0, _KEEP_PLAYS)  # 4 cards in the stock
+    search = _Search(make_bot(UNRULY, 0), view)
+    ev = search.run(1)
+    total = len(ev.weights)
+    assert 0 < len(solved) < total  # a mixture: some samples solved, the rest played out
+    rows = [tuple(ev.samples[c][i] for c in sorted(ev.samples)) for i in range(total)]
+    for now, values in solved:
+        assert tuple(search._utility(now + values[c]) for c in sorted(values)) in rows
+    solved.clear()
+    _Search(make_bot("strong:unruly_max=3", 0), view).run(1)  # the stock above it: none
+    _Search(make_bot("strong", 0), view).run(1)  # off by default
+    assert solved == []

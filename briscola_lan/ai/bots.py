@@ -468,18 +468,23 @@ class _Search:
                 values = Solver(h, k.side, depth, even_split).values(h)
             else:
                 values = solve(h, k.side)
-            if values.keys() != out.keys():
-                raise SearchError(
-                    "the exact search scored cards not in its hand "
-                    f"{sorted(values.keys() - out.keys())} or left out held cards "
-                    f"{sorted(out.keys() - values.keys())}"
-                )
+            self._check_scored(values)
             final = depth >= EXACT  # a horizon's value is not the hand's outcome
             for c, v in values.items():
                 out[c].append(self._utility(now + v) if final else now + v)
             self.weights.append(count)
             if deadline is not None and time.perf_counter() > deadline:
                 break
+
+    def _check_scored(self, values: dict[int, float]) -> None:
+        """A solve scored exactly the cards in the hand (else ``SearchError``: a bug)."""
+        out = self.out
+        if values.keys() != out.keys():
+            raise SearchError(
+                "the exact search scored cards not in its hand "
+                f"{sorted(values.keys() - out.keys())} or left out held cards "
+                f"{sorted(out.keys() - values.keys())}"
+            )
 
     def _playouts(self, samples: int, deadline: float | None) -> None:
         """Every candidate played in the same determinizations, then played out by the rules."""
@@ -499,6 +504,7 @@ class _Search:
                 if stream is not None and self.unruly:
                     now = base.points[k.side]
                     values = solve(base, k.side)
+                    self._check_scored(values)
                     for c, xs in out.items():
                         xs.append(utility(now + values[c]))
                         if pts is not None:

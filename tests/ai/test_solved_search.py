@@ -8,6 +8,7 @@ the rules are solved to the end instead of played at random."""
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -233,3 +234,21 @@ def test_the_unruly_samples_are_the_solvers_values_and_only_within_the_stock_ask
     _Search(make_bot("strong:unruly_max=3", 0), view).run(1)  # the stock above it: none
     _Search(make_bot("strong", 0), view).run(1)  # off by default
     assert solved == []
+
+
+def test_an_unruly_solve_that_scores_a_foreign_card_is_logged_and_a_held_card_is_played(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from briscola_lan.ai import bots
+
+    view = replayed_view(_KEEP_DECK, 0, _KEEP_PLAYS)
+    foreign = next(c for c in range(40) if Card.from_code(c) not in view.hand)
+
+    def broken(h: Any, side: int) -> dict[int, float]:
+        return {foreign: 120.0} | {c.code: 0.0 for c in view.hand}
+
+    monkeypatch.setattr(bots, "solve", broken)
+    with caplog.at_level(logging.ERROR, logger="briscola_lan.ai.bots"):
+        card = make_bot(UNRULY, 0).choose(view)
+    assert card in view.hand
+    assert any("not in its hand" in r.getMessage() for r in caplog.records), caplog.text

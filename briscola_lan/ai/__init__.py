@@ -16,6 +16,7 @@ calls (``ai.chiamata``).
 from __future__ import annotations
 
 import inspect
+import math
 
 from briscola_lan.ai.bots import Bot, RandomBot, RuleBot, StrongBot
 from briscola_lan.ai.chiamata import ChiamataBot
@@ -110,8 +111,10 @@ def strong_knobs(level: str, param: str) -> dict[str, object]:
                 knobs[key] = text in _TRUE
             else:
                 knobs[key] = kind(text)
+                if kind is float and not math.isfinite(float(text)):
+                    raise ValueError(text)
         except ValueError:
-            want = "a flag (1 or 0)" if kind is bool else f"a number ({kind.__name__})"
+            want = "a flag (1 or 0)" if kind is bool else f"a finite number ({kind.__name__})"
             raise UnknownLevel(
                 f"unknown bot level {level!r}: {key} takes {want}, not {text!r}"
             ) from None

@@ -215,6 +215,11 @@ class StrongBot:
             raise ValueError(
                 f"the stock range to solve in is empty or negative ({solve_min} to {solve_max})"
             )
+        if not solve_rules_below > 0.0:
+            raise ValueError(
+                f"solve_rules_below is a chance, above 0 (above 1: always solved), "
+                f"not {solve_rules_below}"
+            )
         self.seed = seed
         self.samples = samples
         self.end_samples = end_samples

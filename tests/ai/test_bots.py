@@ -191,9 +191,13 @@ def test_level_specs_name_the_strong_levels_settings() -> None:
     refused = {
         "strong:depth=3": "'depth' is not a setting",
         "strong:exact_tail=maybe": "exact_tail takes a flag",
-        "strong:win_stock=many": "win_stock takes a number (int)",
-        "strong:samples=1.5": "samples takes a number (int)",
+        "strong:win_stock=many": "win_stock takes a finite number (int)",
+        "strong:samples=1.5": "samples takes a finite number (int)",
         "strong:samples=0": "at least one sample",
+        "strong:win_bonus=nan": "win_bonus takes a finite number (float)",
+        "strong:solve_rules_below=inf": "solve_rules_below takes a finite number",
+        "strong:solve_rules_below=0": "solve_rules_below is a chance, above 0",
+        "strong:solve_rules_below=-1": "solve_rules_below is a chance, above 0",
     }
     for level, why in refused.items():
         with pytest.raises(UnknownLevel, match=re.escape(why)):

@@ -233,6 +233,7 @@ def test_the_unruly_samples_are_the_solvers_values_and_only_within_the_stock_ask
     solved.clear()
     _Search(make_bot("strong:unruly_max=3", 0), view).run(1)  # the stock above it: none
     _Search(make_bot("strong", 0), view).run(1)  # off by default
+    _Search(make_bot("baseline", 0), view).run(1)
     assert solved == []
 
 

@@ -12,6 +12,7 @@ cards or more is judged.
                                      [--normal-noise] [--review-seed 15] [--review-only]
     python benchmarks/bench_coach.py --positions [--deals 24]
     python benchmarks/bench_coach.py --playouts 20 34 [--count 40] [--deals 4] [--seed 1]
+    python benchmarks/bench_coach.py --horizon --cache FILE [--hands 30] [--seed 1]
 
 Figures: the hint's agreement with the evaluator's best card where that best is clear (its
 margin over the next card is larger than the evaluator's noise) per third of the hand (tricks
@@ -46,6 +47,15 @@ the stock, each card's outcome per deal by one rule-based playout (the strong se
 and by the exact solver, on the same deals: how the differences between cards correlate, per
 deal and per position (the mean over ``--deals`` deals), and how often the best cards agree.
 
+``--horizon``: the horizon search's own error, without the evaluator's noise. On each decision
+where the hint searches 6 tricks ahead (2 players, more than 12 cards in the stock), the
+evaluator's very deals (its seed and its number of deals) are searched 6 tricks ahead, the
+points beyond valued by each leaf (``ai/leaf.py``: ``even_split``, the hint's; ``held_cards``,
+the review's), and compared with the same deals solved to the
+end (the cache's: run the figures above with ``--cache`` first): the mean absolute error of the
+difference between two cards' values (the means over the deals), how often the best card
+differs from the solved deals', and each leaf's CPU time.
+
 ``--positions``: the regression positions of ``tests/ai/test_positions.py``, each evaluated
 with ``--deals`` deals solved exactly, and the card the strong bot (four seeds), the baseline
 search (four seeds) and the hint choose there.
@@ -69,6 +79,7 @@ from briscola_lan.ai import Bot, StrongBot, make_bot
 from briscola_lan.ai import evaluate as evaluate_module
 from briscola_lan.ai.evaluate import YARDSTICK, Z95, Budget, Evaluation, evaluate
 from briscola_lan.ai.infer import Knowledge
+from briscola_lan.ai.leaf import LeafModel, even_split, held_cards
 from briscola_lan.ai.policy import rules_playout
 from briscola_lan.ai.solver import Solver
 from briscola_lan.rules import Card, Hand, SeatView, TableOptions, deck_for
@@ -328,6 +339,7 @@ def main() -> None:
     parser.add_argument("--normal-noise", action="store_true")
     parser.add_argument("--review-seed", type=int, default=coach.REVIEW_SEED)
     parser.add_argument("--review-only", action="store_true")
+    parser.add_argument("--horizon", action="store_true")
     args = parser.parse_args()
     global REVIEW_ONLY
     REVIEW_ONLY = args.review_only  # before the jobs are forked: they inherit them
@@ -341,6 +353,11 @@ def main() -> None:
         return
     if args.positions:
         _positions(args.deals)
+        return
+    if args.horizon:
+        if args.cache is None or not args.cache.exists():
+            parser.error("--horizon compares with the evaluator's solved deals: give --cache FILE")
+        _horizon(decisions(args.hands, args.seed), json.loads(args.cache.read_text()))
         return
 
     start = time.perf_counter()
@@ -374,6 +391,45 @@ def main() -> None:
     if not REVIEW_ONLY:
         _hint_figures(ds, coached, evals)
     _review_figures(ds, coached, evals, args.pace)
+
+
+def _horizon(ds: list[Decision], cache: dict[str, dict[str, object]]) -> None:
+    """The hint's horizon search against the evaluator's deals solved to the end (``--horizon``)."""
+    ds = [
+        d
+        for d in ds
+        if d.view.stock_left > coach.SOLVED_STOCK
+        and _key(d.view) in cache
+        and not _as_evaluation(cache[_key(d.view)]).exact
+    ]
+    leaves: dict[str, LeafModel] = {"even split": even_split, "held cards": held_cards}
+    errors: dict[str, list[float]] = {name: [] for name in leaves}
+    wrong = dict.fromkeys(leaves, 0)
+    cpu = dict.fromkeys(leaves, 0.0)
+    for d in ds:
+        solved = _as_evaluation(cache[_key(d.view)])
+        exact = {c: statistics.mean(xs) for c, xs in solved.samples.items()}
+        for name, leaf in leaves.items():
+            budget = Budget(YARDSTICK.deals, exact_up_to=YARDSTICK.exact_up_to, depth=6, leaf=leaf)
+            start = time.process_time()
+            ev = evaluate(d.view, budget, random.Random(_key(d.view)))  # the evaluator's deals
+            cpu[name] += time.process_time() - start
+            near = {c: statistics.mean(xs) for c, xs in ev.samples.items()}
+            cards = sorted(near)
+            for i, a in enumerate(cards):
+                for b in cards[i + 1 :]:
+                    errors[name].append(abs(near[a] - near[b] - (exact[a] - exact[b])))
+            wrong[name] += exact[max(cards, key=near.__getitem__)] < max(exact.values())
+    print(
+        f"{len(ds)} decisions searched 6 tricks ahead by the hint, on the evaluator's deals"
+        " (the same deals solved to the end)"
+    )
+    for name in leaves:
+        print(
+            f"  {name:>10}: card differences off by {statistics.mean(errors[name]):.2f} points "
+            f"on average; a worse card than the solved deals' best in {wrong[name]} of {len(ds)};"
+            f" CPU {1000 * cpu[name] / len(ds):.0f} ms a decision"
+        )
 
 
 def _hint_figures(ds: list[Decision], coached: list[Coached], evals: dict[str, Evaluation]) -> None:

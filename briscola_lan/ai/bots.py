@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from briscola_lan.ai.evaluate import Evaluation, consistent_deals, even_split
+from briscola_lan.ai.evaluate import Evaluation, consistent_deals
 from briscola_lan.ai.fast import POINTS, FastHand
 from briscola_lan.ai.infer import BotError, Knowledge, check_turn
+from briscola_lan.ai.leaf import even_split
 from briscola_lan.ai.model import OpponentModel
 from briscola_lan.ai.policy import (
     mixed_playout,

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from briscola_lan.ai.fast import FastHand
 from briscola_lan.ai.infer import Knowledge
-from briscola_lan.ai.solver import EXACT, Leaf, Solver
+from briscola_lan.ai.leaf import LeafModel
+from briscola_lan.ai.solver import EXACT, Solver
 from briscola_lan.rules import SeatView
 
 Z95 = 1.96  # the normal 95% quantile: Student's t's with many samples
@@ -165,12 +166,7 @@ class Budget:
     exact_up_to: int = 150
     seconds: float | None = None
     depth: int = EXACT
-    leaf: Leaf | None = None
-
-
-def even_split(masks: list[int], si: int, leader: int, rem: int) -> float:
-    """A horizon's leaf: the points still to play beyond it, shared evenly."""
-    return rem / 2
+    leaf: LeafModel | None = None
 
 
 def yardstick_deals(stock_left: int, players: int) -> int:

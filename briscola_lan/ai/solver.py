@@ -13,17 +13,12 @@ The value is bounded by the points still to play, which cuts whole subtrees.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from briscola_lan.ai.fast import BEATS, POINTS, FastHand
+from briscola_lan.ai.leaf import LeafModel
 
 ALL = (1 << 40) - 1
 _INF = 1000
 EXACT = 99  # more tricks than any hand has: the search goes to the end
-
-# A leaf's value: (hand masks, stock position, leader, points still to play) -> the points the
-# searching side takes from there on, between 0 and the points still to play.
-Leaf = Callable[[list[int], int, int, int], float]
 
 
 def _mask(cards: list[int]) -> int:
@@ -59,19 +54,20 @@ class Solver:
     The transposition table is kept between calls, so several positions of the same deal (the
     cards of a hand, one after the other) share their work.
 
-    With ``depth`` (and a ``leaf``), the search looks ``depth`` tricks ahead (the current trick
-    counts as the first) and values the positions it reaches there with ``leaf`` instead of
-    searching on: a horizon search, exact whenever the hand ends within the horizon. Its table
+    With ``depth`` (and a ``leaf``, ``ai/leaf.py``), the search looks ``depth`` tricks ahead (the
+    current trick counts as the first) and values the positions it reaches there with the leaf
+    ``leaf`` gives for this deal and side instead of searching on: a horizon search, exact
+    whenever the hand ends within the horizon. Its table
     is then cleared at each call (a position's value depends on how far from the horizon it is).
     """
 
     def __init__(
-        self, h: FastHand, side: int, depth: int = EXACT, leaf: Leaf | None = None
+        self, h: FastHand, side: int, depth: int = EXACT, leaf: LeafModel | None = None
     ) -> None:
         if depth < EXACT and leaf is None:
             raise ValueError("a horizon search needs a leaf evaluation")
         self.depth = depth
-        self.leaf = leaf
+        self.leaf = None if leaf is None else leaf(h, side)
         self.n = h.n
         self.side = side
         self.sides = h.sides

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field, replace
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from briscola_lan.ai import StrongBot
-from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evaluate, even_split
+from briscola_lan.ai.evaluate import Budget, Evaluation, consistent_deals, evaluate
 from briscola_lan.ai.infer import Knowledge
+from briscola_lan.ai.leaf import even_split, held_cards
 from briscola_lan.rules import Card, SeatView, Suit, TableOptions, deck_for, trick_winner_index
 from briscola_lan.tui import deck as dk
 from briscola_lan.tui.coach_judge import JUDGE, Judge
@@ -67,9 +68,11 @@ def hint_deals(stock_left: int, players: int) -> int:
 # Before that, the hint solves 24 deals 6 tricks ahead, the points beyond shared evenly: closer
 # to deals solved to the end than the strong search's playouts, at a fraction of their cost.
 HINT_EARLY = Budget(lambda stock, players: 24, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
-# The review judges the early plays of a 2-player hand the same way with twice the deals: each
-# play is judged by the worker while the hand goes on (``coach_judge``), about 0.2-0.5 s a play.
-REVIEW_EARLY = Budget(lambda stock, players: 48, exact_up_to=EXACT_DEALS, depth=6, leaf=even_split)
+# The review judges the early plays of a 2-player hand the same way with twice the deals, what
+# lies beyond valued by the cards each side holds there (``held_cards``, fitted on solved
+# positions: nearer deals solved to the end, for a third more time): each play is judged by the
+# worker while the hand goes on (``coach_judge``), about 0.3-0.7 s a play.
+REVIEW_EARLY = Budget(lambda stock, players: 48, exact_up_to=EXACT_DEALS, depth=6, leaf=held_cards)
 MISTAKE_MARGIN = 1.0  # a mistake costs at least this much more than its margin of error
 # A sampled play the review's deals find this much worse than its noise is judged again on fresh
 # deals (``check_play``), whose figures are shown.

@@ -18,11 +18,11 @@ from briscola_lan.ai.evaluate import (
     all_deals,
     consistent_deals,
     evaluate,
-    even_split,
     t95,
     tricks_left,
 )
 from briscola_lan.ai.infer import Knowledge
+from briscola_lan.ai.leaf import even_split
 from briscola_lan.ai.solver import Solver, solve
 from briscola_lan.rules import Hand, SeatView, TableOptions, deck_for
 

@@ -16,7 +16,8 @@ import pytest
 
 from briscola_lan.ai import StrongBot, UnknownLevel, make_bot
 from briscola_lan.ai.bots import _Search
-from briscola_lan.ai.evaluate import Budget, evaluate, even_split
+from briscola_lan.ai.evaluate import Budget, evaluate
+from briscola_lan.ai.leaf import even_split
 from briscola_lan.ai.solver import EXACT, Solver, solve
 from briscola_lan.rules import Card, Hand, SeatView, TableOptions
 from tests.ai.replay import replayed_view

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from briscola_lan.ai.fast import POINTS, FastHand
+from briscola_lan.ai.leaf import Leaf, held_cards
 from briscola_lan.ai.solver import Solver, solve
 from briscola_lan.rules import deck_for
 
@@ -72,29 +73,48 @@ def _leaf(masks: list[int], si: int, leader: int, rem: int) -> float:
     return rem * ((held + si + leader) % 7) / 6
 
 
-def _brute_to(h: FastHand, side: int, depth: int) -> float:
-    """Brute-force minimax ``depth`` tricks ahead (the current one included), ``_leaf`` beyond."""
+def _brute_to(h: FastHand, side: int, depth: int, leaf: Leaf = _leaf) -> float:
+    """Brute-force minimax ``depth`` tricks ahead (the current one included), ``leaf`` beyond."""
     if h.is_terminal:
         return 0
-    vals = [_brute_after(h, c, side, depth) for c in h.hands[h.to_play]]
+    vals = [_brute_after(h, c, side, depth, leaf) for c in h.hands[h.to_play]]
     return max(vals) if h.sides[h.to_play] == side else min(vals)
 
 
-def _brute_after(h: FastHand, c: int, side: int, depth: int) -> float:
+def _brute_after(h: FastHand, c: int, side: int, depth: int, leaf: Leaf = _leaf) -> float:
     """``_brute_to`` after the seat to play plays ``c``: the points it brings, and beyond."""
     x = h.clone()
     before, done = x.points[side], x.tricks_done
     x.play(c)
     got = x.points[side] - before
     if x.tricks_done == done:
-        return got + _brute_to(x, side, depth)
+        return got + _brute_to(x, side, depth, leaf)
     if x.is_terminal:
         return got
     if depth <= 1:
         rem = sum(POINTS[k] for k in (*x.stock[x.si :], *(k for y in x.hands for k in y)))
         masks = [sum(1 << k for k in y) for y in x.hands]
-        return got + _leaf(masks, x.si, x.leader, rem)
-    return got + _brute_to(x, side, depth - 1)
+        return got + leaf(masks, x.si, x.leader, rem)
+    return got + _brute_to(x, side, depth - 1, leaf)
+
+
+def _same_leaf(h: FastHand, side: int) -> Leaf:
+    return _leaf
+
+
+def test_a_horizon_search_asks_its_leaf_model_for_the_deal_and_its_side() -> None:
+    """A leaf may depend on the deal (its trump) and on whose points it values: the search asks
+    its model once, for the deal it searches and the side it searches for."""
+    h = _position(2, random.Random(3), 6)
+    asked: list[tuple[FastHand, int]] = []
+
+    def model(deal: FastHand, side: int) -> Leaf:
+        asked.append((deal, side))
+        return _leaf
+
+    side = h.sides[h.to_play]
+    Solver(h, side, 2, model).values(h)
+    assert asked == [(h, side)]
 
 
 @pytest.mark.parametrize(("players", "stock"), [(2, 4), (2, 6), (4, 0)])
@@ -104,10 +124,15 @@ def test_a_horizon_search_matches_brute_force_to_the_same_horizon(players: int, 
         h = _position(players, rng, stock)
         side = h.sides[h.to_play]
         for depth in (1, 2, 3):
-            values = Solver(h, side, depth, _leaf).values(h)
+            values = Solver(h, side, depth, _same_leaf).values(h)
             for c, v in values.items():
                 assert v == pytest.approx(_brute_after(h, c, side, depth))
+            # The fitted leaf (``ai/leaf.py``), given for the deal and the side, the same way.
+            values = Solver(h, side, depth, held_cards).values(h)
+            bound = held_cards(h, side)
+            for c, v in values.items():
+                assert v == pytest.approx(_brute_after(h, c, side, depth, bound))
         # A horizon past the end of the hand is the exact search.
-        assert Solver(h, side, 20, _leaf).values(h) == solve(h, side)
+        assert Solver(h, side, 20, _same_leaf).values(h) == solve(h, side)
     with pytest.raises(ValueError, match="needs a leaf"):
         Solver(h, side, 3)

@@ -2,10 +2,11 @@
 
     python benchmarks/fit_leaf.py [--positions 12000] [--seed 1] [--jobs 2]
 
-Each position is a 2-player hand dealt from its own seed (``--seed`` + its number) and played
-by the rules policy (a random legal card one time in four, so that the hands vary) to the start
-of a trick with an even number of cards from 2 to 22 in the stock (the leaves a 6-trick horizon
-search reaches from 14 to 32 cards in the stock, where the coach searches that way), then solved
+Each position is a 2-player hand dealt from its own seed (``--seed`` times 1,000,000 plus its
+number) and played by the rules policy (a random legal card one time in four, so that the hands
+vary) to the start of a trick with an even number of cards from 2 to 22 in the stock
+(``ai/leaf.py``, ``played_to``: the leaves a 6-trick horizon search reaches from 14 to 32 cards
+in the stock, where the review searches that way), then solved
 exactly to the end (``ai/solver.py``): the points each side takes from there. Each position
 counts once for each side. The weights are fitted by least squares on four positions in five
 (the target: a side's points from there less half of what is left); printed: the weights
@@ -27,12 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from briscola_lan.ai.fast import POINTS, FastHand
-from briscola_lan.ai.leaf import HELD_WEIGHTS, held_features
-from briscola_lan.ai.policy import rule_pick
+from briscola_lan.ai.fast import POINTS
+from briscola_lan.ai.leaf import FIT_STOCKS, HELD_WEIGHTS, held_features, played_to
 from briscola_lan.ai.solver import Solver
-
-STOCKS = tuple(range(2, 24, 2))
 
 # (side's hand mask, the other's, trump, the side leads, points left, side's points from there)
 Row = tuple[int, int, int, bool, int, int]
@@ -40,18 +38,7 @@ Row = tuple[int, int, int, bool, int, int]
 
 def position(seed: int) -> tuple[Row, Row, int]:
     """One position solved: its row for each side, and the cards in the stock."""
-    rng = random.Random(seed)
-    deck = list(range(40))
-    rng.shuffle(deck)
-    h = FastHand.deal(deck, rng.randrange(2), 2)
-    target = rng.choice(STOCKS)
-    while h.stock_left > target or h.trick:
-        hand = h.hands[h.to_play]
-        if rng.random() < 0.25:
-            card = rng.choice(hand)
-        else:
-            card = rule_pick(hand, h.trick, h.leader, h.to_play, 2, h.trump, h.played, h.stock_left)
-        h.play(card)
+    h = played_to(random.Random(seed))
     v0 = int(Solver(h, 0).value(h))
     masks = [sum(1 << c for c in hand) for hand in h.hands]
     rem = sum(POINTS[c] for c in h.stock[h.si :]) + sum(POINTS[c] for x in h.hands for c in x)
@@ -115,7 +102,7 @@ def main() -> None:
     print(f"shipped: {HELD_WEIGHTS}")
     head = f"{'stock':>6} {'rows':>6} {'even split':>11} {'fitted':>8} {'shipped':>8}"
     print(head + "   RMSE, points")
-    for stock in (None, *STOCKS):
+    for stock in (None, *FIT_STOCKS):
         rows = [r for a, b, s in test if stock in (None, s) for r in (a, b)]
         even = rmse([r[4] / 2 - r[5] for r in rows])
         fitted = rmse([predict(weights, r) - r[5] for r in rows])

@@ -14,9 +14,11 @@ the even split's). At 3 and 4 players it is the even split.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from briscola_lan.ai.fast import POINTS, FastHand
+from briscola_lan.ai.policy import rule_pick
 
 # A leaf's value: (hand masks by seat, stock position, the seat to lead, points still to play)
 # -> the points the searching side takes from there on, between 0 and the points still to play.
@@ -37,6 +39,10 @@ def even_split(h: FastHand, side: int) -> Leaf:
 # ``held_cards``' weights (``benchmarks/fit_leaf.py``, its default run): points for the side
 # over an even split of what is left, per unit of each of ``held_features``.
 HELD_WEIGHTS: tuple[float, ...] = (-0.052, 2.241, 0.790, -0.726, 1.638, -0.099)
+
+# The stock sizes of the positions the weights are fitted on: the leaves a search 6 tricks ahead
+# reaches from 14 to 32 cards in the stock, where the review searches that way.
+FIT_STOCKS = tuple(range(2, 24, 2))
 
 _SUIT = (1 << 10) - 1
 # The points of a suit's cards, by the 10-bit pattern of ranks held (a code is suit * 10 + rank).
@@ -137,3 +143,22 @@ def held_cards(h: FastHand, side: int) -> Leaf:
         return 0.0 if v < 0 else (rem if v > rem else v)
 
     return leaf
+
+
+def played_to(rng: random.Random, stock: int | None = None) -> FastHand:
+    """A position of the kind the weights are fitted on: a 2-player hand dealt from ``rng``,
+    played by the rules policy (a random legal card one time in four, so that the hands vary)
+    to the start of a trick with ``stock`` cards in the stock (None: one of ``FIT_STOCKS``,
+    drawn from ``rng``)."""
+    deck = list(range(40))
+    rng.shuffle(deck)
+    h = FastHand.deal(deck, rng.randrange(2), 2)
+    target = rng.choice(FIT_STOCKS) if stock is None else stock
+    while h.stock_left > target or h.trick:
+        hand = h.hands[h.to_play]
+        if rng.random() < 0.25:
+            card = rng.choice(hand)
+        else:
+            card = rule_pick(hand, h.trick, h.leader, h.to_play, 2, h.trump, h.played, h.stock_left)
+        h.play(card)
+    return h

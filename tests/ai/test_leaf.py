@@ -10,26 +10,19 @@ import statistics
 import pytest
 
 from briscola_lan.ai.fast import POINTS, FastHand
-from briscola_lan.ai.leaf import HELD_WEIGHTS, even_split, held_cards, held_features, held_value
-from briscola_lan.ai.policy import rule_pick
+from briscola_lan.ai.leaf import (
+    HELD_WEIGHTS,
+    even_split,
+    held_cards,
+    held_features,
+    held_value,
+    played_to,
+)
 from briscola_lan.ai.solver import Solver
 
 
 def _played_to(seed: int, stock: int) -> FastHand:
-    """A 2-player hand played by the rules policy (a random card one time in four) to the start
-    of a trick with ``stock`` cards in the stock."""
-    rng = random.Random(seed)
-    deck = list(range(40))
-    rng.shuffle(deck)
-    h = FastHand.deal(deck, rng.randrange(2), 2)
-    while h.stock_left > stock or h.trick:
-        hand = h.hands[h.to_play]
-        if rng.random() < 0.25:
-            card = rng.choice(hand)
-        else:
-            card = rule_pick(hand, h.trick, h.leader, h.to_play, 2, h.trump, h.played, h.stock_left)
-        h.play(card)
-    return h
+    return played_to(random.Random(seed), stock)
 
 
 def _masks(h: FastHand) -> list[int]:

@@ -90,6 +90,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
+    if args.positions < 50:
+        ap.error("--positions: at least 50 (four in five fitted, the fifth left out to measure)")
+    if args.jobs < 1:
+        ap.error("--jobs: at least 1")
     start = time.perf_counter()
     seeds = range(args.seed * 1_000_000, args.seed * 1_000_000 + args.positions)
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:

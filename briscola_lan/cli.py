@@ -46,6 +46,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Peer-to-peer Briscola for the local network, with a verifiable deal.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(
+        "--version",
+        action="store_true",
+        help="print the version and the protocol versions it speaks, then exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -62,8 +67,23 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    """This program's version, the wire protocol's and the fairness protocol's (saved games')."""
+    from briscola_lan import __version__
+    from briscola_lan.fairness.encoding import FAIRNESS_VERSION
+    from briscola_lan.wire.messages import PROTOCOL_VERSION
+
+    return (
+        f"briscola-lan {__version__} (wire protocol {PROTOCOL_VERSION}, "
+        f"fairness protocol and saved games {FAIRNESS_VERSION})"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["--version"]:
+        print(version())
+        return 0
     if (
         not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help"))
     ) and (DEFAULT_COMMAND in COMMANDS):

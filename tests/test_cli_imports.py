@@ -63,6 +63,33 @@ def test_a_command_help_imports_that_command_only() -> None:
     assert not {n for n in names if n.startswith(("prompt_toolkit", "briscola_lan.tui"))}
 
 
+def test_version_names_the_program_and_the_protocols_it_speaks() -> None:
+    """``--version``: what a user quotes in a bug report, and what two players compare when
+    their clients cannot talk (the wire and fairness protocols); no command is loaded."""
+    from briscola_lan import __version__
+    from briscola_lan.fairness import encoding, transcript
+    from briscola_lan.wire.messages import PROTOCOL_VERSION
+
+    out, names = _imported("--version")
+    assert out == (
+        f"briscola-lan {__version__} (wire protocol {PROTOCOL_VERSION}, "
+        f"fairness protocol and saved games {encoding.FAIRNESS_VERSION})\n"
+    )
+    assert not COMMAND_MODULES & names
+    unneeded = ("prompt_toolkit", "zeroconf", "briscola_lan.tui")
+    assert not {n for n in names if n.startswith(unneeded)}
+    assert transcript.VERSION == encoding.FAIRNESS_VERSION  # the saved games' header
+
+
+def test_the_installed_version_is_the_packages() -> None:
+    """pyproject.toml takes its version from ``briscola_lan.__version__``: one place."""
+    from importlib import metadata
+
+    from briscola_lan import __version__
+
+    assert metadata.version("briscola-lan") == __version__
+
+
 @pytest.mark.parametrize("command", sorted(cli.COMMANDS))
 def test_every_command_keeps_its_options_in_its_help(command: str) -> None:
     parser = cli.build_parser(command)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import struct
 
-DOMAIN = b"briscola-lan/v2/"  # fairness protocol version 2 (protocol/fairness.md §10)
+FAIRNESS_VERSION = 2  # the fairness protocol's version (protocol/fairness.md §10)
+DOMAIN = b"briscola-lan/v%d/" % FAIRNESS_VERSION
 HOST_PARTY = 0xFFFFFFFF  # the host's party number where a seat number would go
 DRAW_HAND = 0xFFFFFFFF  # the hand number of the seat/dealer draw's seed commitments and reveals
 _U32 = struct.Struct(">I")

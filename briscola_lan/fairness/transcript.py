@@ -13,8 +13,10 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from briscola_lan.fairness.encoding import FAIRNESS_VERSION
+
 FORMAT = "briscola-lan-transcript"
-VERSION = 2  # the fairness protocol version of its statements (protocol/fairness.md §10)
+VERSION = FAIRNESS_VERSION  # the fairness protocol version of its statements
 SUFFIX = ".briscola.json"
 
 Record = tuple[bytes, bytes]

@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from briscola_lan.about import describe
 from briscola_lan.portable import prepare_event_loop
 
 # name -> (module, one-line help). Keep in sync with README.md and docs/.
@@ -67,22 +68,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def version() -> str:
-    """This program's version, the wire protocol's and the fairness protocol's (saved games')."""
-    from briscola_lan import __version__
-    from briscola_lan.fairness.encoding import FAIRNESS_VERSION
-    from briscola_lan.wire.messages import PROTOCOL_VERSION
-
-    return (
-        f"briscola-lan {__version__} (wire protocol {PROTOCOL_VERSION}, "
-        f"fairness protocol and saved games {FAIRNESS_VERSION})"
-    )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["--version"]:
-        print(version())
+        print(describe())
         return 0
     if (
         not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help"))

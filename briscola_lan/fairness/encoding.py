@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import struct
 
-FAIRNESS_VERSION = 2  # the fairness protocol's version (protocol/fairness.md §10)
+from briscola_lan.about import FAIRNESS_VERSION
+
 DOMAIN = b"briscola-lan/v%d/" % FAIRNESS_VERSION
 HOST_PARTY = 0xFFFFFFFF  # the host's party number where a seat number would go
 DRAW_HAND = 0xFFFFFFFF  # the hand number of the seat/dealer draw's seed commitments and reveals

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from briscola_lan.fairness.encoding import FAIRNESS_VERSION
+from briscola_lan.about import FAIRNESS_VERSION
 
 FORMAT = "briscola-lan-transcript"
 VERSION = FAIRNESS_VERSION  # the fairness protocol version of its statements

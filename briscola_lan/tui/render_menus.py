@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from briscola_lan.about import describe
 from briscola_lan.rules import Card, MatchFormat, Rank
 from briscola_lan.tui.i18n import _
 from briscola_lan.tui.render import Frag, card_label, fit_name, nl, rules_text
@@ -274,7 +275,8 @@ def help_pages() -> list[tuple[str, str]]:
 
 def help_lines(ui: UiState, width: int | None = None, *, auction: bool = False) -> Frag:
     """Every key of the client, the current screen's first (``auction``: a five-player hand's
-    auction or call is on: its keys come first of all)."""
+    auction or call is on: its keys come first of all); last, the version line of
+    ``briscola-lan --version``, for a bug report."""
     sections = [
         ("table", _("Table keys"), help_table()),
         ("table", _("Auction keys (5 players)"), help_auction()),
@@ -293,6 +295,8 @@ def help_lines(ui: UiState, width: int | None = None, *, auction: bool = False) 
         key_w = max(12, *(len(k) for k, _w in keys))
         for key, what in keys:
             out.extend(hang([("", f"  {key:<{key_w}} ")], [("", what)], width))
+    nl(out)
+    out.append(("class:dim", describe()))
     return out
 
 

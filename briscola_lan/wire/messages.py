@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from briscola_lan import about
 from briscola_lan.rules.options import TableOptions
 
-PROTOCOL_VERSION = 3  # 3: fairness protocol version 2 (every party statement binds its context)
+PROTOCOL_VERSION = about.PROTOCOL_VERSION  # a hello carries it
 
 # A signed statement as it travels: (statement bytes, 64-byte Ed25519 signature).
 Record = tuple[bytes, bytes]

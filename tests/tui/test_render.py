@@ -145,6 +145,15 @@ def test_ascii_mode_renders_no_unicode() -> None:
         assert all(ord(ch) < 128 for ch in describe(trick, ui))
 
 
+def test_the_keys_help_ends_with_the_version_line() -> None:
+    from briscola_lan import about
+    from briscola_lan.tui.state import Screen
+
+    for screen in (Screen.LOBBY, Screen.TABLE):
+        text = _text(render_menus.help_lines(UiState(screen=screen)))
+        assert text.rstrip().endswith(about.describe()), screen
+
+
 def test_unicode_mode_shows_suit_symbols_and_styles() -> None:
     model = _sample_model()
     frags = render_table.hand_lines(model, UiState())

@@ -12,9 +12,10 @@ PROTOCOL_VERSION = 3
 FAIRNESS_VERSION = 2
 
 
-def describe() -> str:
+# ``{version}``, ``{wire}``, ``{fairness}``; the client shows it translated (tui/render_menus.py)
+LINE = "briscola-lan {version} (wire protocol {wire}, fairness protocol and saved games {fairness})"
+
+
+def describe(template: str = LINE) -> str:
     """One line a user quotes in a bug report: ``briscola-lan --version`` and the keys' help."""
-    return (
-        f"briscola-lan {__version__} (wire protocol {PROTOCOL_VERSION}, "
-        f"fairness protocol and saved games {FAIRNESS_VERSION})"
-    )
+    return template.format(version=__version__, wire=PROTOCOL_VERSION, fairness=FAIRNESS_VERSION)

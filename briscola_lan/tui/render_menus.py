@@ -296,7 +296,11 @@ def help_lines(ui: UiState, width: int | None = None, *, auction: bool = False) 
         for key, what in keys:
             out.extend(hang([("", f"  {key:<{key_w}} ")], [("", what)], width))
     nl(out)
-    out.append(("class:dim", describe()))
+    line = _(
+        "briscola-lan {version} (wire protocol {wire}, "
+        "fairness protocol and saved games {fairness})"
+    )
+    out.append(("class:dim", describe(line)))
     return out
 
 

@@ -20,7 +20,9 @@ margin over the next card is larger than the evaluator's noise) per third of the
 of the hint's card); the median hint time (CPU: on a shared machine the figure that does not
 depend on the others' load). The review: the share of plays it calls mistakes
 that are the evaluator's best or within 1 point of it; the share of hands whose biggest mistake
-is the evaluator's costliest play (of the hands where the review names one); the mean absolute
+is the evaluator's costliest play (of the hands where the review names one; where it is not,
+how often the costliest play's cost is above the named one's by less than the evaluator's 95%
+noise on it, and how often the review called that play a mistake); the mean absolute
 error of the biggest mistake's stated cost; hands of the strong player with a mistake named;
 the review's CPU time per hand, and the wait from the hand's last play to the review being
 ready when the worker judges each play as it is made (``tui/coach_judge.py``), one of the
@@ -503,6 +505,7 @@ def _review_figures(
         calls["baseline"] = []
     costs_by_hand: list[list[float]] = []
     noise_by_hand: list[list[float]] = []
+    cost_noise_by_hand: list[list[float]] = []  # each play's cost's 95% noise, the evaluator's
     strong: list[bool] = []  # the hand's player is the strong search
     review_s: list[float] = []
     wait_s: list[float] = []
@@ -518,6 +521,8 @@ def _review_figures(
         # the evaluator's own error on a cost: mean |normal| = 0.80 standard error
         noise_by_hand.append([0.7979 * ev.stderr(ev.best(), d.played.code)
                               for ev, d in zip(evs, hand_ds, strict=True)])  # fmt: skip
+        cost_noise_by_hand.append([ev.noise(ev.best(), d.played.code)
+                                   for ev, d in zip(evs, hand_ds, strict=True)])  # fmt: skip
         calls["review"].append([(p.mistake, p.cost) for p in reviewed])
         checked += sum(p.flagged is not None for p in reviewed)
         first = [p.flagged or (p.cost, p.noise) for p in reviewed]
@@ -535,9 +540,11 @@ def _review_figures(
     for label, per_hand in calls.items():
         fl: list[float] = []
         ok = n = 0
+        missed = within = called = 0  # hands whose costliest play is not the biggest mistake
         err: list[float] = []
         err_floor: list[float] = []
-        for hand_calls, costs, floor in zip(per_hand, costs_by_hand, noise_by_hand, strict=True):
+        hands = zip(per_hand, costs_by_hand, noise_by_hand, cost_noise_by_hand, strict=True)
+        for hand_calls, costs, floor, cost_noise in hands:
             mistakes = [i for i, (m, _) in enumerate(hand_calls) if m]
             fl += [costs[i] for i in mistakes]
             if not mistakes:
@@ -545,6 +552,11 @@ def _review_figures(
             top = max(mistakes, key=lambda i: (hand_calls[i][1], -i))
             n += 1
             ok += costs[top] == max(costs)
+            if costs[top] != max(costs):
+                costliest = costs.index(max(costs))
+                missed += 1
+                within += costs[costliest] - costs[top] <= cost_noise[costliest]
+                called += hand_calls[costliest][0]
             err.append(abs(hand_calls[top][1] - costs[top]))
             err_floor.append(floor[top])
         named = sum(any(m for m, _ in h) for h, s in zip(per_hand, strong, strict=True) if s)
@@ -555,6 +567,10 @@ def _review_figures(
               f"{_wilson(near, len(fl))}")  # fmt: skip
         print(f"  {label:>9}: biggest mistake is the evaluator's costliest play: "
               f"{_wilson(ok, n)} of the hands naming one")  # fmt: skip
+        if missed:
+            print(f"  {label:>9}: where it is not ({missed} hands), the costliest play's cost is "
+                  f"above the biggest mistake's by less than the evaluator's noise on it in "
+                  f"{within}; called a mistake in {called}")  # fmt: skip
         if err:
             print(f"  {label:>9}: biggest mistake's stated cost, mean absolute error "
                   f"{statistics.mean(err):.2f} points ({len(err)} hands); the evaluator's "

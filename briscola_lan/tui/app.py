@@ -555,8 +555,11 @@ class ClientApp(AppLayout):
     # --- running ---------------------------------------------------------------------------
 
     async def _start_lobby(self, source: LobbySource) -> None:
-        where = ", ".join(self.config.interfaces) if self.config.interfaces else _("the LAN")
-        self.ui.lobby_status = _("Looking for tables on {where}...").format(where=where)
+        if self.config.interfaces:
+            where = ", ".join(self.config.interfaces)
+            self.ui.lobby_status = _("Looking for tables on {where}...").format(where=where)
+        else:  # one sentence, not "the LAN" put in one: Italian joins "su la" into "sulla"
+            self.ui.lobby_status = _("Looking for tables on the LAN...")
         try:
             await source.start(self.set_lobby)
         except Exception as exc:

@@ -81,13 +81,20 @@ def start_host(
     proc = spawn(config, "host", *args, prefix=prefix, observe=observe)
     assert proc.stdout is not None
     lines: list[str] = []
-    try:
-        wait_line(proc.stdout, "ready", 30, lines)  # from the pipe, as later reads are
+    try:  # from the pipe, as later reads are; the line "ready" itself (not a word holding it)
+        end = time.monotonic() + 30
+        while wait_line(proc.stdout, "ready", end - time.monotonic(), lines).strip() != "ready":
+            pass
     except AssertionError:
         proc.kill()
         proc.wait()
         raise AssertionError("the host did not start: " + "\n".join(lines)) from None
-    table = next(x for x in lines if x.startswith("table "))
+    tables = [x for x in lines if x.startswith("table ")]
+    if not tables:  # an assertion, not StopIteration (which a thread's future cannot carry)
+        proc.kill()
+        proc.wait()
+        raise AssertionError("the host said ready before its table: " + "\n".join(lines))
+    table = tables[0]
     where = table.split(" on ")[1].split()[0].rstrip(",")
     address, _, port = where.rpartition(":")
     return Host(proc, address, int(port), table.split()[-1], [line + "\n" for line in lines])

@@ -67,9 +67,18 @@ def _journaled(config: Path) -> set[bytes]:
 
 
 async def _off_loop(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` in a thread of its own, gone when it returns (no thread outlives a test)."""
+    """``fn(*args)`` in a thread of its own, gone when it returns (no thread outlives a test).
+    A StopIteration it raises comes back as a RuntimeError: an asyncio future cannot carry
+    one, and the test would wait for it until its timeout."""
+
+    def call() -> T:
+        try:
+            return fn(*args)
+        except StopIteration as exc:
+            raise RuntimeError(f"{fn.__name__} raised StopIteration") from exc
+
     with ThreadPoolExecutor(1) as pool:
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(pool, call)
 
 
 def _host(config: Path, *args: str) -> Host:

@@ -104,6 +104,20 @@ class ResumeStore:
         text = "".join(lines)
         files.write_private(self.path, text.encode("utf-8"))
 
+    def move(self, old: str, new: str) -> None:
+        """The token and the saved seeds of the table keyed ``old`` are now ``new``'s (the same
+        table, at another address); nothing moves where ``old`` has none."""
+        if old == new:
+            return
+        token = self.get(old)
+        if token is not None:
+            self.put(new, token)
+            self.put(old, None)
+        blob = self.get_secrets(old)
+        if blob is not None:
+            self.put_secrets(new, blob)
+            self._secrets_path(old).unlink(missing_ok=True)
+
     def _secrets_path(self, table: str) -> Path:
         return self.path.with_name("resume_secrets") / urllib.parse.quote(table, safe="")
 

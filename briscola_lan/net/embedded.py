@@ -94,6 +94,7 @@ class EmbeddedHost:
     address: str
     runner: HostThread | None = None
     state: HostState | None = None  # the folder its journal is kept in (None: kept nowhere)
+    moved_from: int | None = None  # a practice table continued: the port it had, taken since
 
     @property
     def kept_in(self) -> Path | None:
@@ -211,7 +212,8 @@ async def continue_embedded_host(
     """The table kept in ``directory`` (``net/kept.py``) served again where it was (the same
     addresses, port, certificate and host key), its match restored from its journal: its
     players' clients rejoin by themselves. A ``HostError`` says why it cannot be continued, a
-    ``ListenError`` why it cannot listen there again (its port taken meanwhile)."""
+    ``ListenError`` why it cannot listen there again (its port taken meanwhile; a practice
+    table, which only this client plays at, moves to a free port instead)."""
     cert = tls.load_or_create_certificate()
 
     def load() -> tuple[HostState, Any, str, list[str]]:
@@ -235,7 +237,7 @@ async def continue_embedded_host(
         served = ServedTable(spec, TableSettings(ai_delay=ai_delay), identity, journal=journal)
         return await _open(cert, served, restored, interfaces=interfaces,
                            advertise=kind == kept.HOSTED, own_thread=own_thread,
-                           state=state)  # fmt: skip
+                           state=state, movable=kind == kept.PRACTICE)  # fmt: skip
     except BaseException:
         state.close()
         raise
@@ -290,15 +292,24 @@ async def _open(
     advertise: bool,
     own_thread: bool,
     state: HostState | None,
+    movable: bool = False,
 ) -> EmbeddedHost:
     """Serve ``served`` (fresh, or ``restored``) on ``interfaces``; its spec is kept beside its
-    journal once its port is known."""
+    journal once its port is known. ``movable``: when its port is taken, any free one will do
+    (a practice table: nobody else rejoins it at its address)."""
     table = served.build(restored)
+    was = served.spec.port
 
     async def open_server() -> HostServer:
         server = host_server(cert, interfaces, advertise=advertise)
         try:
-            await served.serve(server, "table", table)
+            try:
+                await served.serve(server, "table", table)
+            except ListenError:
+                if not movable or served.spec.port == 0:
+                    raise
+                served.spec.port = 0
+                await served.serve(server, "table", table)
         except ListenError:
             await server.close()
             raise
@@ -312,6 +323,8 @@ async def _open(
             await runner.stop()
         raise
     host = EmbeddedHost(server, served, cert.fingerprint, interfaces[0], runner)
+    if was and served.spec.port != was:
+        host.moved_from = was
     if state is not None:
         try:
             save_spec(state.directory / "table.json", served.spec)

@@ -156,6 +156,9 @@ class NetBackend(NetActions):
             from briscola_lan.net.kept import seat_tokens
 
             store = ResumeStore(seat_tokens(kept_in))
+            moved = self.host.moved_from if self.host is not None else None
+            if moved is not None:  # a practice table on another port now: the same seat
+                store.move(Target(self.target.host, moved).key, self.target.key)
         elif self.resume:
             store = ResumeStore()
         if store is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -73,18 +74,72 @@ class Host:
                 self.proc.stdout.close()
 
 
+def _ephemeral_low() -> int:
+    """The lowest port the kernel hands out for port 0 (and to outgoing connections)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+PORT_SLICE = 1000  # ports each pytest worker takes its hosts' ports from
+_last_port: list[int] = []  # the last port this process handed out
+
+
+def host_ports(count: int = 1) -> int:
+    """The first of ``count`` consecutive free ports for a host started by a test, below the
+    range the kernel hands out for port 0: a host killed and started again (``--resume``)
+    listens on its port again, and a port from that range, free for that moment, could go to
+    another test's host meanwhile (tests run in parallel workers). Each worker
+    (``PYTEST_XDIST_WORKER``) takes its ports from a slice of its own, each one once until the
+    slice wraps round, and only ports nothing listens on or is connected from; 0 (any free
+    port) when the range starts too low to leave room."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    top = _ephemeral_low() - PORT_SLICE * (int(worker) % 16 if worker.isdigit() else 0)
+    bottom = top - PORT_SLICE
+    if bottom < 1024 + count:
+        return 0
+    port = _last_port[0] if _last_port else bottom
+    for _ in range(PORT_SLICE):
+        port = port + 1 if port + count < top else bottom
+        if all(_free(p) for p in range(port, port + count)):
+            _last_port[:] = [port + count - 1]
+            return port
+    return 0
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as s:  # no SO_REUSEADDR: a port in TIME_WAIT counts as taken too
+        try:
+            s.bind(("", port))
+        except OSError:
+            return False
+    return True
+
+
+def wait_ready(stdout: Any, timeout: float, seen: list[str] | None = None) -> None:
+    """Wait for the host's line "ready" itself (not a line holding the word, such as "Address
+    already in use"), read from the pipe as ``wait_line`` reads."""
+    end = time.monotonic() + timeout
+    while wait_line(stdout, "ready", end - time.monotonic(), seen).strip() != "ready":
+        pass
+
+
 def start_host(
     config: Path, *args: str, prefix: Sequence[str] = (), observe: Path | None = None
 ) -> Host:
+    """``briscola-lan host ARGS`` started and ready: on ports of its own (``host_ports``) unless
+    ``args`` say which (``--port``) or it resumes (the port saved in its folder)."""
     if "--ai-delay" not in args:  # the AI players' human pace would only slow the tests down
         args = (*args, "--ai-delay", "0")
+    if "--port" not in args and "--resume" not in args:
+        tables = int(args[args.index("--tables") + 1]) if "--tables" in args else 1
+        args = (*args, "--port", str(host_ports(tables)))
     proc = spawn(config, "host", *args, prefix=prefix, observe=observe)
     assert proc.stdout is not None
     lines: list[str] = []
-    try:  # from the pipe, as later reads are; the line "ready" itself (not a word holding it)
-        end = time.monotonic() + 30
-        while wait_line(proc.stdout, "ready", end - time.monotonic(), lines).strip() != "ready":
-            pass
+    try:
+        wait_ready(proc.stdout, 30, lines)  # from the pipe, as later reads are
     except AssertionError:
         proc.kill()
         proc.wait()

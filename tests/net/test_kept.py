@@ -1,20 +1,23 @@
 """The tables a client hosts itself are kept (``net/kept.py``): an unfinished match is offered
 to continue and never overwritten by a new table; a table served now, one whose match never
 started, and one whose journal was damaged are not offered (the damaged one is not overwritten
-either); a kept table comes back with the same port, certificate, host key and game."""
+either); a kept table comes back with the same port, certificate, host key and game (a practice
+table whose port another program took meanwhile on a free one: nobody else rejoins it)."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 
 from briscola_lan.net.client import Target
 from briscola_lan.net.embedded import EmbeddedHost, continue_embedded_host, start_embedded_host
 from briscola_lan.net.journal import journal_path
-from briscola_lan.net.kept import PRACTICE, tables_dir, unfinished
+from briscola_lan.net.kept import HOSTED, PRACTICE, save_hosting, tables_dir, unfinished
 from briscola_lan.net.player import auto_play, connect, make_chooser
-from briscola_lan.net.table_spec import HostError
+from briscola_lan.net.serving import ListenError
+from briscola_lan.net.table_spec import HostError, load_spec
 from briscola_lan.rules import TableOptions
 
 
@@ -102,3 +105,36 @@ async def test_a_damaged_journal_is_not_offered_nor_overwritten() -> None:
         await other.close()
     assert path.read_bytes() == bytes(data)
     assert sorted(p.name for p in tables_dir().iterdir()) == ["practice", "practice-2"]
+
+
+async def test_a_practice_table_whose_port_was_taken_comes_back_on_a_free_one() -> None:
+    """Continuing a practice game never fails for its port: only this client plays at it. A
+    hosted table stays where its players' clients rejoin it, and says why it cannot."""
+    host = await _practice()
+    try:
+        game = await _played(host, 2)
+    finally:
+        await host.close()
+    (kept,) = unfinished()
+    with socket.socket() as squatter:  # another program took the port meanwhile
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past a TIME_WAIT
+        squatter.bind(("127.0.0.1", host.port))
+        squatter.listen()
+        again = await continue_embedded_host(kept.directory, ai_delay=0.0)
+        try:
+            assert again.port != host.port and again.fingerprint == host.fingerprint
+            assert again.table.game_id.hex() == game
+            client = await connect(Target("127.0.0.1", again.port, None, again.fingerprint), "Tess")
+            await client.close()
+        finally:
+            await again.close()
+        assert load_spec(kept.directory / "table.json").port == again.port  # where it is now
+        save_hosting(kept.directory, HOSTED, ["127.0.0.1"])  # the same table, hosted
+        squatter.close()
+        with socket.socket() as other:
+            other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            other.bind(("127.0.0.1", again.port))
+            other.listen()
+            with pytest.raises(ListenError, match="in use"):
+                await continue_embedded_host(kept.directory, ai_delay=0.0)
+    assert [k.directory for k in unfinished()] == [kept.directory]  # still kept, still offered

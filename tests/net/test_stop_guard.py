@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.net.stop_guard import EXIT_UNSAVED, StopGuard
-from tests.net.procs import cli_env, finish, spawn, start_host, wait_line
+from tests.net.procs import cli_env, finish, spawn, start_host, wait_line, wait_ready
 
 KEPT = "the files keep it"
 PLAY = b"/st/play".hex()  # in the signed bytes of a card played, as a transcript holds them
@@ -155,7 +155,7 @@ def test_a_host_whose_disk_hangs_still_stops_and_its_journal_continues_the_match
     )  # fmt: skip
     try:
         assert again.stdout is not None
-        wait_line(again.stdout, "ready", 60)
+        wait_ready(again.stdout, 60)
     finally:
         again.send_signal(signal.SIGTERM)
         code, rest = finish(again, 30)

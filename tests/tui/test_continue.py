@@ -6,6 +6,7 @@ clients rejoin it by themselves; the match then ends verified."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import uuid
 from pathlib import Path
 
@@ -107,6 +108,42 @@ async def test_a_practice_game_quit_mid_match_is_continued_from_the_lobby(
         assert d.client.ui.screen is Screen.LOBBY
         await wait_for(lambda: not d.client._closing, 15, "the table closed")
     assert unfinished() == []  # a finished match is offered no more
+
+
+async def test_a_practice_game_whose_port_was_taken_is_continued_on_a_free_one(
+    tmp_path: Path,
+) -> None:
+    """Another program listens on the practice game's port when it is continued: the game
+    comes back on a free port, the player in their seat (the seat's token and seeds move with
+    it), and plays to a verified end."""
+    cfg = net_config(tmp_path)
+    async with running(cfg) as d:
+        await d.keys("a")
+        await _play(d, 2)
+        game_id = _session(d).state.game_id  # type: ignore[attr-defined]
+        backend = d.client.backend
+        assert isinstance(backend, NetBackend) and backend.host is not None
+        port = backend.host.port
+        await d.keys("q", "y")
+        await asyncio.wait_for(d.task, 15)
+    with socket.socket() as squatter:
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past a TIME_WAIT
+        squatter.bind(("127.0.0.1", port))
+        squatter.listen()
+        async with running(cfg) as d:
+            await wait_for(lambda: bool(d.client.ui.kept), 10, "the lobby to offer the match")
+            await d.keys("c")
+            model = d.client.model
+            await wait_for(lambda: model.started and model.seated, 15, "the match back")
+            session = _session(d)
+            assert session.state.game_id == game_id  # type: ignore[attr-defined]
+            backend = d.client.backend
+            assert isinstance(backend, NetBackend) and backend.host is not None
+            assert backend.host.port != port and model.my_seat == 0
+            await _play_to_the_end(d)
+            checks = session.state.checks  # type: ignore[attr-defined]
+            assert checks and all(c.status == "verified" for c in checks)
+            assert verify_records(session.records).ok  # type: ignore[attr-defined]
 
 
 async def test_the_review_of_a_continued_hand_has_the_plays_made_before_the_quit(

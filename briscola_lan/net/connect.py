@@ -15,16 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.net import tls
-from briscola_lan.net.client import (
-    ConnectError,
-    ResumeStore,
-    TableClient,
-    parse_address,
-    resolve_target,
-)
+from briscola_lan.net.client import ConnectError, TableClient, parse_address, resolve_target
 from briscola_lan.net.discovery import resolve_interfaces
 from briscola_lan.net.games import GameSaver, GamesDirError, check_writable
 from briscola_lan.net.player import Chooser, make_chooser
+from briscola_lan.net.resume_store import ResumeStore
 from briscola_lan.net.tables_cmd import add_interfaces_option
 
 

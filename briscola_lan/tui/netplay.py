@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from briscola_lan.fairness.identity import Identity
-from briscola_lan.net.client import ResumeStore, TableClient, Target
+from briscola_lan.net.client import TableClient, Target
 from briscola_lan.net.embedded import EmbeddedHost
 from briscola_lan.net.files import load_or_create_identity
+from briscola_lan.net.resume_store import ResumeStore
 from briscola_lan.net.tls import KnownTables
 from briscola_lan.rules import CallResult, Card, MatchFormat, SeatView, hand_winner
 from briscola_lan.table import events as ev

@@ -197,8 +197,8 @@ async def test_bad_moves_get_clear_errors_and_the_game_goes_on(tmp_path: Path) -
 
 
 async def test_a_stale_remembered_token_falls_back_to_a_fresh_join(tmp_path: Path) -> None:
-    from briscola_lan.net.client import ResumeStore
     from briscola_lan.net.player import new_session
+    from briscola_lan.net.resume_store import ResumeStore
 
     table = HostTable(TableOptions.make(players=2), name="t", identity=Identity.generate())
     server, port, fp = await _serve(tmp_path, table)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from briscola_lan.fairness.identity import Identity
 from briscola_lan.net import tls
-from briscola_lan.net.client import ResumeStore, TableClient, Target
+from briscola_lan.net.client import TableClient, Target
+from briscola_lan.net.resume_store import ResumeStore
 from briscola_lan.net.server import HostServer
 from briscola_lan.rules.options import TableOptions
 from briscola_lan.table.client import ClientSession

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from briscola_lan.net.client import ResumeStore
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.embedded import EmbeddedHost, start_embedded_host
 from briscola_lan.net.player import connect
+from briscola_lan.net.resume_store import ResumeStore
 from briscola_lan.rules import TableOptions
 from briscola_lan.tui.state import Screen
 

@@ -106,17 +106,29 @@ async def test_every_screen_at_60x20_in_english(tmp_path: Path) -> None:
     assert "over" in finished
 
 
-async def test_every_screen_in_italian_has_no_english(tmp_path: Path, italian: None) -> None:
+def _italian_checks(shots: Shots) -> None:
+    assert not english_on(shots), "\n".join(english_on(shots))
+    assert "(s/n)" in "\n".join(shots["quit prompt"])
+    for name, lines in shots.items():  # a card is never glued to the word before it
+        for line in lines:
+            assert not re.search(r"[a-zà-ù][A32RCF4-7][◉Ʊ⚔⚚]", line), f"{name}: {line}"
+
+
+# The two sizes are two tests: each tour plays three matches, and the test workers run them
+# side by side.
+async def test_every_screen_in_italian_at_60x20_has_no_english(
+    tmp_path: Path, italian: None
+) -> None:
     small = await tour((60, 20), tmp_path / "partite", Deck.ITALIAN)
     _checks_at_60x20(small, ["Tu", "IA casuale 1", "IA casuale 2", "IA casuale 3"])
-    assert not english_on(small), "\n".join(english_on(small))
+    _italian_checks(small)
+
+
+async def test_every_screen_in_italian_at_80x24_has_no_english(
+    tmp_path: Path, italian: None
+) -> None:
     big = await tour((80, 24), tmp_path / "altre", Deck.ITALIAN)
-    assert not english_on(big), "\n".join(english_on(big))
-    for shots in (small, big):
-        assert "(s/n)" in "\n".join(shots["quit prompt"])
-        for name, lines in shots.items():  # a card is never glued to the word before it
-            for line in lines:
-                assert not re.search(r"[a-zà-ù][A32RCF4-7][◉Ʊ⚔⚚]", line), f"{name}: {line}"
+    _italian_checks(big)
     stats = "\n".join(big["statistics"])
     assert "Partite finite: 3" in stats and "IA casuale" in stats, stats
     assert "Riepilogo della partita" in "\n".join(big["end of match summary 4p"])

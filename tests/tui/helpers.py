@@ -130,6 +130,9 @@ class Screen:
 
     def __init__(self, driver: Driver, buf: io.StringIO, size: tuple[int, int]) -> None:
         self.d, self.buf, self.size = driver, buf, size
+        self.term = pyte.Screen(*size)
+        self._stream = pyte.Stream(self.term)
+        self._fed = 0  # how much of the output the terminal has taken
 
     async def lines(self) -> list[str]:
         """The screen after a redraw of the state as it is now."""
@@ -137,9 +140,12 @@ class Screen:
         before = app.render_counter
         app.invalidate()
         await wait_for(lambda: app.render_counter > before, 5, "a redraw")
-        screen = pyte.Screen(*self.size)
-        pyte.Stream(screen).feed(self.buf.getvalue())
-        return [line.rstrip() for line in screen.display]
+        # Only the output written since the last look: the terminal keeps its state, as a real
+        # one does, and a tour of a hundred screens parses each byte once, not once a screen.
+        out = self.buf.getvalue()
+        self._stream.feed(out[self._fed :])
+        self._fed = len(out)
+        return [line.rstrip() for line in self.term.display]
 
 
 @contextlib.asynccontextmanager

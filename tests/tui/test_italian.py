@@ -35,6 +35,7 @@ def _text(frags: object) -> str:
     return "".join(f[1] for f in frags)  # type: ignore[attr-defined]
 
 
+@pytest.mark.review_worker
 async def test_a_hand_in_italian_held_trick_hint_and_review() -> None:
     async with running(_cfg(trick_pause=60.0)) as d:
         c = d.client

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from briscola_lan.ai import StrongBot, make_bot
-from briscola_lan.ai.evaluate import Budget, Evaluation, evaluate
+from briscola_lan.ai.evaluate import Budget, Evaluation
 from briscola_lan.net.client import Target as NetTarget
 from briscola_lan.net.embedded import start_embedded_host
 from briscola_lan.net.player import auto_play, connect
@@ -206,6 +206,27 @@ def test_a_play_is_a_mistake_only_a_point_beyond_its_noise() -> None:
     assert coach.ReviewedPlay(3, judged[0].played, judged[0].best, 5.0, 0.0, False).mistake is False
 
 
+@pytest.fixture
+def evaluations_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``coach.evaluate`` keeps each evaluation by all that decides it (the position, the deals
+    it solves and how far, the state of its random stream): asked again the same, it gives the
+    same figures without solving the deals again. Asked anything else, it solves."""
+    kept: dict[object, Evaluation] = {}
+    solve = coach.evaluate
+
+    def kept_evaluate(view: SeatView, budget: Budget, rng: random.Random) -> Evaluation:
+        if budget.seconds is not None:  # a time budget: not the same twice
+            return solve(view, budget, rng)
+        deals = budget.deals(view.stock_left, view.players)
+        key = (repr(view), deals, budget.exact_up_to, budget.depth, budget.leaf, rng.getstate())
+        if key not in kept:
+            kept[key] = solve(view, budget, rng)
+        return kept[key]
+
+    monkeypatch.setattr(coach, "evaluate", kept_evaluate)
+
+
+@pytest.mark.usefixtures("evaluations_kept")
 def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> None:
     """From the first trick on, a 2-player play is judged by deals solved 6 tricks ahead (its
     noise given), the same figures as the evaluator's with that budget; a play those deals flag
@@ -215,8 +236,8 @@ def test_the_early_plays_of_a_two_player_hand_are_judged_by_solved_deals() -> No
     assert seat is not None
     view = hand.view(seat)
     assert view.stock_left > coach.REVIEW_SOLVED_STOCK
-    ev = evaluate(view, coach.REVIEW_EARLY, random.Random(coach.REVIEW_SEED))
-    fresh = evaluate(view, coach.REVIEW_EARLY, coach.check_rng())
+    ev = coach.evaluate(view, coach.REVIEW_EARLY, random.Random(coach.REVIEW_SEED))
+    fresh = coach.evaluate(view, coach.REVIEW_EARLY, coach.check_rng())
     best = ev.best()
     for card in view.hand:
         p = coach.review_play(view, card)
@@ -324,6 +345,7 @@ def _hand_at_stock(stock: int) -> Hand:
     return hand
 
 
+@pytest.mark.usefixtures("evaluations_kept")
 def test_the_review_solves_deals_to_the_end_from_14_cards_in_the_stock() -> None:
     """Near the end of a 2-player hand the review judges a play by sampled deals solved to the
     end, more of them than the hint (48 with 14 cards in the stock, 96 from 12); with 16 cards
@@ -337,7 +359,7 @@ def test_the_review_solves_deals_to_the_end_from_14_cards_in_the_stock() -> None
             assert deals > coach.hint_deals(stock, 2)
         else:
             budget = coach.REVIEW_EARLY
-        ev = evaluate(view, budget, random.Random(coach.REVIEW_SEED))
+        ev = coach.evaluate(view, budget, random.Random(coach.REVIEW_SEED))
         assert ev.deals == (deals or 48) and not ev.exact
         worst = min(view.hand, key=lambda c: (ev.values[c.code], c.code))
         p = coach.review_play(view, worst)
@@ -347,7 +369,7 @@ def test_the_review_solves_deals_to_the_end_from_14_cards_in_the_stock() -> None
             assert p.flagged is None and (p.cost, p.noise) == pytest.approx(first)
             continue
         assert p.flagged == pytest.approx(first)
-        fresh = evaluate(view, budget, coach.check_rng())  # the same budget, fresh deals
+        fresh = coach.evaluate(view, budget, coach.check_rng())  # the same budget, fresh deals
         assert fresh.deals == ev.deals and fresh.samples != ev.samples
         cost = max(0.0, fresh.values[ev.best()] - fresh.values[worst.code])
         assert p.cost == pytest.approx(cost)

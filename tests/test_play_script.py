@@ -151,3 +151,34 @@ def test_play_starts_the_installed_set_up_when_an_update_cannot_download(tmp_pat
     out, pips = _play(tmp_path, env)
     assert out.returncode == 1 and pips == 1
     assert "could not download or install the packages" in out.stderr
+
+
+OLD_PYTHON3 = """#!/bin/sh
+# Ubuntu 22.04's python3: too old.
+if [ "$1" = "-V" ]; then echo "Python 3.10.12"; exit 0; fi
+exit 1
+"""
+
+
+def test_play_finds_a_newer_python_beside_an_old_python3(tmp_path: Path) -> None:
+    _, env = _fake_setup(tmp_path)
+    assert _play(tmp_path, env)[0].returncode == 0  # set up once
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "python3").write_text(OLD_PYTHON3)
+    (tools / "python3").chmod(0o755)
+    (tools / "dirname").symlink_to(shutil.which("dirname") or "/usr/bin/dirname")
+    del env["PYTHON"]
+
+    env["PATH"] = str(tools)  # python3 is 3.10, and nothing newer
+    out, pips = _play(tmp_path, env)
+    assert out.returncode == 1 and pips == 0 and "started" not in out.stdout
+    lines = [line for line in out.stderr.splitlines() if line.startswith("play: ")]
+    assert lines[0] == "play: Python 3.10.12 is too old: Briscola LAN needs Python 3.11 or newer."
+    assert "python3.11" in lines[1] and "PYTHON=" in lines[1]
+
+    (tools / "python3.11").symlink_to(sys.executable)  # installed beside it
+    env["PATH"] = f"{tools}:{os.environ['PATH']}"
+    out, pips = _play(tmp_path, env)
+    assert out.returncode == 0 and pips == 0, out.stderr
+    assert "briscola-lan started: --version" in out.stdout

@@ -28,6 +28,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--hide-points", action="store_true",
         help="full-screen client: hide the running point count (p shows it)",
     )  # fmt: skip
+    parser.add_argument(
+        "--no-bell", dest="bell", action="store_false",
+        help="full-screen client: never ring the terminal's bell (it rings when your move "
+        "comes after a wait)",
+    )  # fmt: skip
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help="full-screen client")
 
 

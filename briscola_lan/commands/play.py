@@ -58,6 +58,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "p shows it at the table",
     )  # fmt: skip
     parser.add_argument(
+        "--no-bell", dest="bell", action="store_false",
+        help="never ring the terminal's bell (it rings when your move comes after a wait)",
+    )  # fmt: skip
+    parser.add_argument(
         "--lang", choices=LANGUAGES, default=None,
         help="the client's language (default: from the locale, LANG=it_IT.UTF-8 is Italian)",
     )  # fmt: skip

@@ -86,6 +86,7 @@ def build_config(args: argparse.Namespace) -> ClientConfig:
         deck=parse_deck(deck_name) if deck_name else default_deck(lang),
         hand_order=HandOrder(getattr(args, "hand_order", "sorted")),
         hide_points=bool(getattr(args, "hide_points", False)),
+        bell=bool(getattr(args, "bell", True)),
         interfaces=interfaces,
         games=args.games,
     )
@@ -122,6 +123,7 @@ def run_join(args: argparse.Namespace) -> int:
             trick_pause=getattr(args, "trick_pause", 1.5),
             hand_order=getattr(args, "hand_order", "sorted"),
             hide_points=getattr(args, "hide_points", False),
+            bell=getattr(args, "bell", True),
         )
     )  # fmt: skip
 

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 # before the player could see what it would play.
 SETTLE = 0.6
 
+# The terminal's bell rings when a move falls to the player (a card to play, a bid, the suit to
+# call) after at least this many seconds in which none did: the others (people) took their
+# time, or the table waited for players. A practice game's AI players answer sooner.
+BELL_AFTER = 6.0
+
 
 class LobbySource(Protocol):
     """Live list of tables on the network (discovery), pushed to a callback."""
@@ -43,6 +48,8 @@ class ClientConfig:
     trick_pause: float = TRICK_PAUSE  # seconds a completed trick stays on show (0: none)
     settle: float = SETTLE  # seconds a card stays under the cursor before a key may play it
     hide_points: bool = False  # the running point count hidden (``p`` shows it again)
+    bell: bool = True  # ring when a move falls to the player after a wait (``--no-bell``: never)
+    bell_after: float = BELL_AFTER
     deck: Deck = Deck.FRENCH
     hand_order: HandOrder = HandOrder.SORTED
     interfaces: list[str] | None = None
@@ -61,4 +68,4 @@ class ClientConfig:
     initial_table: Callable[[ClientConfig], TableBackend] | None = None
 
 
-__all__ = ["SETTLE", "ClientConfig", "LobbySource"]
+__all__ = ["BELL_AFTER", "SETTLE", "ClientConfig", "LobbySource"]

@@ -21,6 +21,7 @@ from prompt_toolkit.output import ColorDepth
 from briscola_lan.net.files import games_dir
 from briscola_lan.rules import OptionsError
 from briscola_lan.rules.signals import SignalValue
+from briscola_lan.tui.bell import MoveBell
 from briscola_lan.tui.config import ClientConfig, LobbySource
 from briscola_lan.tui.follow import display_order
 from briscola_lan.tui.i18n import _, ngettext
@@ -58,8 +59,7 @@ class ClientApp(AppLayout):
         # player put it there, with a key).
         self._slot: tuple[Any, float | None] = (None, None)
         self._summary_for: int | None = None  # the match whose summary came up by itself
-        # Since when no move has been the player's (loop time; None: a move is theirs now).
-        self._idle_since: float | None = None
+        self._bell = MoveBell(config.bell_after, config.bell)
         self.saved_games: SavedList | None = None  # the saved games' screen, once opened
         self.stats_view: StatsView | None = None  # the statistics screen, once opened
         self.exit_code = 0
@@ -141,22 +141,10 @@ class ClientApp(AppLayout):
                     self.coach.played(view, card, hand)
         self._follow_selection()
         self._summary_at_the_end()
-        self._bell_for_a_move()
-        self.app.invalidate()
-
-    def _bell_for_a_move(self) -> None:
-        """Ring the terminal's bell when a move falls to the player after ``bell_after``
-        seconds in which none did (``ClientConfig.bell``)."""
         m = self.model
-        due = m.my_turn or m.my_bid or m.my_call
-        now = self._now()
-        if not due:
-            if self._idle_since is None:
-                self._idle_since = now
-            return
-        since, self._idle_since = self._idle_since, None
-        if since is not None and self.config.bell and now - since >= self.config.bell_after:
-            self.app.output.bell()
+        if self._bell.check(m.my_turn or m.my_bid or m.my_call, self._now()):
+            self.app.output.bell()  # a move falls to the player after a wait
+        self.app.invalidate()
 
     def _summary_at_the_end(self) -> None:
         """The match is over and its last trick seen: its summary comes up, once."""
@@ -268,7 +256,7 @@ class ClientApp(AppLayout):
         self.backend = backend
         self.model = backend.model
         backend.listener = self.invalidate
-        self._idle_since = self._now()
+        self._bell.reset(self._now())
         self.ui.screen = Screen.TABLE
         self.ui.card_index = 0
         self.ui.show_last_trick = False

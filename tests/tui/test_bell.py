@@ -5,6 +5,7 @@ their time), never in a practice game whose AI players answer at once, and never
 from __future__ import annotations
 
 from briscola_lan import cli
+from briscola_lan.tui.bell import MoveBell
 from briscola_lan.tui.command import build_config
 from briscola_lan.tui.config import BELL_AFTER, ClientConfig
 
@@ -56,30 +57,16 @@ def test_no_bell_on_the_command_line_reaches_the_client() -> None:
 
 def test_the_bell_rings_once_a_move_is_due_after_the_wait_and_not_again() -> None:
     """The rule on a clock of its own: a move due (a card, a bid, the suit to call) after
-    ``bell_after`` seconds with none due rings once; a move due again at once does not."""
-    from types import SimpleNamespace
-
-    from briscola_lan.tui.app import ClientApp
-
-    client = ClientApp(_config(bell_after=5.0))
-    clock = [100.0]
-    rung: list[float] = []
-    client._now = lambda: clock[0]  # type: ignore[method-assign]
-    client.app.output.bell = lambda: rung.append(clock[0])  # type: ignore[method-assign]
-
-    def at(t: float, *, turn: bool = False, bid: bool = False, call: bool = False) -> None:
-        clock[0] = t
-        client.model = SimpleNamespace(my_turn=turn, my_bid=bid, my_call=call)  # type: ignore[assignment]
-        client._bell_for_a_move()
-
-    at(100.0)  # the others play
-    at(104.9, turn=True)  # 4.9 s later: not a wait
-    at(105.0)
-    at(110.0, turn=True)  # 5 s: rings
-    at(111.0, turn=True)  # still the same move
-    at(111.1, turn=True)  # a trick taken by the answer: the next lead at once
-    at(112.0)
-    at(120.0, bid=True)  # a bid after 8 s
-    at(121.0)
-    at(127.0, call=True)  # the suit to call after 6 s
-    assert rung == [110.0, 120.0, 127.0]
+    ``after`` seconds with none due rings once; a move due again at once does not."""
+    bell = MoveBell(after=5.0)
+    bell.reset(100.0)  # the table opens, the others play
+    assert not bell.check(True, 104.9)  # 4.9 s later: not a wait
+    assert not bell.check(False, 105.0)
+    assert bell.check(True, 110.0)  # after 5 s: rings
+    assert not bell.check(True, 111.0)  # still the same move
+    assert not bell.check(True, 111.1)  # a trick taken by the answer: the next lead at once
+    assert not bell.check(False, 112.0)
+    assert bell.check(True, 120.0)
+    off = MoveBell(after=5.0, on=False)
+    off.reset(100.0)
+    assert not off.check(True, 200.0)

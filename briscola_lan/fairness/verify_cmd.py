@@ -16,13 +16,19 @@ import sys
 from pathlib import Path
 
 from briscola_lan.fairness.transcript import TranscriptFileError, load
-from briscola_lan.fairness.verify import Blame, MatchReport, verify_records
+from briscola_lan.fairness.verify import Blame, HandReport, MatchReport, verify_records
 from briscola_lan.rules.cards import Card
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="saved game transcript(s)")
     parser.add_argument("--json", action="store_true", help="print a JSON report")
+    parser.add_argument(
+        "--tricks",
+        action="store_true",
+        help="also list each hand's trump and its tricks: who took each, its cards in play "
+        "order, its points",
+    )
 
 
 def winner_seats(rep: MatchReport) -> list[int]:
@@ -95,7 +101,7 @@ def blame_text(rep: MatchReport) -> str | None:
     return f"at fault: {f.who}{_EVIDENCE[f.blame].format(n=f.seat)}"
 
 
-def human_report(path: str, rep: MatchReport) -> str:
+def human_report(path: str, rep: MatchReport, tricks: bool = False) -> str:
     verdict = rep.verdict
     lines = [f"{path}: {VERDICT_WORDS[verdict]}"]
     if rep.options is not None:
@@ -148,6 +154,8 @@ def human_report(path: str, rep: MatchReport) -> str:
             )
         for f in h.withheld:
             lines.append(f"    key reveal withheld after the result: {f.describe()}")
+        if tricks:
+            lines.extend(_trick_lines(rep, h))
         if h.waiting is not None:
             lines.append(f"    {h.waiting.describe()}")
         for hand, seat, ai, at_play in rep.takeovers:
@@ -197,6 +205,16 @@ def human_report(path: str, rep: MatchReport) -> str:
     return "\n".join(lines)
 
 
+def _trick_lines(rep: MatchReport, h: HandReport) -> list[str]:
+    """A hand's trump and tricks, as its records prove them (``--tricks``)."""
+    lines = [f"    trump {h.trump.symbol}"] if h.trump is not None else []
+    for i, t in enumerate(h.tricks, 1):
+        who = rep.names[t.winner] if t.winner < len(rep.names) else ""
+        cards = " ".join(str(c) for _seat, c in t.plays)
+        lines.append(f"    trick {i}: seat {t.winner} ({who}) took {cards} for {t.points}")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     statuses: list[int] = []
     reports = []
@@ -224,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
         else:
-            print(human_report(name, rep))
+            print(human_report(name, rep, args.tricks))
     if args.json:
         print(json.dumps(reports if len(reports) > 1 else reports[0], indent=1))
     return worst(statuses)

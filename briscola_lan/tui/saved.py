@@ -197,6 +197,16 @@ def report_lines(
         )  # fmt: skip
         if h.fault is not None and h.fault is not rep.fault:
             lines.append("  " + fault_text(h.fault))
+        if h.trump is not None:
+            lines.append("  " + _("trump {suit}").format(suit=dk.suit_text(h.trump, deck, False)))
+        for i, trick in enumerate(h.tricks, 1):
+            cards = " ".join(dk.card_label(c, deck, False) for _seat, c in trick.plays)
+            lines.append(
+                f"  {i}. "
+                + _("{name} took the trick ({cards}) for {n}").format(
+                    name=_name(rep, levels, trick.winner), cards=cards, n=trick.points
+                )
+            )
         for hand, seat, ai, _at in rep.takeovers:
             if hand == h.hand:
                 who = _name(rep, levels, seat)

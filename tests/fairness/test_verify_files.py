@@ -261,3 +261,21 @@ def test_verify_names_the_winner_at_two_players(tmp_path: Path) -> None:
     assert json.loads(_verify_output(tmp_path, records, "--json")[1])["winner_names"] == [
         f"bot{side}"
     ]
+
+
+def test_verify_tricks_lists_each_hands_trump_and_tricks(game: Game, tmp_path: Path) -> None:
+    rep = verify_records(game.records)
+    code, out = _verify_output(tmp_path, game.records)
+    assert code == 0 and " trick " not in out  # only when asked
+    code, out = _verify_output(tmp_path, game.records, "--tricks")
+    assert code == 0, out
+    lines = out.splitlines()
+    for h in rep.hands:
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  hand {h.hand + 1} "))
+        assert h.trump is not None and lines[at + 1] == f"    trump {h.trump.symbol}"
+        for i, t in enumerate(h.tricks, 1):
+            cards = " ".join(str(c) for _seat, c in t.plays)
+            assert lines[at + 1 + i] == (
+                f"    trick {i}: seat {t.winner} (bot{t.winner}) took {cards} for {t.points}"
+            )
+        assert len(h.tricks) == 10

@@ -216,6 +216,8 @@ class TranscriptChecker(ClassicRecords, BlindRecords, SeatRecords):
         if rep.fault is None and d is not None and dr is not None and dr.status == "incomplete":
             dr.waiting = waiting = d.waiting()
         h = self._hand
+        if h is not None and not h.revealed and rep.hands:
+            h.played(rep.hands[-1])  # the file stops during the hand
         if rep.fault is None and h is not None:
             hand_waiting = self._hand_waiting(h)
             if hand_waiting is not None:

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from briscola_lan.fairness.encoding import HOST_PARTY
+from briscola_lan.rules.cards import Suit
 from briscola_lan.rules.chiamata import CallResult
+from briscola_lan.rules.events import TrickTaken
 from briscola_lan.rules.options import TableOptions
 
 HOST = -1  # "seat at fault" value meaning the host
@@ -121,6 +123,8 @@ class HandReport:
     waiting: Waiting | None = None  # the file ends in this hand: who it waits for (no fault)
     passed_out: bool = False  # five players: everyone passed; void, dealt again (fairness.md §13)
     call: CallResult | None = None  # five players: the call and each seat's score
+    trump: Suit | None = None  # once its records fix it
+    tricks: tuple[TrickTaken, ...] = ()  # the tricks its records prove, in order
 
     @property
     def verified(self) -> bool:

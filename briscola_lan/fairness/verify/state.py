@@ -59,6 +59,12 @@ class HandState:
     def seeds(self) -> SeedRound | None:
         return self.classic.seeds if self.classic is not None else None
 
+    def played(self, rep: HandReport) -> None:
+        """Put in ``rep`` the trump and the tricks taken so far, as the records prove them."""
+        machine = self.classic if self.classic is not None else self.blind
+        if machine is not None:
+            rep.trump, rep.tricks = machine.sched.trump, tuple(machine.sched.tricks)
+
     @property
     def play_count(self) -> int:
         if self.classic is not None:
@@ -281,6 +287,7 @@ class CheckerState:
         again with the next hand number; one naming the host ends the match."""
         rep = self.report.hands[-1]
         rep.status = "aborted"
+        h.played(rep)
         rep.fault = self._for_the_host(fault)
         h.revealed = h.aborted = True
         if st.seat == HOST_PARTY:
@@ -305,6 +312,7 @@ class CheckerState:
             )
         rep = self.report.hands[-1]
         rep.status, rep.points = "verified", points
+        h.played(rep)
         rep.passed_out = h.passed_out
         self.report.winner = match.winner
         self.report.match_over = match.is_over

@@ -22,8 +22,10 @@ depend on the others' load). The review: the share of plays it calls mistakes
 that are the evaluator's best or within 1 point of it; the share of hands whose biggest mistake
 is the evaluator's costliest play (of the hands where the review names one; where it is not,
 how often the costliest play's cost is above the named one's by less than the evaluator's 95%
-noise on it, and how often the review called that play a mistake); the mean absolute
-error of the biggest mistake's stated cost; hands of the strong player with a mistake named;
+noise on it, and how often the review called that play a mistake; and how often the
+evaluator's own deals, resampled, name the same costliest play: the most any review can
+score against its noise); the mean absolute error of the biggest mistake's stated cost;
+hands of the strong player with a mistake named;
 the review's CPU time per hand, and the wait from the hand's last play to the review being
 ready when the worker judges each play as it is made (``tui/coach_judge.py``), one of the
 player's plays every ``--pace`` seconds (the CPU times as durations, the worker on a core of its
@@ -220,6 +222,35 @@ def _floor(ev: Evaluation, rng: random.Random, rounds: int = 200) -> float:
         means = {c: sum(xs[i] for i in pick) / n for c, xs in ev.samples.items()}
         total += max(means.values()) - means[best]
     return total / rounds
+
+
+def _resampled_cost(ev: Evaluation, card: int, rng: random.Random) -> float:
+    """The evaluator's cost of ``card`` with its deals resampled with replacement (its cost
+    when exact: no noise)."""
+    if ev.exact or ev.deals < 2:
+        return ev.cost(card)
+    n, w = ev.deals, ev.weights
+    pick = [rng.randrange(n) for _ in range(n)]
+    total = sum(w[i] for i in pick)
+    means = {c: sum(w[i] * xs[i] for i in pick) / total for c, xs in ev.samples.items()}
+    return max(means.values()) - means[card]
+
+
+def _costliest_agreement(
+    evs: list[Evaluation], played: list[int], rng: random.Random, rounds: int = 200
+) -> tuple[float, float]:
+    """How far the evaluator's noise lets anything name its costliest play of a hand, its deals
+    resampled ``rounds`` times: how often the costliest play is the one its own deals name (what
+    a review that knew each play's true cost, taken to be the evaluator's, would score), and
+    how often two resamplings name the same play (two evaluations of this budget agreeing)."""
+    costs = [ev.cost(c) for ev, c in zip(evs, played, strict=True)]
+    named = costs.index(max(costs))
+    counts: dict[int, int] = {}
+    for _ in range(rounds):
+        again = [_resampled_cost(ev, c, rng) for ev, c in zip(evs, played, strict=True)]
+        top = again.index(max(again))
+        counts[top] = counts.get(top, 0) + 1
+    return counts.get(named, 0) / rounds, sum((k / rounds) ** 2 for k in counts.values())
 
 
 def _positions(deals: int) -> None:
@@ -507,6 +538,7 @@ def _review_figures(
     noise_by_hand: list[list[float]] = []
     cost_noise_by_hand: list[list[float]] = []  # each play's cost's 95% noise, the evaluator's
     strong: list[bool] = []  # the hand's player is the strong search
+    evs_by_hand: list[tuple[list[Evaluation], list[int]]] = []  # each play's evaluation
     review_s: list[float] = []
     wait_s: list[float] = []
     checked = 0
@@ -524,6 +556,7 @@ def _review_figures(
         cost_noise_by_hand.append([ev.noise(ev.best(), d.played.code)
                                    for ev, d in zip(evs, hand_ds, strict=True)])  # fmt: skip
         calls["review"].append([(p.mistake, p.cost) for p in reviewed])
+        evs_by_hand.append((evs, [d.played.code for d in hand_ds]))
         checked += sum(p.flagged is not None for p in reviewed)
         first = [p.flagged or (p.cost, p.noise) for p in reviewed]
         calls["unchecked"].append(
@@ -571,6 +604,18 @@ def _review_figures(
             print(f"  {label:>9}: where it is not ({missed} hands), the costliest play's cost is "
                   f"above the biggest mistake's by less than the evaluator's noise on it in "
                   f"{within}; called a mistake in {called}")  # fmt: skip
+        if label == "review" and n:
+            rng = random.Random(7)
+            agree = [
+                _costliest_agreement(evs, played, rng)
+                for (evs, played), hand_calls in zip(evs_by_hand, per_hand, strict=True)
+                if any(m for m, _ in hand_calls)
+            ]
+            print(f"  {label:>9}: on those {n} hands, the evaluator against its own deals "
+                  f"resampled: its costliest play is the one its deals name in "
+                  f"{100 * statistics.mean(a for a, _ in agree):.1f}% (a review that knew every "
+                  f"play's true cost, taken to be the evaluator's); two resamplings name the "
+                  f"same play in {100 * statistics.mean(b for _, b in agree):.1f}%")  # fmt: skip
         if err:
             print(f"  {label:>9}: biggest mistake's stated cost, mean absolute error "
                   f"{statistics.mean(err):.2f} points ({len(err)} hands); the evaluator's "

@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
         else:
-            print(human_report(name, rep, args.tricks))
+            print(human_report(name, rep, getattr(args, "tricks", False)))
     if args.json:
         print(json.dumps(reports if len(reports) > 1 else reports[0], indent=1))
     return worst(statuses)

@@ -14,9 +14,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_play_says_what_to_do_when_the_packages_cannot_be_downloaded(tmp_path: Path) -> None:
+def _copy_play(tmp_path: Path) -> None:
     for name in ("play", "pyproject.toml", "requirements.lock"):
         shutil.copy2(ROOT / name, tmp_path / name)
+
+
+def _run(tmp_path: Path, env: dict[str, str], arg: str) -> subprocess.CompletedProcess[str]:
+    """``./play ARG`` in ``tmp_path``."""
+    return subprocess.run(
+        [str(tmp_path / "play"), arg],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _said(out: subprocess.CompletedProcess[str]) -> list[str]:
+    """What ``./play`` said in its own words."""
+    return [line for line in out.stderr.splitlines() if line.startswith("play: ")]
+
+
+def test_play_says_what_to_do_when_the_packages_cannot_be_downloaded(tmp_path: Path) -> None:
+    _copy_play(tmp_path)
     links = tmp_path / "no-wheels"
     links.mkdir()
     env = dict(os.environ)
@@ -27,16 +48,9 @@ def test_play_says_what_to_do_when_the_packages_cannot_be_downloaded(tmp_path: P
         PIP_NO_CACHE_DIR="1",
         HOME=str(tmp_path),
     )
-    out = subprocess.run(
-        [str(tmp_path / "play"), "--help"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    out = _run(tmp_path, env, "--help")
     assert out.returncode == 1, out.stderr
-    lines = [line for line in out.stderr.splitlines() if line.startswith("play: ")]
+    lines = _said(out)
     assert lines[-2].startswith("play: could not download or install the packages"), lines
     assert "Are you online?" in lines[-1] and "PIP_INDEX_URL" in lines[-1]
 
@@ -54,8 +68,7 @@ exec "$REAL_PYTHON" "$@"
 def _fake_setup(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A copy of ``./play`` whose ``.venv`` has a stand-in for briscola-lan and a python whose
     pip logs its calls instead of downloading."""
-    for name in ("play", "pyproject.toml", "requirements.lock"):
-        shutil.copy2(ROOT / name, tmp_path / name)
+    _copy_play(tmp_path)
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "python").write_text(FAKE_PYTHON)
@@ -76,14 +89,7 @@ def _play(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.CompletedProc
     """``./play --version``, and how many times it ran pip."""
     calls = tmp_path / "pip-calls"
     before = len(calls.read_text().splitlines()) if calls.exists() else 0
-    out = subprocess.run(
-        [str(tmp_path / "play"), "--version"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    out = _run(tmp_path, env, "--version")
     after = len(calls.read_text().splitlines()) if calls.exists() else 0
     return out, after - before
 
@@ -138,7 +144,7 @@ def test_play_starts_the_installed_set_up_when_an_update_cannot_download(tmp_pat
     out, pips = _play(tmp_path, env)
     assert out.returncode == 0 and pips == 1, out.stderr
     assert "briscola-lan started: --version" in out.stdout
-    lines = [line for line in out.stderr.splitlines() if line.startswith("play: ")]
+    lines = _said(out)
     assert lines[-2].startswith("play: could not update the packages"), lines
     assert "when online" in lines[-1] and "PIP_INDEX_URL" in lines[-1]
     assert stamp.read_text() == key  # still due: the next run online updates
@@ -173,7 +179,7 @@ def test_play_finds_a_newer_python_beside_an_old_python3(tmp_path: Path) -> None
     env["PATH"] = str(tools)  # python3 is 3.10, and nothing newer
     out, pips = _play(tmp_path, env)
     assert out.returncode == 1 and pips == 0 and "started" not in out.stdout
-    lines = [line for line in out.stderr.splitlines() if line.startswith("play: ")]
+    lines = _said(out)
     assert lines[0] == "play: Python 3.10.12 is too old: Briscola LAN needs Python 3.11 or newer."
     assert "python3.11" in lines[1] and "PYTHON=" in lines[1]
 

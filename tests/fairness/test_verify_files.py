@@ -279,3 +279,23 @@ def test_verify_tricks_lists_each_hands_trump_and_tricks(game: Game, tmp_path: P
                 f"    trick {i}: seat {t.winner} (bot{t.winner}) took {cards} for {t.points}"
             )
         assert len(h.tricks) == 10
+
+
+def test_the_tricks_reported_are_those_the_records_prove_up_to_a_cut_or_a_bad_card(
+    game: Game,
+) -> None:
+    """A file cut during a hand, or whose host changed a card: the report's tricks of that hand
+    are the ones completed by the records checked before the cut or the bad card."""
+    whole = verify_records(game.records).hands[0].tricks
+    plays = _indices(game.records, Play)
+    cut = verify_records(list(game.records[: plays[9]]))  # the third trick's second card
+    assert cut.verdict == "incomplete" and cut.hands[0].status == "incomplete"
+    assert cut.hands[0].tricks == whole[:2]
+    recs = list(game.records)
+    st = decode(recs[plays[13]][0])  # the fourth trick's second card, changed by the host
+    assert isinstance(st, Play)
+    recs[plays[13]] = _resigned(
+        dataclasses.replace(st, card=(st.card + 10) % 40), game.seats[st.seat]
+    )
+    bad = verify_records(recs)
+    assert _fault(bad)[0] == HOST and bad.hands[0].tricks == whole[:3]

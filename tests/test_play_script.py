@@ -143,6 +143,7 @@ def test_play_starts_the_installed_set_up_when_an_update_cannot_download(tmp_pat
     env["FAKE_PIP_STATUS"] = "1"  # offline: pip cannot download
     out, pips = _play(tmp_path, env)
     assert out.returncode == 0 and pips == 1, out.stderr
+    assert "--retries 0 --timeout 5" in (tmp_path / "pip-calls").read_text().splitlines()[-1]
     assert "briscola-lan started: --version" in out.stdout
     lines = _said(out)
     assert lines[-2].startswith("play: could not update the packages"), lines

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import pwd
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,6 +88,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             "the tests changed the user's own folders: " + ", ".join(names[:10]), red=True
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where the environment forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``), every
+    Python process the tests start (hosts, bots, clients, the workers themselves) would compile
+    the project from its source again: the run keeps the bytecode in a temporary folder of its
+    own instead (``PYTHONPYCACHEPREFIX``, removed at the end), compiled once a run. Nothing is
+    written beside the sources."""
+    if hasattr(config, "workerinput") or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return  # a worker inherits the controller's folder; else Python's own caches serve
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    folder = tempfile.mkdtemp(prefix="briscola-lan-bytecode-")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE")
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

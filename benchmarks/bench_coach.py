@@ -24,7 +24,11 @@ is the evaluator's costliest play (of the hands where the review names one; wher
 how often the costliest play's cost is above the named one's by less than the evaluator's 95%
 noise on it, and how often the review called that play a mistake; and how often the
 evaluator's own deals, resampled, name the same costliest play: the most any review can
-score against its noise); the mean absolute error of the biggest mistake's stated cost;
+score against its noise); that share again where the review names its biggest mistake
+alone, where it names others about as costly with it (``coach.biggest_mistakes``: is the
+evaluator's costliest among them?), and on the hands where the evaluator's costliest play is
+clear (above every other play's cost by more than the margin of error of the difference); the
+mean absolute error of the biggest mistake's stated cost;
 hands of the strong player with a mistake named;
 the review's CPU time per hand, and the wait from the hand's last play to the review being
 ready when the worker judges each play as it is made (``tui/coach_judge.py``), one of the
@@ -251,6 +255,48 @@ def _costliest_agreement(
         top = again.index(max(again))
         counts[top] = counts.get(top, 0) + 1
     return counts.get(named, 0) / rounds, sum((k / rounds) ** 2 for k in counts.values())
+
+
+def _clear_costliest(costs: list[float], noise: list[float]) -> int | None:
+    """The evaluator's costliest play of a hand when it is clear (its cost above every other
+    play's by more than the margin of error of the difference, the review's own rule for
+    mistakes about as costly); None otherwise."""
+    top = costs.index(max(costs))
+    for i, c in enumerate(costs):
+        if i != top and costs[top] - c <= math.hypot(noise[top], noise[i]):
+            return None
+    return top
+
+
+def _named_with_ties(
+    reviews: list[list[coach.ReviewedPlay]], costs: list[list[float]], noise: list[list[float]]
+) -> None:
+    """The review's biggest mistake where it names one alone, and where it names others about
+    as costly with it (``coach.biggest_mistakes``), against the evaluator's costliest play; and
+    on the hands where the evaluator's costliest play is clear."""
+    alone = alone_ok = tied = tied_ok = clear = clear_ok = 0
+    for reviewed, hand_costs, hand_noise in zip(reviews, costs, noise, strict=True):
+        named = [reviewed.index(p) for p in coach.biggest_mistakes(reviewed)]
+        if not named:
+            continue
+        costliest = hand_costs.index(max(hand_costs))
+        if len(named) == 1:
+            alone += 1
+            alone_ok += named[0] == costliest
+        else:
+            tied += 1
+            tied_ok += costliest in named
+        sure = _clear_costliest(hand_costs, hand_noise)
+        if sure is not None:
+            clear += 1
+            clear_ok += named[0] == sure
+    print(f"     review: its biggest mistake named alone in {alone} hands: the evaluator's "
+          f"costliest play in {_wilson(alone_ok, alone)}")  # fmt: skip
+    print(f"     review: with others about as costly in {tied} hands: the evaluator's costliest "
+          f"play among them in {_wilson(tied_ok, tied)}")  # fmt: skip
+    print(f"     review: where the evaluator's costliest play is clear ({clear} of the hands "
+          f"naming a mistake), the biggest mistake is it in "
+          f"{_wilson(clear_ok, clear)}")  # fmt: skip
 
 
 def _positions(deals: int) -> None:
@@ -539,6 +585,7 @@ def _review_figures(
     cost_noise_by_hand: list[list[float]] = []  # each play's cost's 95% noise, the evaluator's
     strong: list[bool] = []  # the hand's player is the strong search
     evs_by_hand: list[tuple[list[Evaluation], list[int]]] = []  # each play's evaluation
+    reviews_by_hand: list[list[coach.ReviewedPlay]] = []
     review_s: list[float] = []
     wait_s: list[float] = []
     checked = 0
@@ -556,6 +603,7 @@ def _review_figures(
         cost_noise_by_hand.append([ev.noise(ev.best(), d.played.code)
                                    for ev, d in zip(evs, hand_ds, strict=True)])  # fmt: skip
         calls["review"].append([(p.mistake, p.cost) for p in reviewed])
+        reviews_by_hand.append(reviewed)
         evs_by_hand.append((evs, [d.played.code for d in hand_ds]))
         checked += sum(p.flagged is not None for p in reviewed)
         first = [p.flagged or (p.cost, p.noise) for p in reviewed]
@@ -616,6 +664,8 @@ def _review_figures(
                   f"{100 * statistics.mean(a for a, _ in agree):.1f}% (a review that knew every "
                   f"play's true cost, taken to be the evaluator's); two resamplings name the "
                   f"same play in {100 * statistics.mean(b for _, b in agree):.1f}%")  # fmt: skip
+        if label == "review" and n:
+            _named_with_ties(reviews_by_hand, costs_by_hand, cost_noise_by_hand)
         if err:
             print(f"  {label:>9}: biggest mistake's stated cost, mean absolute error "
                   f"{statistics.mean(err):.2f} points ({len(err)} hands); the evaluator's "

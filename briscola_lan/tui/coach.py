@@ -20,8 +20,9 @@ the hand, and says only what is true of the position (``tests/tui/test_coach_cla
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
@@ -296,6 +297,24 @@ class ReviewedPlay:
         return self.solved and self.cost - self.noise >= MISTAKE_MARGIN
 
 
+def about_as_costly(top: ReviewedPlay, other: ReviewedPlay) -> bool:
+    """Whether ``other`` cost about as much as ``top``: ``top``'s cost is above it by no more
+    than the margin of error of their difference (the two plays' 95% half-widths combined, as
+    their evaluations' deals are drawn apart)."""
+    return top.cost - other.cost <= math.hypot(top.noise, other.noise)
+
+
+def biggest_mistakes(plays: Sequence[ReviewedPlay]) -> list[ReviewedPlay]:
+    """The hand's costliest mistake first, then every other mistake about as costly as it (the
+    review cannot tell which of those cost more, so it names them all); empty when no play is a
+    mistake."""
+    mistakes = sorted((p for p in plays if p.mistake), key=lambda p: (-p.cost, p.trick))
+    if not mistakes:
+        return []
+    top = mistakes[0]
+    return [top, *(p for p in mistakes[1:] if about_as_costly(top, p))]
+
+
 def review_play(view: SeatView, card: Card) -> ReviewedPlay:
     """Judge ``card`` played from ``view`` with what that seat could see, after the hand: every
     deal solved when few remain; in a 2-player hand sampled deals solved to the end near it
@@ -461,13 +480,24 @@ class Coach:
         ranked = sorted(
             plays, key=lambda p: (not p.mistake, p.best == p.played, not p.solved, -p.cost, p.trick)
         )
-        if mistakes:
-            worst = ranked[0]
+        biggest = biggest_mistakes(plays)
+        if len(biggest) == 1:
+            worst = biggest[0]
             out.append(("class:bad", _(
                 "Biggest mistake: trick {t}, you played {played}; the AI would play {best} "
                 "(about {n} ± {e} points better)."
             ).format(t=worst.trick, played=label(worst.played), best=label(worst.best),
                      n=decimal(worst.cost), e=decimal(worst.noise))))  # fmt: skip
+        elif biggest:
+            out.append(("class:bad", _(
+                "Biggest mistakes, about as costly as each other (within their margins of error):"
+            )))  # fmt: skip
+            for p in biggest:
+                out.append(("class:bad", "\n  " + _(
+                    "Trick {t}, you played {played}; the AI would play {best} (about {n} ± {e} "
+                    "points better)"
+                ).format(t=p.trick, played=label(p.played), best=label(p.best),
+                         n=decimal(p.cost), e=decimal(p.noise))))  # fmt: skip
         else:
             out.append(("class:good", _(
                 "No play is a clear mistake: where the AI prefers another card, the difference "

@@ -92,11 +92,19 @@ async def test_the_review_of_a_hand_puts_the_biggest_mistake_first() -> None:
         assert all(p.cost >= 0 and p.noise >= 0 for p in reviewed)
         text = "".join(f[1] for f in c.coach.review_lines(c.ui))
         mistakes = [p for p in reviewed if p.mistake]
-        if mistakes:
+        biggest = coach.biggest_mistakes(reviewed)
+        if len(biggest) == 1:
             worst = max(mistakes, key=lambda p: p.cost)
+            assert biggest == [worst]
             assert text.startswith(f"Biggest mistake: trick {worst.trick}, you played "), text
             assert f"{worst.cost:.1f} ± {worst.noise:.1f} points better" in text, text
+        elif biggest:
+            assert text.startswith("Biggest mistakes, about as costly as each other"), text
+            for p in biggest:
+                assert f"Trick {p.trick}, you played " in text, text
+                assert f"{p.cost:.1f} ± {p.noise:.1f} points better" in text, text
         else:
+            assert not mistakes
             assert text.startswith("No play is a clear mistake"), text
         rows = [ln for ln in text.splitlines() if ln[:5].strip().isdigit()]
         assert len(rows) == 20
@@ -321,11 +329,12 @@ def test_the_biggest_mistake_is_chosen_by_the_fresh_deals(monkeypatch: pytest.Mo
     view = _hand_at_answer().view(0)
     ace, two, six = Card.parse("Ac"), Card.parse("2s"), Card.parse("6d")
     flagging = _evaluation({ace: [40, 42, 38, 40], two: [60, 62, 58, 60], six: [50] * 4})
-    fresh = _evaluation({ace: [54, 56, 52, 54], two: [60, 62, 58, 60], six: [52] * 4})
+    fresh = _evaluation({ace: [54, 56, 52, 54], two: [60, 62, 58, 60], six: [48] * 4})
     _fake_evaluations(monkeypatch, flagging, fresh, flagging, fresh)
     plays = [coach.review_play(view, ace), coach.review_play(view, six)]
     assert [p.flagged[0] for p in plays if p.flagged] == [20.0, 10.0]
-    assert [p.cost for p in plays] == [6.0, 8.0] and all(p.mistake for p in plays)
+    assert [p.cost for p in plays] == [6.0, 12.0] and all(p.mistake for p in plays)
+    assert coach.biggest_mistakes(plays) == [plays[1]]  # 6 points apart, the noise under 4
     c = coach.Coach(review_hand=0, reviews={0: plays})
     text = "".join(f[1] for f in c.review_lines(UiState()))
     label = dk.card_label(six, UiState().deck, UiState().ascii_only)
@@ -441,3 +450,59 @@ async def test_plays_the_stopped_worker_did_not_judge_are_judged_here() -> None:
     judge.close()  # the client's other table closed the shared worker: pending plays dropped
     await asyncio.wait_for(c.review(0, lambda: None), 120)
     assert c.reviews[0] == [coach.review_play(view, card) for view, card in plays]
+
+
+def _play(trick: int, cost: float, noise: float, *, solved: bool = True) -> coach.ReviewedPlay:
+    return coach.ReviewedPlay(
+        trick, Card.parse("6d"), Card.parse("2s"), cost, noise=noise, solved=solved
+    )
+
+
+def test_mistakes_within_their_margins_of_error_are_named_together() -> None:
+    """The review names one biggest mistake only when it cost more than every other mistake by
+    more than the margin of error of the difference; otherwise every mistake about as costly
+    is named with it, the costliest first. A play that is no mistake is never among them."""
+    big, near, far = _play(3, 4.0, 1.0), _play(7, 3.0, 1.0), _play(12, 2.2, 0.4)
+    # 4.0 - 3.0 = 1.0 is within hypot(1.0, 1.0) = 1.41; 4.0 - 2.2 = 1.8 is not (1.08)
+    assert coach.biggest_mistakes([far, near, big]) == [big, near]
+    assert coach.biggest_mistakes([far, _play(5, 6.0, 0.5)]) == [_play(5, 6.0, 0.5)]
+    # exact plays (no noise): only an equal cost ties, the earlier trick first
+    assert coach.biggest_mistakes([_play(9, 5.0, 0.0), _play(2, 5.0, 0.0)]) == [
+        _play(2, 5.0, 0.0),
+        _play(9, 5.0, 0.0),
+    ]
+    assert coach.biggest_mistakes([_play(9, 5.0, 0.0), _play(2, 4.5, 0.0)]) == [_play(9, 5.0, 0.0)]
+    # about as costly, but not a mistake (its cost within a point of its noise), or not judged
+    assert coach.biggest_mistakes([big, _play(8, 3.5, 2.8)]) == [big]
+    assert coach.biggest_mistakes([big, _play(8, 3.9, 0.5, solved=False)]) == [big]
+    assert coach.biggest_mistakes([_play(8, 1.5, 1.0)]) == []
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_review_panel_names_mistakes_about_as_costly_together(language: str) -> None:
+    """The panel's first lines name the mistakes the review cannot tell apart, each with its
+    cost and margin of error, instead of calling one of them the biggest."""
+    from briscola_lan.tui import i18n
+
+    plays = [_play(3, 4.0, 1.0), _play(7, 3.0, 1.0), _play(12, 2.2, 0.4), _play(1, 0.0, 0.0)]
+    i18n.set_language(language)
+    try:
+        c = coach.Coach(review_hand=0, reviews={0: plays})
+        lines = "".join(f[1] for f in c.review_lines(UiState())).splitlines()
+    finally:
+        i18n.set_language("en")
+    six, two = (dk.card_label(Card.parse(x), UiState().deck, UiState().ascii_only)
+                for x in ("6d", "2s"))  # fmt: skip
+    if language == "en":
+        assert lines[0] == (
+            "Biggest mistakes, about as costly as each other (within their margins of error):"
+        )
+        assert lines[1] == (
+            f"  Trick 3, you played {six}; the AI would play {two} (about 4.0 ± 1.0 points better)"
+        )
+        assert lines[2].startswith("  Trick 7, ") and "(about 3.0 ± 1.0 points better)" in lines[2]
+        assert not lines[3].startswith("  Trick")  # the third mistake is clearly cheaper
+    else:
+        assert lines[0].startswith("Errori più grandi"), lines
+        assert lines[1].startswith("  Presa 3, hai giocato "), lines
+        assert lines[2].startswith("  Presa 7, "), lines

@@ -227,7 +227,7 @@ def test_follow_the_play_hint_and_review_at_100x30(
     assert any(" new " in s for s in seen)  # the card drawn after a trick, marked
     t.keys("w")
     review = t.wait_for(
-        r"Biggest mistake: trick \d+|No play (cost you a point|is a clear mistake)", 120
+        r"Biggest mistakes?[:,] |No play (cost you a point|is a clear mistake)", 120
     )
     assert "Trick  You   AI    Cost" in review, review
     t.keys("w")
@@ -273,7 +273,8 @@ def test_the_client_in_italian_with_the_italian_deck(
     assert "Hai vinto la mano!" in screen or "vince la mano." in screen or "patta" in screen
     t.keys("w")
     t.wait_for(
-        r"Errore più grande: presa \d+|Nessuna giocata (ti è costata un punto|è un errore chiaro)",
+        r"Errore più grande: presa \d+|Errori più grandi, costati"
+        r"|Nessuna giocata (ti è costata un punto|è un errore chiaro)",
         120,
     )
     t.keys("w")

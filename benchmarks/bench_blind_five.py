@@ -29,6 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_net import HostProcess, fmt_ms, pct
 
+from briscola_lan.fairness.memo import keep_results
+
 # (players, cards a seat holds when the hand is set up, host options)
 TABLES = {
     4: (3, ("--players", "4", "--hands-to-win", "1")),
@@ -95,6 +97,7 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=5, help="matches per table size and round")
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         results = asyncio.run(network(Path(tmp), args.tables, args.rounds))

@@ -39,6 +39,7 @@ from bench_net import HostProcess, echo_round_trips, env_with  # noqa: E402
 
 import briscola_lan  # noqa: E402
 from briscola_lan.fairness.identity import Identity  # noqa: E402
+from briscola_lan.fairness.memo import keep_results  # noqa: E402
 from briscola_lan.fairness.statements import Play  # noqa: E402
 from briscola_lan.net import tls, tlsio  # noqa: E402
 from briscola_lan.net.player import play_tables  # noqa: E402
@@ -264,6 +265,7 @@ def main() -> None:
         "before the host signs what follows it)",
     )
     args = parser.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     global DEAL, HOST_EXTRA
     DEAL = args.deal
     HOST_EXTRA = ("--no-journal",) if args.no_journal else ()

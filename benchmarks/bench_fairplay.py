@@ -43,6 +43,11 @@ from briscola_lan.fairness.transcript import dumps
 from briscola_lan.fairness.verify import verify_records
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.selfplay import counter_entropy, run_selfplay
+try:  # each machine's own work, as if every party had its own process (a tree before the
+    from briscola_lan.fairness.memo import keep_results  # products were kept has no switch)
+    keep_results(False)
+except ImportError:
+    pass
 
 matches, runs, seed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 

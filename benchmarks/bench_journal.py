@@ -64,6 +64,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from briscola_lan.fairness.identity import Identity  # noqa: E402
+from briscola_lan.fairness.memo import keep_results  # noqa: E402
 from briscola_lan.net import files, journal_threads  # noqa: E402
 from briscola_lan.net import journal as journal_module  # noqa: E402
 from briscola_lan.net.journal import Journal  # noqa: E402
@@ -551,6 +552,7 @@ def main() -> None:
     ap.add_argument("--hop-frames", type=int, default=2000, help="--stall: frames timed in a trip")
     ap.add_argument("--stall-clients", nargs=3, help=argparse.SUPPRESS)  # the players' process
     args = ap.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     if args.stall_clients:
         port_a, port_b, fingerprint = args.stall_clients
         asyncio.run(_clients(int(port_a), int(port_b), fingerprint))

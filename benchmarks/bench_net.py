@@ -26,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from briscola_lan.fairness.memo import keep_results  # noqa: E402
 from briscola_lan.net import tls, tlsio  # noqa: E402
 from briscola_lan.net.discovery import find_table  # noqa: E402
 from briscola_lan.net.player import play_tables  # noqa: E402
@@ -547,6 +548,7 @@ def main() -> None:
         help="hosts keep no journal (briscola-lan host --no-journal), to measure its share",
     )
     args = parser.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     if args.no_journal:
         HOST_ARGS.append("--no-journal")
     asyncio.run(amain(args))

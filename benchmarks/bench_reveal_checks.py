@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from briscola_lan.fairness.memo import keep_results
 from briscola_lan.rules import TableOptions
 from briscola_lan.table.deal import Checks
 from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients
@@ -92,6 +93,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--matches", type=int, default=6)
     args = ap.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     at_once: list[float] = []
     deferred: list[float] = []
     work: list[Checks] = []

@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from briscola_lan.fairness.memo import keep_results  # noqa: E402
 from briscola_lan.fairness.transcript import Record, dumps  # noqa: E402
 from briscola_lan.net.games import GameSaver, complete_cut, save_each, save_game  # noqa: E402
 from briscola_lan.rules import MatchFormat, TableOptions  # noqa: E402
@@ -139,6 +140,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--dir", type=Path, default=None, help="where to write (default: /tmp)")
     args = parser.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     records, game_id = host_records(args.hands)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         results = asyncio.run(rounds(records, game_id, Path(tmp), args.rounds))

@@ -16,6 +16,7 @@ import time
 
 import msgpack
 
+from briscola_lan.fairness.memo import keep_results
 from briscola_lan.rules import MatchFormat, TableOptions
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients
@@ -77,6 +78,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=2, help="hands to win (hands format)")
     args = ap.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     print(
         "table            writes  last KB (v3)   written MB (v3)     ratio  "
         "ms/write (v3 encode-all)"

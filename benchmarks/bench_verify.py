@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from briscola_lan.fairness.encoding import deck_seed
+from briscola_lan.fairness.memo import keep_results
 from briscola_lan.fairness.shuffle import deal_deck
 from briscola_lan.fairness.statements import HostCommit, HostReveal, Play, SeedReveal, decode
 from briscola_lan.fairness.transcript import dumps
@@ -52,6 +53,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=30)
     args = ap.parse_args()
+    keep_results(False)  # each machine's own work, as if every party had its own process
     opts = TableOptions.make(players=4, match_format="points")
     t = time.perf_counter()
     result = run_selfplay(  # the classic deal: bench_blind.py measures the blind one

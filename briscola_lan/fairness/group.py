@@ -17,6 +17,7 @@ from nacl.bindings import (
 from nacl.exceptions import RuntimeError as NaclRuntimeError
 
 from briscola_lan.fairness.encoding import digest
+from briscola_lan.fairness.memo import remembered
 
 L = (1 << 252) + 27742317777372353535851937790883648493  # the order of the group
 POINT_SIZE = 32
@@ -48,12 +49,25 @@ def inverse(k: int) -> int:
 
 def is_point(p: bytes) -> bool:
     """Whether ``p`` encodes a valid element: canonical, on the curve, in the prime-order
-    subgroup and not the neutral point (nor any other point of small order)."""
+    subgroup and not the neutral point (nor any other point of small order). Kept per process
+    (``memo``)."""
+    return type(p) is bytes and _is_point(p)
+
+
+@remembered()
+def _is_point(p: bytes) -> bool:
     return len(p) == POINT_SIZE and bool(crypto_core_ed25519_is_valid_point(p))
 
 
 def mult(k: int, p: bytes) -> bytes:
-    """``k·p``; raises GroupError for an invalid point."""
+    """``k·p``; raises GroupError for an invalid point. Kept per process (``memo``)."""
+    if type(p) is not bytes:
+        raise GroupError("not a valid group element: a point is 32 bytes")
+    return _mult(k, p)
+
+
+@remembered()
+def _mult(k: int, p: bytes) -> bytes:
     try:
         out: bytes = crypto_scalarmult_ed25519_noclamp(scalar_bytes(k), p)
     except (NaclRuntimeError, TypeError, ValueError) as exc:
@@ -61,8 +75,9 @@ def mult(k: int, p: bytes) -> bytes:
     return out
 
 
+@remembered()
 def base(k: int) -> bytes:
-    """``k·B``, B the standard base point of Ed25519."""
+    """``k·B``, B the standard base point of Ed25519. Kept per process (``memo``)."""
     out: bytes = crypto_scalarmult_ed25519_base_noclamp(scalar_bytes(k))
     return out
 

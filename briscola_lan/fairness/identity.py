@@ -25,6 +25,7 @@ from nacl._sodium import (  # type: ignore[import-not-found]  # what nacl.bindin
 )
 from nacl.bindings import crypto_sign_seed_keypair
 
+from briscola_lan.fairness.memo import remembered
 from briscola_lan.fairness.pubkey import check_public_key
 
 BACKEND = "libsodium (PyNaCl)"  # what signs and verifies (the benchmarks print it)
@@ -106,7 +107,16 @@ def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
     which this project used before) only asks whether the equation holds; under a valid key
     the only such R that can satisfy it is the neutral element (R must equal [S]B - [k]A, a
     point of the prime-order subgroup), so that one input is decided by OpenSSL as before.
+
+    The verdicts are kept per process (``memo``): the same three byte strings get the same
+    verdict without checking again.
     """
+    if type(body) is bytes and len(body) <= BODY_KEPT and type(public_key) is type(sig) is bytes:
+        return _kept_verdict(public_key, body, sig)
+    return _verdict(public_key, body, sig)
+
+
+def _verdict(public_key: bytes, body: bytes, sig: bytes) -> bool:
     if len(public_key) != 32 or len(sig) != 64:
         return False
     try:
@@ -117,6 +127,14 @@ def verify_signature(public_key: bytes, body: bytes, sig: bytes) -> bool:
     if lib.crypto_sign_open(_buffer(len(body)), ffi.NULL, signed, len(signed), public_key) != 0:
         return sig[:32] == _NEUTRAL_R and _verify_openssl(public_key, body, sig)
     return True
+
+
+# The last verdicts kept, of statements up to BODY_KEPT bytes: the largest the protocol makes is
+# a blind lock of about 4.6 KB, and a peer sending larger ones (a frame is up to 64 KiB) cannot
+# make the process keep more than about 8 MB of them.
+VERDICTS_KEPT = 1024
+BODY_KEPT = 8192
+_kept_verdict = remembered(VERDICTS_KEPT)(_verdict)
 
 
 def _verify_openssl(public_key: bytes, body: bytes, sig: bytes) -> bool:

@@ -110,7 +110,12 @@ async def test_five_players_with_ai_seats_over_loopback(tmp_path: Path) -> None:
         assert verify_records(session.records).ok
         # both files, the player's and the host's, verify as briscola-lan verify reads them
         games = tmp_path / "games"
-        await wait_for(lambda: len(list(games.glob("*.briscola.json"))) == 2, 10, "the saves")
+
+        def finished() -> bool:  # the files are saved at each hand's end and at the match's
+            paths = list(games.glob("*.briscola.json"))
+            return len(paths) == 2 and all(verify_saved(p)[0] for p in paths)
+
+        await wait_for(finished, 10, "the finished match in both saves")
         for path in games.glob("*.briscola.json"):
             ok, verdict, lines = verify_saved(path)
             assert ok and verdict == "VERIFIED", (path.name, lines)

@@ -46,6 +46,7 @@ def test_play_says_what_to_do_when_the_packages_cannot_be_downloaded(tmp_path: P
         PIP_INDEX_URL="http://127.0.0.1:9/simple",  # nothing listens there
         PIP_FIND_LINKS=str(links),
         PIP_NO_CACHE_DIR="1",
+        PIP_RETRIES="0",  # pip's own retries would only wait longer for the same answer
         HOME=str(tmp_path),
     )
     out = _run(tmp_path, env, "--help")

@@ -3,11 +3,12 @@
 One process often asks the same question twice: a party re-checks its own pass at a hand's end,
 and where several parties share a process (a host table in the terminal client beside the
 player's own checker, a practice table, the tests) each checks what the others check. A scalar
-product, a point's check and a signature's verdict are functions of exactly their input bytes,
-so the last ones are kept and given again for the same bytes: nothing is checked less, since
-the same bytes always get the same answer, and an error is never kept (it is raised again each
-time). ``keep_results(False)`` computes everything afresh: a benchmark that plays several
-machines in one process, or repeats the same work, measures each machine's own.
+product, a point's or a public key's check and a signature's verdict are functions of exactly
+their input bytes, so the last ones are kept and given again for the same bytes: nothing is
+checked less, since the same bytes always get the same answer, and a refusal is raised again
+each time (an exception is never kept; a key's check keeps the reason it raises).
+``keep_results(False)`` computes everything afresh: a benchmark that plays several machines in
+one process, or repeats the same work, measures each machine's own.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from nacl.bindings import crypto_core_ed25519_is_valid_point, has_crypto_core_ed25519
 
+from briscola_lan.fairness.memo import remembered
+
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493  # the prime order of the base point
 D = -121665 * pow(121666, P - 2, P) % P
@@ -110,31 +112,35 @@ def multiply_point(k: int, a: tuple[int, int]) -> tuple[int, int]:
     return x * zi % P, y * zi % P
 
 
-_VALID: set[bytes] = set()  # keys already checked: a table sees a handful
 _FAST = has_crypto_core_ed25519  # a libsodium built without it: the integer check alone
-_MAX_VALID = 1024
 
 
 def check_public_key(key: bytes) -> None:
-    """Raise ``InvalidKey`` unless ``key`` encodes a point of order exactly L (see the module)."""
-    if key in _VALID:
-        return
+    """Raise ``InvalidKey`` unless ``key`` encodes a point of order exactly L (see the module).
+    The verdicts are kept per process (``memo``): a table checks a handful of keys again and
+    again."""
+    problem = _kept_problem(key) if type(key) is bytes else _problem(key)
+    if problem is not None:
+        raise InvalidKey(problem)
+
+
+def _problem(key: bytes) -> str | None:
+    """Why ``key`` is not a valid public key, or None when it is."""
     if _FAST and len(key) == 32 and crypto_core_ed25519_is_valid_point(key):
-        _remember(key)  # libsodium found it valid; a key it refuses gets its reason below
-        return
-    x, y = decode_point(key)
+        return None  # libsodium found it valid; a key it refuses gets its reason below
+    try:
+        x, y = decode_point(key)
+    except InvalidKey as exc:
+        return str(exc)
     pt: _Point = (x, y, 1, x * y % P)
     if _is_neutral(_double(_double(_double(pt)))):
-        raise InvalidKey("a point of small order (1, 2, 4 or 8), which any signature fits")
+        return "a point of small order (1, 2, 4 or 8), which any signature fits"
     if not _is_neutral(_times(L, pt)):
-        raise InvalidKey("a mixed-order point (not in the prime-order subgroup)")
-    _remember(key)
+        return "a mixed-order point (not in the prime-order subgroup)"
+    return None
 
 
-def _remember(key: bytes) -> None:
-    if len(_VALID) >= _MAX_VALID:
-        _VALID.clear()
-    _VALID.add(bytes(key))
+_kept_problem = remembered(1024)(_problem)
 
 
 def is_valid_public_key(key: bytes) -> bool:

@@ -171,3 +171,20 @@ def test_the_verdicts_kept_are_bounded_in_number_and_size(calls: Calls) -> None:
     assert identity._kept_verdict.cache_info().currsize == identity.VERDICTS_KEPT  # type: ignore[attr-defined]
     assert not verify_signature(alice.public_key, bodies[0], sig)  # the oldest was let go
     assert calls.verdicts == 2 + identity.VERDICTS_KEPT + 2
+
+
+def test_a_public_keys_check_is_made_once_and_its_reason_given_each_time(
+    monkeypatch: pytest.MonkeyPatch, calls: Calls
+) -> None:
+    from briscola_lan.fairness import pubkey
+
+    checks = Counting(crypto_core_ed25519_is_valid_point)
+    monkeypatch.setattr(pubkey, "crypto_core_ed25519_is_valid_point", checks)
+    alice = Identity.generate(bytes([7]) * 32)
+    for _ in range(3):
+        pubkey.check_public_key(alice.public_key)
+        with pytest.raises(pubkey.InvalidKey, match="small order"):
+            pubkey.check_public_key(ORDER_8)
+        with pytest.raises(pubkey.InvalidKey, match="32 bytes"):
+            pubkey.check_public_key(bytearray(31))  # not bytes: judged, not kept
+    assert checks.calls == 2

@@ -20,9 +20,7 @@ from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
     FloatContainer,
-    HSplit,
     Layout,
-    VSplit,
     Window,
 )
 from prompt_toolkit.layout.containers import AnyContainer
@@ -32,6 +30,7 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from briscola_lan.net.files import games_dir
 from briscola_lan.tui import panes, render, render_menus
 from briscola_lan.tui.i18n import _, ngettext
+from briscola_lan.tui.split import HSplit, VSplit
 from briscola_lan.tui.state import Screen, TableModel, UiState
 from briscola_lan.tui.widgets import ScrollControl, WrapControl
 

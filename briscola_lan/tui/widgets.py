@@ -129,14 +129,16 @@ class WrapControl(FormattedTextControl):
         super().__init__("", **kw)  # type: ignore[arg-type]
         self.get_text = get_text
         self._width = 80
-        self._cache: tuple[int, int, Frag] | None = None
+        self._counter = -1  # the redraw the texts below were made for
+        self._texts: dict[int, Frag] = {}  # by width
 
     def _text_for(self, width: int) -> Frag:
         counter = get_app().render_counter
-        if self._cache is not None and self._cache[:2] == (counter, width):
-            return self._cache[2]
-        frags = wrap_words(to_formatted_text(self.get_text(width)), width)
-        self._cache = (counter, width, frags)
+        if counter != self._counter:
+            self._counter, self._texts = counter, {}
+        frags = self._texts.get(width)
+        if frags is None:
+            frags = self._texts[width] = wrap_words(to_formatted_text(self.get_text(width)), width)
         return frags
 
     def _get_formatted_text_cached(self) -> Frag:
@@ -222,7 +224,6 @@ class ScrollControl(WrapControl):
             if top + s.page < s.total and shown:
                 shown[-1] = [("class:dim", self.more(False)[:width])]
         frags = join_lines(shown)
-        self._cache = (get_app().render_counter, -1, frags)  # what ``mouse_handler`` reads
         self._fragments = frags
         stripped: list[Frag] = [[(f[0], f[1]) for f in line] for line in split_lines(frags)]
 

@@ -53,6 +53,10 @@ class Recorder:
         self.strs: set[str] = set()
         self.maps: set[tuple[tuple[int, int], ...]] = set()
         self.cards: set[tuple[int, tuple[int, ...]]] = set()  # (container id, codes)
+        # Objects nothing can change that a walk went all through (by id, kept alive so that
+        # the id is not reused): what they hold is recorded, a later walk passes them by.
+        self.done: dict[int, Any] = {}
+        self._frozen: dict[int, tuple[Any, bool]] = {}  # by id: (the object, whether frozen)
 
     def put(self, *item: Any) -> None:
         self.out.write(msgpack.packb(list(item), use_bin_type=True))
@@ -82,6 +86,8 @@ class Recorder:
 
         e = self.event
         seen: set[int] = set()
+        done = self.done
+        walked: list[Any] = []  # the containers this walk went through
         stack = [root]
         while stack:
             o = stack.pop()
@@ -105,11 +111,12 @@ class Recorder:
                 continue
             if o is None or t in (bool, float) or isinstance(o, _SKIP):
                 continue
-            if id(o) in seen:
+            if id(o) in seen or id(o) in done:
                 continue
             seen.add(id(o))
             if t is Card:
                 continue
+            walked.append(o)
             if isinstance(o, dict):
                 self._mapping(list(o.items()), hand)
                 children = [*o.keys(), *o.values()]
@@ -125,6 +132,32 @@ class Recorder:
                 self.cards.add((id(o), codes))
                 self.put("cards", e, hand, list(codes))
             stack.extend(children)
+        for o in walked:
+            if self.frozen(o):
+                done[id(o)] = o
+
+    def frozen(self, o: Any) -> bool:
+        """Whether nothing ``walk`` records from ``o`` can ever change: ``o`` and everything it
+        holds are values (bytes, numbers, strings, cards), tuples, frozen sets and frozen
+        dataclasses of them."""
+        from briscola_lan.rules.cards import Card
+
+        t = type(o)
+        if o is None or t in (bytes, int, str, bool, float, Card) or isinstance(o, _SKIP):
+            return True
+        if isinstance(o, (tuple, frozenset)):
+            children = list(o)
+        elif getattr(getattr(t, "__dataclass_params__", None), "frozen", False):
+            children = _attributes(o)
+        else:
+            return False  # a list, a dict, a set, a mutable object: it may change
+        hit = self._frozen.get(id(o))
+        if hit is not None and hit[0] is o:
+            return hit[1]
+        self._frozen[id(o)] = (o, False)  # while its children are looked at
+        answer = all(self.frozen(c) for c in children)
+        self._frozen[id(o)] = (o, answer)
+        return answer
 
     def _mapping(self, items: list[tuple[Any, Any]], hand: int) -> None:
         from briscola_lan.rules.cards import Card

@@ -5,7 +5,10 @@ Each redraw is made by the application as a change makes it (``invalidate``: the
 measured, every pane's text made and broken between words, the screen compared with the last
 one and the difference written), timed from prompt_toolkit's ``before_render`` to
 ``after_render``, median of N. Baseline in the same run: a minimal prompt_toolkit full-screen
-app (one window of text, the whole screen) redrawn the same way at the same size.
+app (one window of text, the whole screen) redrawn the same way at the same size. Each of the
+client's screens is also redrawn with prompt_toolkit's own division of rows and columns put back
+in its splits (``tui/split.py`` gives the same sizes in time proportional to the children): the
+"own" columns, and the client's redraw over that.
 
 Run it inside a network namespace (the practice table listens on 127.0.0.1):
 
@@ -64,6 +67,23 @@ async def redraws(app: object, timed: Timed, n: int) -> float:
     return statistics.median(timed.times[-n:]) * 1000
 
 
+async def both(app: object, timed: Timed, n: int) -> tuple[float, float]:
+    """``redraws`` with the client's splits, then with prompt_toolkit's own division."""
+    from prompt_toolkit.layout import containers
+
+    from briscola_lan.tui import split
+
+    ours = await redraws(app, timed, n)
+    kept = split.HSplit.__dict__["_divide_heights"], split.VSplit.__dict__["_divide_widths"]
+    split.HSplit._divide_heights = containers.HSplit._divide_heights  # type: ignore[method-assign]
+    split.VSplit._divide_widths = containers.VSplit._divide_widths  # type: ignore[method-assign]
+    try:
+        own = await redraws(app, timed, n)
+    finally:
+        split.HSplit._divide_heights, split.VSplit._divide_widths = kept  # type: ignore[method-assign]
+    return ours, own
+
+
 def _output(size: tuple[int, int]) -> object:
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.output import ColorDepth
@@ -99,9 +119,9 @@ async def minimal(size: tuple[int, int], n: int) -> float:
 
 async def client(
     size: tuple[int, int], n: int, games: Path
-) -> tuple[float, list[tuple[float, int]]]:
-    """The lobby's median redraw in ms; the table's, with its log's lines, five tricks into the
-    first hand and into the second."""
+) -> tuple[tuple[float, float], list[tuple[tuple[float, float], int]]]:
+    """The lobby's median redraw in ms (``both`` ways); the table's, with its log's lines, five
+    tricks into the first hand and into the second."""
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
 
@@ -120,12 +140,12 @@ async def client(
         timed = Timed(app)
         task = asyncio.create_task(c.run_async())
         await until(lambda: app.is_running, 10, "the client")
-        lobby = await redraws(app, timed, n)
+        lobby = await both(app, timed, n)
         # a practice match at 4 players (the form: players right twice), played into its hand
         c.ui.form.row, c.ui.form.players = 0, 2
         pipe.send_text("h\x1b[B\x1b[C\x1b[C\r")
         await until(lambda: c.model.my_turn, 60, "my first turn")
-        tables: list[tuple[float, int]] = []
+        tables: list[tuple[tuple[float, float], int]] = []
         for hand in (1, 2):
             if hand == 2:  # the first hand played out, the second begun
                 first = c.model.hand_number
@@ -138,7 +158,7 @@ async def client(
             for _ in range(5):  # five tricks: the log and the tricks panel filled
                 await play(c, pipe)
             await until(lambda: c.model.my_turn, 60, "my turn")
-            tables.append((await redraws(app, timed, n), len(c.model.log)))
+            tables.append((await both(app, timed, n), len(c.model.log)))
         app.exit(result=0)
         await asyncio.wait_for(task, 30)
     return lobby, tables
@@ -156,17 +176,21 @@ async def play(c: object, pipe: object) -> None:
 
 
 async def main(renders: int) -> None:
-    print(f"median of {renders} redraws each, ms; baseline: a minimal full-screen app, same size")
-    print(f"{'size':>8} {'minimal':>8} {'lobby':>8} {'ratio':>6} "
-          f"{'hand 1':>8} {'ratio':>6} {'hand 2':>8} {'ratio':>6}  log lines")  # fmt: skip
+    print(
+        f"median of {renders} redraws each, ms; baseline: a minimal full-screen app, same size;"
+        " own: the same screen with prompt_toolkit's own division of rows and columns"
+    )
+    print(f"{'size':>8} {'minimal':>8} {'lobby':>8} {'ratio':>6} {'own':>6} "
+          f"{'hand 1':>8} {'ratio':>6} {'own':>6} {'hand 2':>8} {'ratio':>6} {'own':>6}"
+          "  log lines")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         for size in SIZES:
             base = await minimal(size, renders)
             games = Path(tmp) / f"games-{size[0]}x{size[1]}"
             lobby, tables = await client(size, renders, games)
-            row = f"{size[0]:>4}x{size[1]:<3} {base:8.2f} {lobby:8.2f} {lobby / base:5.1f}x"
-            for ms, _ in tables:
-                row += f" {ms:8.2f} {ms / base:5.1f}x"
+            row = f"{size[0]:>4}x{size[1]:<3} {base:8.2f}"
+            for ms, own in (lobby, *(t for t, _ in tables)):
+                row += f" {ms:8.2f} {ms / base:5.1f}x {ms / own:5.2f}x"
             print(row + "  " + " / ".join(str(log) for _, log in tables), flush=True)
 
 

@@ -196,7 +196,12 @@ class NetBackend(NetActions):
         assert client is not None and session is not None
         st = session.state
         if self.rematching:  # the finished match's table may reopen later: no time limit
-            await client.wait_for(lambda: st.phase == "lobby" and bool(st.seats))
+            # Until then it welcomes this client as a visitor with every seat still taken by
+            # the last match; opening the next match closes this connection, and the client,
+            # connected again, is welcomed to its lobby: a free seat there is the next match's.
+            await client.wait_for(
+                lambda: st.phase == "lobby" and any(not i.occupied for i in st.seats)
+            )
             self.rematching = False
             self.model.waiting = None
         refused = await take_seat(client, session, self.want_seat)

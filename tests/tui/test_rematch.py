@@ -84,8 +84,13 @@ async def test_rematch_at_a_table_hosted_here(tmp_path: Path) -> None:
         assert not c.model.match_over and c.model.hand_number == 0
 
 
+@pytest.mark.parametrize("welcomed_first", [False, True], ids=["opened-at-once", "welcomed-first"])
 @pytest.mark.usefixtures("private_dirs")
-async def test_rematch_at_a_joined_table_once_its_host_opens_it(tmp_path: Path) -> None:
+async def test_rematch_at_a_joined_table_once_its_host_opens_it(
+    tmp_path: Path, welcomed_first: bool
+) -> None:
+    """``welcomed_first``: the finished table welcomes the rematch's connection (every seat still
+    the last match's) before its host opens the next match; the client waits for that."""
     from briscola_lan.net.embedded import start_embedded_host
     from briscola_lan.rules import TableOptions
 
@@ -108,6 +113,12 @@ async def test_rematch_at_a_joined_table_once_its_host_opens_it(tmp_path: Path) 
             new = c.backend
             assert isinstance(new, NetBackend) and new is not old and new.rematching
             assert "Waiting for the rematch to open" in (c.model.waiting or "")
+            if welcomed_first:
+                await wait_for(
+                    lambda: bool(new.session and new.session.state.seats), 10, "a welcome"
+                )
+                await asyncio.sleep(0.2)  # what the client does with it, before the next match
+                assert "Waiting for the rematch to open" in (c.model.waiting or "")
             await host.rematch()  # the table's host opens the next match
             await wait_for(lambda: c.model.started and c.model.my_turn, 30, "the rematch's turn")
             assert new.session is not None and new.session.state.game_id != game

@@ -74,8 +74,26 @@ class TableWrapper:
     def snapshot(self) -> bytes:
         return bytes(self.table.snapshot())
 
-    def __getattr__(self, name: str) -> Any:  # phase, records, game_id, seats, waiting...
+    def __getattr__(self, name: str) -> Any:  # anything else of the table's own
         return getattr(self.table, name)
+
+
+def _forwarded(name: str) -> property:
+    """``table.<name>`` read through a wrapper as a property: found on the class, where
+    ``__getattr__`` is reached only after the ordinary lookup failed (an ``AttributeError``
+    made and dropped at each wrapper, each time)."""
+
+    def get(self: TableWrapper) -> Any:
+        return getattr(self.table, name)
+
+    return property(get, doc=f"The table's ``{name}``.")
+
+
+# What the server, the console and the next match read of a wrapped table after each message or
+# tick: read as properties, without an AttributeError at every wrapper.
+for _name in ("phase", "records", "game_id", "seats", "deal_mode", "named", "match"):
+    setattr(TableWrapper, _name, _forwarded(_name))
+del _name
 
 
 @dataclass(eq=False)

@@ -197,7 +197,9 @@ class HostTable(Lobby, MatchLifecycle):
 
     def tick(self, now: float) -> list[Outgoing]:
         """Time-driven work: AI moves, grace periods, deadlines."""
-        self.rest_mark = object()
+        mark, self.rest_mark = self.rest_mark, object()
+        quiet = not self._rebase and not self.due  # nothing rebased or owed before the tick
+        errors = len(self.internal_errors)
         if self._rebase:  # first tick of this process: move our times onto its clock
             delta = now - self.now
             self.deadline += delta
@@ -216,6 +218,8 @@ class HostTable(Lobby, MatchLifecycle):
             self._replay_if_due(out)
         except (RulesError, StatementError, ValueError) as exc:  # a bug, never bad input
             self.internal_errors.append(repr(exc))
+        if quiet and not out and len(self.internal_errors) == errors:
+            self.rest_mark = mark  # a tick with nothing to do: only the clock (``hot_rest``) moved
         return out
 
     def acts_now(self) -> bool:

@@ -214,7 +214,8 @@ class JournalCursor:
         known = self._placed
         placed: dict[int, tuple[Message, int]] = {}
         bodies: list[bytes] = []
-        new: dict[int, list[int]] = {}  # seat -> the places of its new messages
+        heads = self.heads
+        new: list[list[int]] = [[] for _ in heads]  # each seat's new messages' places
         for msg, seats in appended:
             key = id(msg)
             hit = known.get(key) or placed.get(key)
@@ -225,26 +226,24 @@ class JournalCursor:
                 placed[key] = (msg, at)
                 pre = encoded.get(key) if encoded else None
                 bodies.append(pre[1] if pre is not None and pre[0] is msg else encode_message(msg))
-            for i in seats:
-                got = new.get(i)
-                if got is None:
-                    new[i] = [at]
-                else:
-                    got.append(at)
-        heads = self.heads
+            if len(seats) == 1:
+                new[seats[0]].append(at)
+            else:
+                for i in seats:
+                    new[i].append(at)
         lists = self._lists
         for i, seat in enumerate(t.seats):  # the same lists, each longer by what it says
             log = seat.log
-            if log is not lists[i] or len(log) != heads[i].length + len(new.get(i, ())):
+            if log is not lists[i] or len(log) != heads[i].length + len(new[i]):
                 return None  # another list, or appended to otherwise: look it over
         logs: list[LogRows] = []
-        if new:
+        if appended:
             heads = list(heads)
-            for i in sorted(new):
-                epoch, start = heads[i]
-                places = new[i]
-                logs.append(LogRows(i, epoch, start, tuple(places)))
-                heads[i] = SeatLog(epoch, start + len(places))
+            for i, places in enumerate(new):
+                if places:
+                    epoch, start = heads[i]
+                    logs.append(LogRows(i, epoch, start, tuple(places)))
+                    heads[i] = SeatLog(epoch, start + len(places))
         return logs, heads, bodies, placed
 
     def _scanned(

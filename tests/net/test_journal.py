@@ -27,6 +27,7 @@ from briscola_lan.net.journal import (
     JournalError,
 )
 from briscola_lan.rules import MatchFormat, TableOptions
+from briscola_lan.table import host_journal
 from briscola_lan.table.host import HostTable
 from briscola_lan.table.host_journal import apply_rest_changes, rest_changes
 from briscola_lan.table.selfplay import counter_entropy, play_out, seat_clients
@@ -575,3 +576,30 @@ def test_a_kill_at_any_step_of_a_five_player_hand_leaves_the_live_table(
     play_out(wire, [b.choose for b in bots], auction=bots)
     journal.close()
     assert host.phase == "over" and len(checked) > 40
+
+
+def test_a_tick_with_nothing_to_do_keeps_the_next_card_small(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host ticks its tables every 50 ms, between any two cards of people at a human pace. A
+    tick with nothing to do moves only the clock: the card after it is still written from the
+    few values a card moves, without the whole table looked over (``dump_rest``) again."""
+    looked: list[int] = []
+    whole = host_journal.dump_rest
+    monkeypatch.setattr(host_journal, "dump_rest", lambda t: looked.append(1) or whole(t))
+    monkeypatch.setattr(host_journal, "CHECK_HOT", False)  # which looks the table over too
+    options = TableOptions.make(players=2, hands_to_win=1)
+    quiet: list[bool] = []
+
+    def ticked(host: HostTable, journal: Journal, step: int) -> None:
+        if not host.due:  # between two messages, where the server's timer falls
+            quiet.append(HostTable.tick(host, host.now + 0.01) == [])
+
+    counts = []
+    for after, name in (((lambda *a: None), "untouched"), (ticked, "ticked")):
+        looked.clear()
+        _host, journal = _play(tmp_path / name, options, after, deal="classic")
+        journal.close()
+        counts.append(len(looked))
+    assert len(quiet) > 40 and all(quiet), quiet  # a tick after each step, none with work to do
+    assert counts[1] == counts[0], counts  # not one more look over the whole table

@@ -34,7 +34,13 @@ class Server(Protocol):
     clock: Callable[[], float]
 
     def _dispatch(
-        self, hosted: HostedTable, outgoing: list[Any], *, save: bool = ..., write: bool = ...
+        self,
+        hosted: HostedTable,
+        outgoing: list[Any],
+        *,
+        save: bool = ...,
+        write: bool = ...,
+        made_frames: dict[int, tuple[Any, bytes]] | None = ...,
     ) -> None: ...
     def _send_one(self, hosted: HostedTable, cid: int, message: Any) -> None: ...
     def _owed_first(self, hosted: HostedTable) -> None: ...
@@ -44,12 +50,13 @@ class _Read:
     """One read's messages being handled (``read_loop``): those left, and what the
     handled ones produced, written once they all are."""
 
-    __slots__ = ("outgoing", "rest", "unwritten")
+    __slots__ = ("frames", "outgoing", "rest", "unwritten")
 
     def __init__(self, messages: list[Any], unwritten: bool) -> None:
         self.rest = iter(messages)
         self.outgoing: list[Any] = []
         self.unwritten = unwritten  # ``outgoing`` must reach the journal before it leaves
+        self.frames: dict[int, tuple[Any, bytes]] = {}  # encoded for this read's dispatches
 
 
 async def read_loop(server: Server, hosted: HostedTable, cid: int, conn: FrameConnection) -> None:
@@ -77,7 +84,7 @@ async def read_loop(server: Server, hosted: HostedTable, cid: int, conn: FrameCo
             return False
         batch = read.outgoing + [o for o in out if o.conn != cid]
         read.outgoing = [o for o in out if o.conn == cid]
-        server._dispatch(hosted, batch, save=True)
+        server._dispatch(hosted, batch, save=True, made_frames=read.frames)
         if hosted.held and owe(read):
             return True
         settle(read)
@@ -177,7 +184,9 @@ async def read_loop(server: Server, hosted: HostedTable, cid: int, conn: FrameCo
         except Exception:
             read.unwritten = True
             log.exception("table %s: tick failed", hosted.key)
-        server._dispatch(hosted, read.outgoing, save=True, write=read.unwritten)
+        server._dispatch(
+            hosted, read.outgoing, save=True, write=read.unwritten, made_frames=read.frames
+        )
 
     if server.idle_timeout is None:  # the default (heartbeats find silent peers): messages
         try:  # are handled as they arrive, inside the readable callback, no task woken

@@ -279,12 +279,20 @@ class HostServer:
             await conn.wait_closed()
 
     def _dispatch(
-        self, hosted: HostedTable, outgoing: list[Any], *, save: bool = False, write: bool = True
+        self,
+        hosted: HostedTable,
+        outgoing: list[Any],
+        *,
+        save: bool = False,
+        write: bool = True,
+        made_frames: dict[int, tuple[Any, bytes]] | None = None,
     ) -> None:
         """Stage the change in the journal first, then write every message once its frame is
         written (write-ahead: ``WriteAhead.send``), then update TXT. ``write=False``: the
         messages are ones a table restored from its journal makes again (``HostTable.settle``),
-        and the next change writes them."""
+        and the next change writes them. ``made_frames``: the frames made so far for the same read
+        (by ``id``, each with its message): a card's relay and the player's own copy of it,
+        sent by two dispatches, encode it once."""
         if not outgoing and not save:
             return
         bodies = self._save(hosted) if write else {}
@@ -298,7 +306,7 @@ class HostServer:
         # all: the journal encoded what it wrote to the seats' logs).
         batches: dict[int, list[bytes]] = {}
         closing: list[int] = []
-        encoded: dict[int, bytes] = {}
+        encoded: dict[int, tuple[Any, bytes]] = {} if made_frames is None else made_frames
         conns, encode = hosted.conns, self.encode
         for out in outgoing:
             conn, message = out.conn, out.message
@@ -307,15 +315,16 @@ class HostServer:
             if type(message) in _ADMITTING:
                 self._admit(hosted, conn, message)
             key = id(message)
-            frame = encoded.get(key)
-            if frame is None:
+            made = encoded.get(key)
+            if made is not None and made[0] is message and keep is None:
+                frame = made[1]
+            else:
                 body = bodies.get(key) if bodies else None
                 if keep is not None:
                     body = self._body_of(message)
                     keep[key] = (message, body)
-                frame = encoded[key] = (
-                    encode(message) if body is None or frame_of is None else frame_of(body)
-                )
+                frame = encode(message) if body is None or frame_of is None else frame_of(body)
+                encoded[key] = (message, frame)
             frames = batches.get(conn)
             if frames is None:
                 batches[conn] = [frame]

@@ -178,8 +178,7 @@ class FrameConnection:
         if self.stream.is_closing():
             self.closed = True
             return False
-        self.stream.write(frame)
-        if self.pending_bytes() > self.max_send_buffer:
+        if self.stream.write(frame) > self.max_send_buffer:
             self.abort(f"peer is not reading: over {self.max_send_buffer} bytes unsent")
             return False
         return True

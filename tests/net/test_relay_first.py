@@ -96,3 +96,46 @@ async def test_a_card_is_relayed_before_its_receipt_is_signed(tmp_path: Path, de
                     assert receipt.statement in seen, seat
                     receipts += 1
         assert receipts == own == len(owed_at_relay) // 2, seat
+
+
+@pytest.mark.parametrize("deal", ["classic", "blind"])
+async def test_a_card_left_in_two_writes_is_encoded_once(tmp_path: Path, deal: str) -> None:
+    """Without a journal the host encodes what it sends itself: a card's relay to the other
+    seat and the player's own copy (sent later, with its receipt) are one message, encoded
+    once for both."""
+    table = HostTable(
+        TableOptions.make(players=2, hands_to_win=1),
+        name="t",
+        identity=Identity.generate(),
+        deal=deal,
+    )
+    cert = tls.load_or_create_certificate(tmp_path / "host")
+    server = HostServer(tls.server_context(cert), hosts=["127.0.0.1"], fingerprint=cert.fingerprint)
+    hosted = await server.add_table("t", table)
+    encode = server.encode
+    encoded: list[CardPlayed] = []
+
+    def counting(message: Any) -> bytes:
+        if type(message) is CardPlayed:
+            encoded.append(message)
+        return encode(message)
+
+    server.encode = counting  # type: ignore[method-assign]
+    clients = []
+    try:
+        target = Target("127.0.0.1", hosted.port, None, cert.fingerprint)
+        for s in (0, 1):
+            clients.append(await connect(target, f"p{s}"))
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(auto_play(c, make_chooser("random", s), seat=s) for s, c in enumerate(clients))
+            ),
+            60,
+        )
+        assert table.phase == "over"
+    finally:
+        for c in clients:
+            await c.close()
+        await server.close()
+    cards = sum(1 for body, _ in table.records if decode(body).KIND in ("play", "blind-play"))
+    assert cards >= 40 and len(encoded) == cards  # each card's message encoded once

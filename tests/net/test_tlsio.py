@@ -330,3 +330,16 @@ async def test_a_consumer_hears_of_an_abort_and_can_go_back_to_read(
     server.abort()  # our own end: the consumer hears it once
     await asyncio.sleep(0.05)
     assert got == [b""]
+
+
+async def test_a_peer_gone_without_close_notify_is_the_end_of_the_stream(
+    pair: tuple[tlsio.TLSStream, tlsio.TLSStream],
+) -> None:
+    """A peer whose TCP connection closes without TLS's close_notify (a killed process, a
+    dropped link): what it sent arrives, then the end of the stream, not an error."""
+    client, server = pair
+    server.write(b"last words")
+    assert await read_exactly(client, 10) == b"last words"
+    server.abort()  # the socket closed at once, no close_notify
+    assert await asyncio.wait_for(client.read(), 5) == b""
+    assert await asyncio.wait_for(client.read(), 5) == b""  # and stays ended

@@ -29,6 +29,25 @@ def _seat_of(card: CardPlayed) -> int:
     return seat
 
 
+async def _play_match(server: HostServer, port: int, fingerprint: str) -> None:
+    """Two seats join the table at ``port`` and play its match out; the server is closed after."""
+    clients = []
+    try:
+        target = Target("127.0.0.1", port, None, fingerprint)
+        for s in (0, 1):
+            clients.append(await connect(target, f"p{s}"))
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(auto_play(c, make_chooser("random", s), seat=s) for s, c in enumerate(clients))
+            ),
+            60,
+        )
+    finally:
+        for c in clients:
+            await c.close()
+        await server.close()
+
+
 @pytest.mark.parametrize("deal", ["classic", "blind"])
 async def test_a_card_is_relayed_before_its_receipt_is_signed(tmp_path: Path, deal: str) -> None:
     table = HostTable(
@@ -62,22 +81,10 @@ async def test_a_card_is_relayed_before_its_receipt_is_signed(tmp_path: Path, de
         send_now(h, batches, closing)
 
     server.write_ahead._send_now = recording
-    clients = []
     try:
-        target = Target("127.0.0.1", hosted.port, None, cert.fingerprint)
-        for s in (0, 1):
-            clients.append(await connect(target, f"p{s}"))
-        await asyncio.wait_for(
-            asyncio.gather(
-                *(auto_play(c, make_chooser("random", s), seat=s) for s, c in enumerate(clients))
-            ),
-            60,
-        )
+        await _play_match(server, hosted.port, cert.fingerprint)
         assert table.phase == "over"
     finally:
-        for c in clients:
-            await c.close()
-        await server.close()
         journal.close()
     # Every card of the match (a hand of 40, one more after a tie), relayed to the other seat.
     assert owed_at_relay and len(owed_at_relay) % 40 == 0
@@ -120,22 +127,8 @@ async def test_a_card_left_in_two_writes_is_encoded_once(tmp_path: Path, deal: s
             encoded.append(message)
         return encode(message)
 
-    server.encode = counting  # type: ignore[method-assign]
-    clients = []
-    try:
-        target = Target("127.0.0.1", hosted.port, None, cert.fingerprint)
-        for s in (0, 1):
-            clients.append(await connect(target, f"p{s}"))
-        await asyncio.wait_for(
-            asyncio.gather(
-                *(auto_play(c, make_chooser("random", s), seat=s) for s, c in enumerate(clients))
-            ),
-            60,
-        )
-        assert table.phase == "over"
-    finally:
-        for c in clients:
-            await c.close()
-        await server.close()
+    server.encode = counting
+    await _play_match(server, hosted.port, cert.fingerprint)
+    assert table.phase == "over"
     cards = sum(1 for body, _ in table.records if decode(body).KIND in ("play", "blind-play"))
     assert cards >= 40 and len(encoded) == cards  # each card's message encoded once
